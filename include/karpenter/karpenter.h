@@ -1,0 +1,18 @@
+/*
+ * libkarpenter: umbrella header. Includes every public core module header;
+ * each of them is self-contained and may also be included on its own.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KARPENTER_KARPENTER_H
+#define KARPENTER_KARPENTER_H
+
+#include <karpenter/common.h>
+#include <karpenter/version.h>
+#include <karpenter/quantity.h>
+#include <karpenter/resources.h>
+#include <karpenter/labels.h>
+#include <karpenter/taints.h>
+#include <karpenter/requirements.h>
+
+#endif /* KARPENTER_KARPENTER_H */

@@ -1,0 +1,54 @@
+/*
+ * libkarpenter private helpers shared by every module: export macro,
+ * allocation through the installed hooks, error reporting and logging.
+ * Never installed.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_INTERNAL_H
+#define KP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <karpenter/common.h>
+
+/* Put on the definition of every exported function (never in a public header). */
+#define KP_EXPORT __attribute__((visibility("default")))
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define KP_PRINTF(a, b)
+#endif
+
+/* Allocation through the kp_set_allocator hooks. kp__free(NULL) is a no-op. */
+void *kp__malloc(size_t size);
+void *kp__calloc(size_t n, size_t size);   /* zeroed; NULL on n*size overflow */
+void *kp__realloc(void *ptr, size_t size);
+void kp__free(void *ptr);
+char *kp__strdup(const char *s);
+char *kp__strndup(const char *s, size_t n);
+/* Grow *items (of elem_size bytes each) so that it holds at least need. */
+int kp__grow(void **items, size_t *cap, size_t need, size_t elem_size);
+
+/*
+ * Fill err (if non-NULL) and return code. field may be NULL or "".
+ * The message is printf-formatted and truncated to fit.
+ */
+int kp__error(kp_error *err, int code, const char *field, const char *fmt, ...) KP_PRINTF(4, 5);
+/* Prefix err->field with "prefix." (or "prefix" when the field is empty). */
+void kp__error_prefix(kp_error *err, const char *prefix);
+
+/* Log through the kp_set_log_handler hook; formatted only when delivered. */
+void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);
+
+/*
+ * struct_size check for caller-filled size-tagged structs: accept any size
+ * from the first published size up to ours; reject larger sizes whose tail
+ * bytes are not all zero (a newer caller asking for something we lack).
+ */
+int kp__check_struct_size(const void *s, size_t min_size, size_t our_size,
+			  const char *type_name, kp_error *err);
+
+#endif /* KP_INTERNAL_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_test.h"
+
+int kp_test_run(Suite **suites, int n_suites)
+{
+	SRunner *sr = srunner_create(suites[0]);
+	for (int i = 1; i < n_suites; i++)
+		srunner_add_suite(sr, suites[i]);
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+const char *kp_test_data_path(const char *relative)
+{
+	static char buf[4096];
+	const char *root = getenv("KP_SHARED_DATA");
+	if (!root || !*root)
+		root = "../shared/data";
+	snprintf(buf, sizeof(buf), "%s/%s", root, relative);
+	return buf;
+}
+
+void kp_test_require_data(const char *relative)
+{
+	const char *path = kp_test_data_path(relative);
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		fclose(f);
+		return;
+	}
+	/* A TAP plan of 0 with a SKIP directive: meson reports the test as skipped. */
+	printf("1..0 # SKIP upstream data file %s is missing (set -Dshared_data=DIR)\n", path);
+	exit(0);
+}
+
+char *kp_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	size_t r;
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+cJSON *kp_test_load_json(const char *relative)
+{
+	char *text = kp_test_read_file(kp_test_data_path(relative), NULL);
+	if (!text)
+		return NULL;
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	return j;
+}

@@ -1,0 +1,36 @@
+/*
+ * Shared helpers for the Check test programs: TAP runner and access to the
+ * upstream data folder (../shared/data, set by the meson option shared_data
+ * and passed in the KP_SHARED_DATA environment variable).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_TEST_H
+#define KP_TEST_H
+
+#include <check.h>
+#include <cJSON.h>
+
+/*
+ * Run the suites with TAP on stdout (meson reads it with protocol 'tap') and
+ * return the process exit status.
+ */
+int kp_test_run(Suite **suites, int n_suites);
+
+/* Absolute path of a file under the shared data folder (static buffer). */
+const char *kp_test_data_path(const char *relative);
+
+/*
+ * If the shared data file is missing, print a TAP plan that skips the whole
+ * program with a reason naming the missing file, and exit. Call from main()
+ * before running suites that need it.
+ */
+void kp_test_require_data(const char *relative);
+
+/* Read a whole file; NULL if missing. Caller frees. */
+char *kp_test_read_file(const char *path, size_t *len);
+
+/* Parse a JSON file under the shared data folder (kp_test_require_data first). */
+cJSON *kp_test_load_json(const char *relative);
+
+#endif
