@@ -1,0 +1,26 @@
+/*
+ * kubectl-karpenter: shared definitions of the subcommands.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KUBECTL_KARPENTER_CLI_H
+#define KUBECTL_KARPENTER_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes, documented in the README and in `--help`. */
+enum {
+	CLI_OK = 0,      /* success */
+	CLI_INVALID = 1, /* invalid input or a failed decision */
+	CLI_USAGE = 2    /* bad command line */
+};
+
+typedef struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv, FILE *out, FILE *err);
+	void (*usage)(FILE *out);
+} cli_command;
+
+extern const cli_command cli_cmd_version;
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * kubectl-karpenter: Karpenter's decisions, offline, from the command line.
+ * Installed on PATH it is also the kubectl plugin `kubectl karpenter`.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command *const commands[] = {
+	&cli_cmd_version,
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fputs("Usage: kubectl-karpenter COMMAND [OPTIONS]\n"
+	      "       kubectl karpenter COMMAND [OPTIONS]   (as a kubectl plugin)\n"
+	      "\n"
+	      "Commands:\n", out);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fputs("\n"
+	      "Run 'kubectl-karpenter COMMAND --help' for a command's options.\n"
+	      "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(commands[i]->name, name) != 0)
+			continue;
+		for (int a = 2; a < argc; a++) {
+			if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+				commands[i]->usage(stdout);
+				return CLI_OK;
+			}
+		}
+		return commands[i]->run(argc - 1, argv + 1, stdout, stderr);
+	}
+	fprintf(stderr, "kubectl-karpenter: unknown command \"%s\"\n\n", name);
+	usage(stderr);
+	return CLI_USAGE;
+}
