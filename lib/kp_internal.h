@@ -40,6 +40,13 @@ int kp__error(kp_error *err, int code, const char *field, const char *fmt, ...) 
 /* Prefix err->field with "prefix." (or "prefix" when the field is empty). */
 void kp__error_prefix(kp_error *err, const char *prefix);
 
+/*
+ * Quote s as Go's strconv.Quote (%q) does, so messages match upstream's
+ * byte for byte; truncates between escapes. Returns the length written.
+ * (Defined with the label validation code, lib/k8s/labels.c.)
+ */
+size_t kp__go_quote(char *dst, size_t size, const char *s);
+
 /* Log through the kp_set_log_handler hook; formatted only when delivered. */
 void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);
 

@@ -50,7 +50,7 @@ enum kp_status {
 };
 
 /** Size of kp_error::message, including the terminating NUL. */
-#define KP_ERROR_MESSAGE_MAX 256
+#define KP_ERROR_MESSAGE_MAX 512
 /** Size of kp_error::field, including the terminating NUL. */
 #define KP_ERROR_FIELD_MAX 128
 /** Size of kp_error::provider_code, including the terminating NUL. */

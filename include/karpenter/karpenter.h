@@ -13,6 +13,7 @@
 #include <karpenter/resources.h>
 #include <karpenter/labels.h>
 #include <karpenter/taints.h>
+#include <karpenter/wellknown.h>
 #include <karpenter/requirements.h>
 
 #endif /* KARPENTER_KARPENTER_H */

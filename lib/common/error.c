@@ -54,14 +54,23 @@ void kp__error_prefix(kp_error *err, const char *prefix)
 {
 	if (!err || !prefix || !*prefix)
 		return;
-	char buf[KP_ERROR_FIELD_MAX];
-	if (err->field[0] == '\0')
-		snprintf(buf, sizeof(buf), "%s", prefix);
-	else if (err->field[0] == '[')
-		snprintf(buf, sizeof(buf), "%s%s", prefix, err->field);
-	else
-		snprintf(buf, sizeof(buf), "%s.%s", prefix, err->field);
-	copy_trunc(err->field, sizeof(err->field), buf);
+	/* Result: prefix, a '.' unless the old path is empty or an index, old path. */
+	size_t cap = sizeof(err->field) - 1;
+	size_t plen = strlen(prefix), flen = strlen(err->field);
+	size_t sep = (flen && err->field[0] != '[') ? 1 : 0;
+	if (plen > cap)
+		plen = cap;
+	size_t room = cap - plen;
+	if (sep > room)
+		sep = 0;
+	room -= sep;
+	if (flen > room)
+		flen = room; /* keep the leftmost, most specific-to-root part */
+	memmove(err->field + plen + sep, err->field, flen);
+	memcpy(err->field, prefix, plen);
+	if (sep)
+		err->field[plen] = '.';
+	err->field[plen + sep + flen] = '\0';
 }
 
 int kp__check_struct_size(const void *s, size_t min_size, size_t our_size,

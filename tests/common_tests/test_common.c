@@ -60,6 +60,19 @@ START_TEST(error_prefix_builds_paths)
 	kp__error_prefix(&err, "spec");
 	ck_assert_str_eq(err.field, "spec");
 	kp__error_prefix(NULL, "spec"); /* no-op */
+
+	/* Paths longer than the field are cut at its end, never overflowed. */
+	char deep[200];
+	memset(deep, 'a', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	kp__error(&err, KP_EINVAL, "x", "bad");
+	kp__error_prefix(&err, deep);
+	ck_assert_uint_eq(strlen(err.field), KP_ERROR_FIELD_MAX - 1);
+	kp__error(&err, KP_EINVAL, "leaf", "bad");
+	kp__error_prefix(&err, deep + 76); /* 123 chars + "." + "leaf" = 128 > 127 */
+	ck_assert_uint_eq(strlen(err.field), KP_ERROR_FIELD_MAX - 1);
+	ck_assert_int_eq(err.field[123], '.');
+	ck_assert_str_eq(err.field + 124, "lea");
 }
 END_TEST
 
