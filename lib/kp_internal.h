@@ -43,9 +43,18 @@ void kp__error_prefix(kp_error *err, const char *prefix);
 /*
  * Quote s as Go's strconv.Quote (%q) does, so messages match upstream's
  * byte for byte; truncates between escapes. Returns the length written.
- * (Defined with the label validation code, lib/k8s/labels.c.)
  */
 size_t kp__go_quote(char *dst, size_t size, const char *s);
+
+/*
+ * Quote an excerpt of user input for a parse error, as Go's time package
+ * quotes: bytes below 0x20 or above 0x7f as \xNN, '"' and '\\' escaped. Only
+ * the first KP_QUOTE_EXCERPT_INPUT bytes are shown, then "..." after the
+ * closing quote. dst needs KP_QUOTE_EXCERPT_MAX bytes; returns the length.
+ */
+#define KP_QUOTE_EXCERPT_INPUT 48
+#define KP_QUOTE_EXCERPT_MAX (KP_QUOTE_EXCERPT_INPUT * 4 + 8)
+size_t kp__quote_excerpt(char *dst, size_t size, const char *s, size_t len);
 
 /* Log through the kp_set_log_handler hook; formatted only when delivered. */
 void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);

@@ -15,5 +15,7 @@
 #include <karpenter/taints.h>
 #include <karpenter/wellknown.h>
 #include <karpenter/requirements.h>
+#include <karpenter/duration.h>
+#include <karpenter/cron.h>
 
 #endif /* KARPENTER_KARPENTER_H */

@@ -124,42 +124,13 @@ enum parse_fault {
 	FAULT_EXPONENT
 };
 
-/* Write text as a quoted, printable-ASCII excerpt for an error message. */
-static void quote_input(char *dst, size_t size, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const size_t keep = 48;
-	size_t o = 0;
-	dst[o++] = '"';
-	for (size_t i = 0; i < n && i < keep && o + 6 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			dst[o++] = '\\';
-			dst[o++] = (char)c;
-		} else if (c < 0x20 || c >= 0x7f) {
-			dst[o++] = '\\';
-			dst[o++] = 'x';
-			dst[o++] = hex[c >> 4];
-			dst[o++] = hex[c & 15];
-		} else {
-			dst[o++] = (char)c;
-		}
-	}
-	if (n > keep && o + 5 < size) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o++] = '"';
-	dst[o] = '\0';
-}
 
 static int parse_fail(kp_error *err, enum parse_fault fault, const char *text, size_t len)
 {
 	if (!err)
 		return fault >= FAULT_MANTISSA ? KP_ERANGE : KP_EPARSE;
-	/* bounded so that the longest message still fits kp_error */
-	char q[120];
-	quote_input(q, sizeof(q), text, len);
+	char q[KP_QUOTE_EXCERPT_MAX];
+	kp__quote_excerpt(q, sizeof(q), text, len);
 	switch (fault) {
 	case FAULT_FORMAT:
 		/* upstream ErrFormatWrong, with its regular expression */

@@ -686,7 +686,7 @@ START_TEST(parse_errors_name_the_input)
 				      "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 	ck_assert_int_eq(kp_quantity_parse(&q, "123456789012345678901234567890123456789012345678901234567890xyz",
 					   &err), KP_EPARSE);
-	ck_assert_str_eq(err.message, "invalid quantity \"123456789012345678901234567890123456789012345678...\": "
+	ck_assert_str_eq(err.message, "invalid quantity \"123456789012345678901234567890123456789012345678\"...: "
 				      "quantities must match the regular expression "
 				      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 }
