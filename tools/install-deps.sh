@@ -5,6 +5,10 @@
 set -eu
 KP_DEB_PACKAGES="meson ninja-build gcc g++ make pkg-config binutils python3 \
 libcjson-dev libyaml-dev libcurl4-openssl-dev check libsubunit-dev abigail-tools"
+# --fuzz: also what the libFuzzer build needs (clang and its runtimes).
+if [ "${1:-}" = "--fuzz" ]; then
+	KP_DEB_PACKAGES="$KP_DEB_PACKAGES clang libclang-rt-14-dev"
+fi
 
 missing=""
 for p in $KP_DEB_PACKAGES; do

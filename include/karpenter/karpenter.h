@@ -17,5 +17,10 @@
 #include <karpenter/requirements.h>
 #include <karpenter/duration.h>
 #include <karpenter/cron.h>
+#include <karpenter/objects.h>
+#include <karpenter/nodeclaim.h>
+#include <karpenter/nodepool.h>
+#include <karpenter/kwok_nodeclass.h>
+#include <karpenter/codec.h>
 
 #endif /* KARPENTER_KARPENTER_H */

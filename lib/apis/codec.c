@@ -1,0 +1,340 @@
+/*
+ * Public codec API (codec.h): streams of JSON or YAML documents to decoded
+ * objects, and objects to JSON or YAML text.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/codec.h>
+
+#include "schema.h"
+#include "tree.h"
+
+struct kp_decode_result {
+	kp_decoded_object *objects;
+	size_t n;
+	size_t cap;
+	char **warnings;
+	size_t n_warnings;
+	size_t cap_warnings;
+	size_t dropped_warnings; /* beyond KP_DECODE_MAX_WARNINGS */
+};
+
+KP_EXPORT void kp_decode_options_init(kp_decode_options *opts)
+{
+	if (!opts)
+		return;
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	*opts = o;
+}
+
+static void free_entry(kp_decoded_object *e)
+{
+	kp__free((void *)(uintptr_t)e->api_version);
+	kp__free((void *)(uintptr_t)e->kind_name);
+	kp__free((void *)(uintptr_t)e->name);
+	kp__free((void *)(uintptr_t)e->namespace_);
+	if (e->object)
+		kp_object_free(e->kind, e->object);
+}
+
+KP_EXPORT void kp_decode_result_free(kp_decode_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		free_entry(&r->objects[i]);
+	kp__free(r->objects);
+	for (size_t i = 0; i < r->n_warnings; i++)
+		kp__free(r->warnings[i]);
+	kp__free(r->warnings);
+	kp__free(r);
+}
+
+KP_EXPORT size_t kp_decode_result_count(const kp_decode_result *r)
+{
+	return r ? r->n : 0;
+}
+
+KP_EXPORT const kp_decoded_object *kp_decode_result_at(const kp_decode_result *r, size_t i)
+{
+	if (!r || i >= r->n)
+		return NULL;
+	return &r->objects[i];
+}
+
+KP_EXPORT int kp_decode_result_take(kp_decode_result *r, size_t i, void **out, kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!r || !out)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	if (i >= r->n)
+		return kp__error(err, KP_EINVAL, NULL, "index %zu out of range (%zu objects)", i, r->n);
+	if (!r->objects[i].object)
+		return kp__error(err, KP_ENOTFOUND, NULL, "object %zu has no decoded struct", i);
+	*out = r->objects[i].object;
+	r->objects[i].object = NULL;
+	return KP_OK;
+}
+
+KP_EXPORT size_t kp_decode_result_warning_count(const kp_decode_result *r)
+{
+	return r ? r->n_warnings : 0;
+}
+
+KP_EXPORT const char *kp_decode_result_warning(const kp_decode_result *r, size_t i)
+{
+	if (!r || i >= r->n_warnings)
+		return NULL;
+	return r->warnings[i];
+}
+
+static int add_warning(void *ctx, const char *msg)
+{
+	kp_decode_result *r = ctx;
+	if (r->n_warnings >= KP_DECODE_MAX_WARNINGS) {
+		r->dropped_warnings++;
+		return KP_OK;
+	}
+	if (kp__grow((void **)&r->warnings, &r->cap_warnings, r->n_warnings + 1,
+		     sizeof(*r->warnings)) != KP_OK)
+		return KP_ENOMEM;
+	char *w = kp__strdup(msg);
+	if (!w)
+		return KP_ENOMEM;
+	r->warnings[r->n_warnings++] = w;
+	return KP_OK;
+}
+
+typedef struct dstate {
+	kp_decode_result *r;
+	const kp_decode_options *opts;
+	kp_error *err;
+} dstate;
+
+static const char *node_str(const kp__node *obj, const char *key)
+{
+	const kp__node *n = kp__node_get(obj, key);
+	return n && n->type == KP__N_STRING ? n->text : NULL;
+}
+
+static int is_list_kind(const char *kind)
+{
+	size_t n = strlen(kind);
+	return n >= 4 && strcmp(kind + n - 4, "List") == 0;
+}
+
+static int decode_object(dstate *st, kp__node *obj, const char *where, size_t doc, size_t item,
+			 int in_list, uint32_t depth)
+{
+	kp__node *kind_node = kp__node_get(obj, "kind");
+	kp__node *api_node = kp__node_get(obj, "apiVersion");
+	if (!kind_node || kind_node->type == KP__N_NULL)
+		return kp__error(st->err, KP_EINVAL, "kind", "%s: kind not set", where);
+	if (kind_node->type != KP__N_STRING)
+		return kp__error(st->err, KP_EINVAL, "kind", "%s: kind: expected string, got %s", where,
+				 kp__node_type_name(kind_node->type));
+	if (!api_node || api_node->type == KP__N_NULL)
+		return kp__error(st->err, KP_EINVAL, "apiVersion", "%s: apiVersion not set", where);
+	if (api_node->type != KP__N_STRING)
+		return kp__error(st->err, KP_EINVAL, "apiVersion",
+				 "%s: apiVersion: expected string, got %s", where,
+				 kp__node_type_name(api_node->type));
+	const char *kind = kind_node->text;
+	const char *api_version = api_node->text;
+
+	kp__node *items = kp__node_get(obj, "items");
+	if (is_list_kind(kind) && items && items->type == KP__N_ARRAY) {
+		if (depth > 8)
+			return kp__error(st->err, KP_ERANGE, NULL, "%s: Lists nest too deeply", where);
+		for (size_t i = 0; i < items->n; i++) {
+			char w[96];
+			snprintf(w, sizeof(w), "%s: items[%zu]", where, i);
+			kp__node *it = items->items[i];
+			if (it->type != KP__N_OBJECT)
+				return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s",
+						 w, kp__node_type_name(it->type));
+			int rc = decode_object(st, it, w, doc, i, 1, depth + 1);
+			if (rc)
+				return rc;
+		}
+		return KP_OK;
+	}
+
+	const kp__node *meta = kp__node_get(obj, "metadata");
+	const char *name = meta && meta->type == KP__N_OBJECT ? node_str(meta, "name") : NULL;
+	const char *ns = meta && meta->type == KP__N_OBJECT ? node_str(meta, "namespace") : NULL;
+
+	kp_decode_result *r = st->r;
+	if (kp__grow((void **)&r->objects, &r->cap, r->n + 1, sizeof(*r->objects)) != KP_OK)
+		return kp__error(st->err, KP_ENOMEM, NULL, "out of memory");
+	kp_decoded_object *e = &r->objects[r->n];
+	memset(e, 0, sizeof(*e));
+	e->struct_size = sizeof(*e);
+	e->document = doc;
+	e->item = item;
+	e->in_list = in_list ? 1 : 0;
+	e->api_version = kp__strdup(api_version);
+	e->kind_name = kp__strdup(kind);
+	e->name = kp__strdup(name ? name : "");
+	e->namespace_ = kp__strdup(ns ? ns : "");
+	r->n++; /* from here the entry is owned by the result */
+	if (!e->api_version || !e->kind_name || !e->name || !e->namespace_)
+		return kp__error(st->err, KP_ENOMEM, NULL, "out of memory");
+
+	uint32_t k = kp_kind_lookup(api_version, kind);
+	if (k == KP_KIND_UNKNOWN)
+		return KP_OK;
+	const kp__kind_info *info = kp__kind_info_get(k);
+
+	char ident[192];
+	if (name && *name)
+		snprintf(ident, sizeof(ident), "%s/%s", kind, name);
+	else
+		snprintf(ident, sizeof(ident), "%s", where);
+	int lenient = (st->opts->flags & KP_DECODE_LENIENT) != 0;
+	kp__dctx ctx;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.unknown_mode = info->karpenter ? (lenient ? KP__UNKNOWN_WARN : KP__UNKNOWN_ERROR)
+					   : KP__UNKNOWN_IGNORE;
+	ctx.lenient = lenient;
+	ctx.kind = k;
+	ctx.ident = ident;
+	ctx.err = st->err;
+	ctx.warn = add_warning;
+	ctx.warn_ctx = r;
+	void *o = NULL;
+	int rc = kp__schema_decode(info->type, obj, &o, &ctx);
+	kp__dctx_dispose(&ctx);
+	if (rc)
+		return rc;
+	e->kind = k;
+	e->object = o;
+	return KP_OK;
+}
+
+KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
+			const kp_decode_options *opts, kp_error *err)
+{
+	kp_decode_options defaults = KP_DECODE_OPTIONS_INIT;
+	if (out)
+		*out = NULL;
+	if (!out || (!data && len))
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	if (!opts)
+		opts = &defaults;
+	int rc = kp__check_struct_size(opts, sizeof(*opts), sizeof(*opts), "kp_decode_options", err);
+	if (rc)
+		return rc;
+	if (opts->format > KP_FORMAT_YAML)
+		return kp__error(err, KP_EINVAL, "format", "unknown format %u", (unsigned)opts->format);
+	if (opts->flags & ~(uint32_t)KP_DECODE_LENIENT)
+		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", (unsigned)opts->flags);
+	if (opts->max_depth > KP_DECODE_MAX_DEPTH_LIMIT)
+		return kp__error(err, KP_EINVAL, "max_depth", "max_depth %u is above the limit of %u",
+				 (unsigned)opts->max_depth, (unsigned)KP_DECODE_MAX_DEPTH_LIMIT);
+	size_t max_bytes = opts->max_bytes ? opts->max_bytes : KP_DECODE_DEFAULT_MAX_BYTES;
+	if (len > max_bytes)
+		return kp__error(err, KP_ERANGE, NULL, "input is %zu bytes, more than the limit of %zu",
+				 len, max_bytes);
+	kp__budget b;
+	b.max_nodes = opts->max_nodes ? opts->max_nodes : KP_DECODE_DEFAULT_MAX_NODES;
+	b.nodes = 0;
+	b.max_text = max_bytes > SIZE_MAX / 2 ? SIZE_MAX : max_bytes * 2;
+	b.text = 0;
+	b.max_depth = opts->max_depth ? opts->max_depth : KP_DECODE_DEFAULT_MAX_DEPTH;
+
+	uint32_t format = opts->format;
+	if (format == KP_FORMAT_AUTO) {
+		size_t i = 0;
+		if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+			i = 3;
+		while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+			i++;
+		format = i < len && data[i] == '{' ? KP_FORMAT_JSON : KP_FORMAT_YAML;
+	}
+	kp__node *docs = NULL;
+	rc = format == KP_FORMAT_JSON ? kp__json_parse(&docs, data ? data : "", len, &b, err)
+				      : kp__yaml_parse(&docs, data ? data : "", len, &b, err);
+	if (rc)
+		return rc;
+
+	kp_decode_result *r = kp__calloc(1, sizeof(*r));
+	if (!r) {
+		kp__node_free(docs);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	dstate st = { r, opts, err };
+	for (size_t i = 0; i < docs->n && rc == KP_OK; i++) {
+		kp__node *d = docs->items[i];
+		char where[48];
+		snprintf(where, sizeof(where), "document %zu", i + 1);
+		if (d->type == KP__N_NULL)
+			continue;
+		if (d->type != KP__N_OBJECT) {
+			rc = kp__error(err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
+				       kp__node_type_name(d->type));
+			break;
+		}
+		rc = decode_object(&st, d, where, i, 0, 0, 0);
+	}
+	kp__node_free(docs);
+	if (rc == KP_OK && r->dropped_warnings) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "%zu more warnings not shown", r->dropped_warnings + 1);
+		r->dropped_warnings = 0;
+		r->n_warnings--; /* the last slot holds the summary */
+		kp__free(r->warnings[r->n_warnings]);
+		r->warnings[r->n_warnings] = NULL;
+		if (add_warning(r, msg) != KP_OK)
+			rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	if (rc) {
+		kp_decode_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return KP_OK;
+}
+
+KP_EXPORT int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *object,
+			uint32_t format, uint32_t flags, kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !object)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	const kp__kind_info *info = kp__kind_info_get(kind);
+	if (!info)
+		return kp__error(err, KP_EINVAL, NULL, "unknown kind %u", (unsigned)kind);
+	if (format != KP_FORMAT_JSON && format != KP_FORMAT_YAML)
+		return kp__error(err, KP_EINVAL, "format", "unknown format %u", (unsigned)format);
+	if (flags & ~(uint32_t)KP_ENCODE_PRETTY)
+		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", (unsigned)flags);
+	kp__node *tree = NULL;
+	int rc = kp__schema_encode(info->type, object, kind, &tree, err);
+	if (rc)
+		return rc;
+	kp__buf b = { 0 };
+	if (format == KP_FORMAT_JSON)
+		kp__json_write(&b, tree, (flags & KP_ENCODE_PRETTY) ? 2 : 0);
+	else
+		kp__yaml_write(&b, tree);
+	kp__node_free(tree);
+	size_t n = 0;
+	char *text = kp__buf_take(&b, &n);
+	if (!text)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	*out = text;
+	if (out_len)
+		*out_len = n;
+	return KP_OK;
+}
+
+KP_EXPORT void kp_encoded_free(char *text)
+{
+	kp__free(text);
+}

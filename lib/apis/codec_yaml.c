@@ -1,0 +1,1029 @@
+/*
+ * YAML text <-> document tree.
+ *
+ * Reading follows what Kubernetes clients do with YAML (sigs.k8s.io/yaml:
+ * go-yaml v2 into interface{}, then JSON): plain scalars are typed with the
+ * YAML 1.1 rules of go-yaml v2 (null ~ Null NULL and the empty scalar;
+ * true/false, yes/no, on/off, y/n in three casings; integers in decimal,
+ * 0x, 0o, 0b and leading-0 octal with '_' separators; floats; timestamps stay
+ * strings), quoted and block scalars are strings, explicit !!str/!!int/
+ * !!float/!!bool/!!null tags are honoured, numbers are written as Go's JSON
+ * encoder writes them, and NaN/Inf are rejected as JSON cannot hold them.
+ * Anchors and aliases are supported; every alias is expanded as a copy that
+ * counts against the node and text budgets, so "billion laughs" input ends in
+ * an error instead of unbounded memory. Merge keys (<<) merge mappings; keys
+ * written in the mapping win. Map keys must be scalars; they are converted
+ * to strings (null keys are rejected).
+ *
+ * Writing produces block style with two-space indentation (sequences not
+ * indented under their key, as go-yaml writes them) and quotes every string
+ * that would not read back as the same string.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <locale.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "tree.h"
+
+/* ---- number text, as Go's encoding/json writes a float64 ---- */
+
+/* Shortest decimal that round-trips (strconv 'g' -1), in JSON style. */
+static int go_json_float(double v, char *out, size_t size)
+{
+	if (isnan(v) || isinf(v))
+		return -1;
+	if (v == 0) {
+		snprintf(out, size, "%s", signbit(v) ? "-0" : "0");
+		return 0;
+	}
+	char e[40];
+	int prec;
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(e, sizeof(e), "%.*e", prec, v);
+		if (strtod(e, NULL) == v)
+			break;
+	}
+	/* e = [-]d[.ddd]e(+|-)XX; collect the digits and the exponent. */
+	char digits[24];
+	size_t nd = 0;
+	const char *p = e;
+	int neg = 0;
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9' && nd < sizeof(digits) - 1)
+			digits[nd++] = *p;
+	digits[nd] = '\0';
+	int exp10 = *p == 'e' ? atoi(p + 1) : 0;
+	while (nd > 1 && digits[nd - 1] == '0')
+		digits[--nd] = '\0';
+	double a = fabs(v);
+	char *o = out;
+	char *end = out + size - 1;
+#define PUT(c) do { if (o < end) *o++ = (c); } while (0)
+	if (neg)
+		PUT('-');
+	if (a < 1e-6 || a >= 1e21) {
+		PUT(digits[0]);
+		if (nd > 1) {
+			PUT('.');
+			for (size_t i = 1; i < nd; i++)
+				PUT(digits[i]);
+		}
+		PUT('e');
+		PUT(exp10 < 0 ? '-' : '+');
+		char x[16];
+		snprintf(x, sizeof(x), "%d", exp10 < 0 ? -exp10 : exp10);
+		/* Go writes at least two exponent digits, then encoding/json
+		 * drops the leading zero of a negative one (e-07 -> e-7). */
+		if (x[1] == '\0' && exp10 >= 0)
+			PUT('0');
+		for (char *q = x; *q; q++)
+			PUT(*q);
+	} else if (exp10 < 0) {
+		PUT('0');
+		PUT('.');
+		for (int i = -1; i > exp10; i--)
+			PUT('0');
+		for (size_t i = 0; i < nd; i++)
+			PUT(digits[i]);
+	} else {
+		for (int i = 0; i <= exp10; i++)
+			PUT((size_t)i < nd ? digits[i] : '0');
+		if ((size_t)exp10 + 1 < nd) {
+			PUT('.');
+			for (size_t i = (size_t)exp10 + 1; i < nd; i++)
+				PUT(digits[i]);
+		}
+	}
+#undef PUT
+	*o = '\0';
+	return 0;
+}
+
+/* strtod and printf in the "C" locale whatever the application set. */
+static int float_text(const char *s, char *out, size_t size, int *is_inf_nan)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	char *end;
+	double v = strtod(s, &end);
+	int rc;
+	*is_inf_nan = 0;
+	if (*end != '\0') {
+		rc = -1;
+	} else if (isinf(v)) {
+		/* Go's ParseFloat reports out-of-range values as errors. */
+		rc = -1;
+	} else {
+		rc = go_json_float(v, out, size);
+	}
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return rc;
+}
+
+/* ---- scalar typing (go-yaml v2 resolve) ---- */
+
+enum res {
+	RES_STRING,
+	RES_NULL,
+	RES_BOOL,
+	RES_NUMBER, /* num holds JSON text */
+	RES_INF_NAN,
+	RES_MERGE
+};
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const yes_words[] = { "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
+					 "on", "On", "ON", NULL };
+static const char *const no_words[] = { "n", "N", "no", "No", "NO", "false", "False", "FALSE",
+					"off", "Off", "OFF", NULL };
+static const char *const null_words[] = { "", "~", "null", "Null", "NULL", NULL };
+static const char *const infnan_words[] = { ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
+					    "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf",
+					    "-.INF", NULL };
+
+static int digit_in_base(char c, int base)
+{
+	int d;
+	if (c >= '0' && c <= '9')
+		d = c - '0';
+	else if (c >= 'a' && c <= 'z')
+		d = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'Z')
+		d = c - 'A' + 10;
+	else
+		return -1;
+	return d < base ? d : -1;
+}
+
+/* strconv.ParseInt/ParseUint(s, 0, 64): 1 and the decimal text on success. */
+static int parse_go_int(const char *s, char *out, size_t size)
+{
+	const char *p = s;
+	int neg = 0;
+	if (*p == '+' || *p == '-') {
+		neg = *p == '-';
+		p++;
+	}
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) {
+		base = 8;
+		p += 2;
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		base = 2;
+		p += 2;
+	} else if (p[0] == '0' && p[1] != '\0') {
+		base = 8;
+		p += 1;
+	}
+	if (*p == '\0')
+		return 0;
+	uint64_t v = 0;
+	for (; *p; p++) {
+		int d = digit_in_base(*p, base);
+		if (d < 0)
+			return 0;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return 0;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (neg) {
+		if (v > (uint64_t)INT64_MAX + 1)
+			return 0;
+		if (v == 0)
+			snprintf(out, size, "0");
+		else
+			snprintf(out, size, "-%llu", (unsigned long long)v);
+	} else {
+		/* int64, or uint64 through ParseUint (which takes no sign). */
+		if (v > (uint64_t)INT64_MAX && s[0] == '+')
+			return 0;
+		snprintf(out, size, "%llu", (unsigned long long)v);
+	}
+	return 1;
+}
+
+/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static int yaml_style_float(const char *s)
+{
+	const char *p = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	} else {
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+/* Type of a plain scalar; for numbers, num receives the JSON text. */
+static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_size, int *boolean)
+{
+	if (in_list(s, null_words))
+		return RES_NULL;
+	if (in_list(s, yes_words)) {
+		*boolean = 1;
+		return RES_BOOL;
+	}
+	if (in_list(s, no_words)) {
+		*boolean = 0;
+		return RES_BOOL;
+	}
+	if (in_list(s, infnan_words))
+		return RES_INF_NAN;
+	if (strcmp(s, "<<") == 0)
+		return RES_MERGE;
+	char c = s[0];
+	int inf_nan;
+	if (c == '.') {
+		if (len < 64 && yaml_style_float(s) && float_text(s, num, num_size, &inf_nan) == 0)
+			return RES_NUMBER;
+		return RES_STRING;
+	}
+	if (!((c >= '0' && c <= '9') || c == '+' || c == '-'))
+		return RES_STRING;
+	if (len > 400)
+		return RES_STRING;
+	char plain[401];
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '_')
+			plain[n++] = s[i];
+	plain[n] = '\0';
+	if (parse_go_int(plain, num, num_size))
+		return RES_NUMBER;
+	if (yaml_style_float(plain) && float_text(plain, num, num_size, &inf_nan) == 0)
+		return RES_NUMBER;
+	return RES_STRING;
+}
+
+/* ---- parser ---- */
+
+typedef struct anchor {
+	char *name;
+	kp__node *node; /* borrowed from the tree */
+} anchor;
+
+typedef struct frame {
+	kp__node *node;
+	char *anchor;
+	char *key;        /* pending key of a mapping, NULL when a key is expected */
+	int key_is_merge; /* the pending key is "<<" */
+	kp__node *merges; /* values of "<<" keys, in order, or NULL */
+} frame;
+
+typedef struct yparser {
+	yaml_parser_t parser;
+	kp__budget *b;
+	kp_error *err;
+	int over;
+	frame *stack;
+	size_t depth;
+	anchor *anchors; /* open addressing, capacity a power of two */
+	size_t n_anchors;
+	size_t cap_anchors;
+	kp__node *root;
+	int have_root;
+	kp__node *keep; /* consumed nodes an anchor may still point at */
+	size_t doc; /* 1-based document number */
+} yparser;
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void anchors_clear(yparser *y)
+{
+	for (size_t i = 0; i < y->cap_anchors; i++)
+		kp__free(y->anchors[i].name);
+	kp__free(y->anchors);
+	y->anchors = NULL;
+	y->n_anchors = y->cap_anchors = 0;
+}
+
+static anchor *anchor_slot(anchor *tab, size_t cap, const char *name)
+{
+	size_t i = (size_t)str_hash(name) & (cap - 1);
+	while (tab[i].name && strcmp(tab[i].name, name) != 0)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* Register (or redefine) an anchor; takes ownership of name. */
+static int anchor_set(yparser *y, char *name, kp__node *node)
+{
+	if ((y->n_anchors + 1) * 2 > y->cap_anchors) {
+		size_t cap = y->cap_anchors ? y->cap_anchors * 2 : 16;
+		anchor *tab = kp__calloc(cap, sizeof(*tab));
+		if (!tab) {
+			kp__free(name);
+			return KP_ENOMEM;
+		}
+		for (size_t i = 0; i < y->cap_anchors; i++)
+			if (y->anchors[i].name)
+				*anchor_slot(tab, cap, y->anchors[i].name) = y->anchors[i];
+		kp__free(y->anchors);
+		y->anchors = tab;
+		y->cap_anchors = cap;
+	}
+	anchor *slot = anchor_slot(y->anchors, y->cap_anchors, name);
+	if (slot->name) {
+		kp__free(name);
+	} else {
+		slot->name = name;
+		y->n_anchors++;
+	}
+	slot->node = node;
+	return KP_OK;
+}
+
+static kp__node *anchor_get(yparser *y, const char *name)
+{
+	if (!y->cap_anchors)
+		return NULL;
+	anchor *slot = anchor_slot(y->anchors, y->cap_anchors, name);
+	return slot->name ? slot->node : NULL;
+}
+
+static int yerr_at(yparser *y, size_t line, const char *fmt, ...) KP_PRINTF(3, 4);
+
+static int yerr_at(yparser *y, size_t line, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return kp__error(y->err, KP_EPARSE, NULL, "document %zu: line %zu: %s", y->doc,
+			 line + 1, msg);
+}
+
+static int yerr_budget(yparser *y, size_t line)
+{
+	if (y->over)
+		return kp__error(y->err, KP_ERANGE, NULL,
+				 "document %zu: line %zu: document is too large after alias expansion "
+				 "(more than %zu nodes or %zu bytes of text)",
+				 y->doc, line + 1, y->b->max_nodes, y->b->max_text);
+	return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+}
+
+static char *dup_or_null(const unsigned char *s)
+{
+	return s ? kp__strdup((const char *)s) : NULL;
+}
+
+/* Key text of a scalar node used as a mapping key. */
+static int key_text(yparser *y, kp__node *k, size_t line, char **out)
+{
+	switch (k->type) {
+	case KP__N_STRING:
+	case KP__N_NUMBER:
+		*out = kp__strndup(k->text, k->len);
+		break;
+	case KP__N_BOOL:
+		*out = kp__strdup(k->boolean ? "true" : "false");
+		break;
+	default:
+		return yerr_at(y, line, "unsupported map key of type %s", kp__node_type_name(k->type));
+	}
+	return *out ? KP_OK : KP_ENOMEM;
+}
+
+struct key_ix {
+	const char *key;
+};
+
+static int key_ix_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct key_ix *)a)->key, ((const struct key_ix *)b)->key);
+}
+
+/* Merge the "<<" values into the mapping: keys written in the mapping win,
+ * and of several merged maps the earlier one wins. O(n log n). */
+static int apply_merges(yparser *y, frame *f, size_t line)
+{
+	kp__node *m = f->node;
+	size_t n0 = m->n;
+	struct key_ix *ix = NULL;
+	if (n0) {
+		ix = kp__calloc(n0, sizeof(*ix));
+		if (!ix)
+			return KP_ENOMEM;
+		for (size_t i = 0; i < n0; i++)
+			ix[i].key = m->keys[i];
+		qsort(ix, n0, sizeof(*ix), key_ix_cmp);
+	}
+	int rc = KP_OK;
+	/* Append candidates from the last merged map to the first, so that
+	 * "keep the last occurrence" below keeps the earliest map's value. */
+	for (size_t s = f->merges->n; s-- > 0 && rc == KP_OK;) {
+		kp__node *src = f->merges->items[s];
+		if (src->type != KP__N_OBJECT && src->type != KP__N_ARRAY) {
+			rc = yerr_at(y, line, "map merge requires map or sequence of maps as the value");
+			break;
+		}
+		size_t nsrc = src->type == KP__N_ARRAY ? src->n : 1;
+		for (size_t k = nsrc; k-- > 0 && rc == KP_OK;) {
+			kp__node *map = src->type == KP__N_ARRAY ? src->items[k] : src;
+			if (map->type != KP__N_OBJECT) {
+				rc = yerr_at(y, line, "map merge requires map or sequence of maps as the value");
+				break;
+			}
+			for (size_t i = 0; i < map->n; i++) {
+				struct key_ix probe = { map->keys[i] };
+				if (n0 && bsearch(&probe, ix, n0, sizeof(*ix), key_ix_cmp))
+					continue;
+				kp__node *v = kp__node_copy(y->b, map->items[i], &y->over);
+				char *key = v ? kp__strdup(map->keys[i]) : NULL;
+				if (!v || !key) {
+					kp__node_free(v);
+					rc = yerr_budget(y, line);
+					break;
+				}
+				if (kp__node_add(m, key, v) != KP_OK)
+					rc = kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+			}
+		}
+	}
+	kp__free(ix);
+	if (rc == KP_OK && m->n > n0 + 1) {
+		/* De-duplicate the merged keys only (a view of the tail). */
+		kp__node view = *m;
+		view.items += n0;
+		view.keys += n0;
+		view.n = m->n - n0;
+		if (kp__node_dedupe(&view, NULL, NULL) != KP_OK)
+			rc = kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		else
+			m->n = n0 + view.n;
+	}
+	return rc;
+}
+
+/* Dispose of a consumed node: freed, or kept until the document ends when an
+ * anchor may refer to it. */
+static int consume(yparser *y, kp__node *v, int anchored)
+{
+	if (!anchored) {
+		kp__node_free(v);
+		return KP_OK;
+	}
+	if (!y->keep) {
+		y->keep = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);
+		if (!y->keep) {
+			kp__node_free(v);
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		}
+	}
+	if (kp__node_append(y->keep, v) != KP_OK)
+		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+	return KP_OK;
+}
+
+/* A finished value: attach it to the open container or make it the root. */
+static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_t line)
+{
+	if (y->depth == 0) {
+		y->root = v;
+		y->have_root = 1;
+		return KP_OK;
+	}
+	frame *f = &y->stack[y->depth - 1];
+	if (f->node->type == KP__N_ARRAY) {
+		if (kp__node_append(f->node, v) != KP_OK)
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		return KP_OK;
+	}
+	if (!f->key && !f->key_is_merge) {
+		if (is_merge_key) {
+			f->key_is_merge = 1;
+			return consume(y, v, anchored);
+		}
+		char *k = NULL;
+		int rc = key_text(y, v, line, &k);
+		int rc2 = consume(y, v, anchored);
+		if (rc2) {
+			kp__free(k);
+			return rc2;
+		}
+		if (rc == KP_ENOMEM)
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		if (rc)
+			return rc;
+		f->key = k;
+		return KP_OK;
+	}
+	if (f->key_is_merge) {
+		f->key_is_merge = 0;
+		if (!f->merges) {
+			f->merges = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);
+			if (!f->merges) {
+				kp__node_free(v);
+				return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+			}
+		}
+		if (kp__node_append(f->merges, v) != KP_OK)
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		return KP_OK;
+	}
+	char *k = f->key;
+	f->key = NULL;
+	if (kp__node_add(f->node, k, v) != KP_OK)
+		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+	return KP_OK;
+}
+
+static void frame_dispose(frame *f)
+{
+	kp__node_free(f->node);
+	kp__free(f->anchor);
+	kp__free(f->key);
+	kp__node_free(f->merges);
+}
+
+static int register_anchor(yparser *y, const unsigned char *name, kp__node *node)
+{
+	if (!name)
+		return KP_OK;
+	char *n = dup_or_null(name);
+	if (!n || anchor_set(y, n, node) != KP_OK)
+		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+	return KP_OK;
+}
+
+static const char *short_tag(const unsigned char *tag)
+{
+	static const char prefix[] = "tag:yaml.org,2002:";
+	if (tag && strncmp((const char *)tag, prefix, sizeof(prefix) - 1) == 0)
+		return (const char *)tag + sizeof(prefix) - 1;
+	return NULL;
+}
+
+static int on_scalar(yparser *y, yaml_event_t *ev)
+{
+	const char *val = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	size_t line = ev->start_mark.line;
+	if (strlen(val) != len)
+		return yerr_at(y, line, "NUL character in scalar is not supported");
+	const unsigned char *tag = ev->data.scalar.tag;
+	const char *st = short_tag(tag);
+	int plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	enum res r = RES_STRING;
+	char num[64];
+	int boolean = 0;
+	if (tag == NULL || (st && (strcmp(st, "int") == 0 || strcmp(st, "float") == 0 ||
+				   strcmp(st, "bool") == 0 || strcmp(st, "null") == 0 ||
+				   strcmp(st, "merge") == 0))) {
+		if (plain || tag)
+			r = resolve_plain(val, len, num, sizeof(num), &boolean);
+		if (st) {
+			int ok = 1;
+			if (strcmp(st, "int") == 0)
+				ok = r == RES_NUMBER && parse_go_int(val, num, sizeof(num));
+			else if (strcmp(st, "float") == 0)
+				ok = r == RES_NUMBER || r == RES_INF_NAN;
+			else if (strcmp(st, "bool") == 0)
+				ok = r == RES_BOOL;
+			else if (strcmp(st, "null") == 0)
+				ok = r == RES_NULL;
+			else if (strcmp(st, "merge") == 0)
+				ok = r == RES_MERGE;
+			if (!ok)
+				return yerr_at(y, line, "cannot decode `%s` as a !!%s", val, st);
+		}
+	} else if (st && strcmp(st, "binary") == 0) {
+		return yerr_at(y, line, "binary data (!!binary) is not supported");
+	}
+	/* Any other tag (!!str, !!timestamp, custom or "!"): the text. */
+
+	kp__node *n = NULL;
+	switch (r) {
+	case RES_NULL:
+		n = kp__node_new(y->b, KP__N_NULL, (uint32_t)line + 1, &y->over);
+		break;
+	case RES_BOOL:
+		n = kp__node_new(y->b, KP__N_BOOL, (uint32_t)line + 1, &y->over);
+		if (n)
+			n->boolean = boolean;
+		break;
+	case RES_NUMBER:
+		n = kp__node_new_string(y->b, num, strlen(num), (uint32_t)line + 1, &y->over);
+		if (n)
+			n->type = KP__N_NUMBER;
+		break;
+	case RES_INF_NAN:
+		return yerr_at(y, line, "json: unsupported value: %s", val);
+	case RES_MERGE:
+		n = kp__node_new(y->b, KP__N_NULL, (uint32_t)line + 1, &y->over);
+		break;
+	case RES_STRING:
+		n = kp__node_new_string(y->b, val, len, (uint32_t)line + 1, &y->over);
+		break;
+	}
+	if (!n)
+		return yerr_budget(y, line);
+	int rc = register_anchor(y, ev->data.scalar.anchor, n);
+	if (rc) {
+		kp__node_free(n);
+		return rc;
+	}
+	return attach(y, n, r == RES_MERGE, ev->data.scalar.anchor != NULL, line);
+}
+
+static int on_start(yparser *y, yaml_event_t *ev, int mapping)
+{
+	size_t line = ev->start_mark.line;
+	if (y->depth >= y->b->max_depth)
+		return kp__error(y->err, KP_ERANGE, NULL,
+				 "document %zu: line %zu: document nests deeper than %u levels", y->doc,
+				 line + 1, (unsigned)y->b->max_depth);
+	kp__node *n = kp__node_new(y->b, mapping ? KP__N_OBJECT : KP__N_ARRAY, (uint32_t)line + 1,
+				   &y->over);
+	if (!n)
+		return yerr_budget(y, line);
+	const unsigned char *anchor_name = mapping ? ev->data.mapping_start.anchor
+						   : ev->data.sequence_start.anchor;
+	frame *f = &y->stack[y->depth];
+	memset(f, 0, sizeof(*f));
+	f->node = n;
+	if (anchor_name) {
+		f->anchor = dup_or_null(anchor_name);
+		if (!f->anchor) {
+			kp__node_free(n);
+			f->node = NULL;
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		}
+	}
+	y->depth++;
+	return KP_OK;
+}
+
+static int on_end(yparser *y, yaml_event_t *ev)
+{
+	size_t line = ev->start_mark.line;
+	frame *f = &y->stack[y->depth - 1];
+	int rc;
+	if (f->merges) {
+		rc = apply_merges(y, f, line);
+		if (rc == KP_ENOMEM)
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		if (rc)
+			return rc;
+	}
+	kp__node *n = f->node;
+	char *anchor_name = f->anchor;
+	kp__node *merges = f->merges;
+	f->node = NULL;
+	f->anchor = NULL;
+	f->merges = NULL;
+	y->depth--;
+	if (merges) {
+		/* Keep the merged originals: anchors may point into them. */
+		rc = consume(y, merges, 1);
+		if (rc) {
+			kp__free(anchor_name);
+			kp__node_free(n);
+			return rc;
+		}
+	}
+	if (anchor_name) {
+		if (anchor_set(y, anchor_name, n) != KP_OK) {
+			kp__node_free(n);
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		}
+	}
+	return attach(y, n, 0, 0, line);
+}
+
+static int on_alias(yparser *y, yaml_event_t *ev)
+{
+	size_t line = ev->start_mark.line;
+	const char *name = (const char *)ev->data.alias.anchor;
+	kp__node *target = anchor_get(y, name);
+	if (!target)
+		return yerr_at(y, line, "unknown anchor '%s' referenced", name);
+	kp__node *copy = kp__node_copy(y->b, target, &y->over);
+	if (!copy)
+		return yerr_budget(y, line);
+	/* A plain "<<" behind an alias is not a merge key. */
+	return attach(y, copy, 0, 0, line);
+}
+
+static int parser_error(yparser *y)
+{
+	yaml_parser_t *p = &y->parser;
+	if (p->error == YAML_MEMORY_ERROR)
+		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+	char ctx[96] = "";
+	if (p->context)
+		snprintf(ctx, sizeof(ctx), " %s", p->context);
+	return kp__error(y->err, KP_EPARSE, NULL, "document %zu: line %zu, column %zu: %s%s",
+			 y->doc ? y->doc : 1, p->problem_mark.line + 1, p->problem_mark.column + 1,
+			 p->problem ? p->problem : "invalid YAML", ctx);
+}
+
+int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err)
+{
+	yparser y;
+	memset(&y, 0, sizeof(y));
+	y.b = b;
+	y.err = err;
+	kp__node *list = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);
+	y.stack = kp__calloc((size_t)b->max_depth + 1, sizeof(*y.stack));
+	if (!list || !y.stack || !yaml_parser_initialize(&y.parser)) {
+		kp__node_free(list);
+		kp__free(y.stack);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+	int rc = KP_OK;
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&y.parser, &ev)) {
+			rc = parser_error(&y);
+			break;
+		}
+		int done = 0;
+		switch (ev.type) {
+		case YAML_STREAM_START_EVENT:
+		case YAML_NO_EVENT:
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			y.doc++;
+			y.root = NULL;
+			y.have_root = 0;
+			anchors_clear(&y);
+			kp__node_free(y.keep);
+			y.keep = NULL;
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (!y.have_root) {
+				y.root = kp__node_new(b, KP__N_NULL, (uint32_t)ev.start_mark.line + 1,
+						      &y.over);
+				if (!y.root) {
+					rc = yerr_budget(&y, ev.start_mark.line);
+					break;
+				}
+			}
+			if (kp__node_append(list, y.root) != KP_OK)
+				rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+			y.root = NULL;
+			y.have_root = 0;
+			break;
+		case YAML_SCALAR_EVENT:
+			rc = on_scalar(&y, &ev);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			rc = on_start(&y, &ev, 0);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			rc = on_start(&y, &ev, 1);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			rc = on_end(&y, &ev);
+			break;
+		case YAML_ALIAS_EVENT:
+			rc = on_alias(&y, &ev);
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (rc || done)
+			break;
+	}
+	while (y.depth > 0)
+		frame_dispose(&y.stack[--y.depth]);
+	kp__node_free(y.root);
+	kp__node_free(y.keep);
+	anchors_clear(&y);
+	kp__free(y.stack);
+	yaml_parser_delete(&y.parser);
+	if (rc) {
+		kp__node_free(list);
+		return rc;
+	}
+	*docs = list;
+	return KP_OK;
+}
+
+/* ---- writer ---- */
+
+/* Whether s can be written as a plain scalar that reads back as the same
+ * string. Conservative: anything unusual is quoted. */
+static int plain_ok(const char *s, size_t len)
+{
+	if (len == 0 || len > 1024)
+		return 0;
+	static const char indicators[] = "-?:,[]{}#&*!|>'\"%@` \t";
+	if (strchr(indicators, s[0]))
+		return 0;
+	/* "-x" and "-1" are fine as plain in YAML but read as numbers or
+	 * sequence entries too easily; quote them (indicator above). */
+	if (s[len - 1] == ' ' || s[len - 1] == ':')
+		return 0;
+	/* YAML 1.1 timestamps ("2024-01-01...") and sexagesimal numbers
+	 * ("1:20") read as other types in many parsers: quote them. */
+	if (len >= 5 && s[4] == '-' && strspn(s, "0123456789") == 4)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f)
+			return 0;
+		if (c == ':' && (i + 1 == len || s[i + 1] == ' ' || (s[0] >= '0' && s[0] <= '9')))
+			return 0;
+		if (c == '#' && s[i - 1] == ' ')
+			return 0;
+		if (strchr("{}[],'\"", c) && c != 0)
+			return 0;
+	}
+	char num[64];
+	int boolean;
+	return resolve_plain(s, len, num, sizeof(num), &boolean) == RES_STRING;
+}
+
+static void write_quoted(kp__buf *o, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	kp__buf_putc(o, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': kp__buf_puts(o, "\\\""); continue;
+		case '\\': kp__buf_puts(o, "\\\\"); continue;
+		case '\n': kp__buf_puts(o, "\\n"); continue;
+		case '\r': kp__buf_puts(o, "\\r"); continue;
+		case '\t': kp__buf_puts(o, "\\t"); continue;
+		default: break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			char u[7] = { '\\', 'x', hex[c >> 4], hex[c & 15], 0, 0, 0 };
+			kp__buf_puts(o, u);
+			continue;
+		}
+		/* NEL, LS, PS and BOM are line breaks or special in YAML 1.1. */
+		if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0x85) {
+			kp__buf_puts(o, "\\N");
+			i++;
+			continue;
+		}
+		if (c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+		    ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
+			kp__buf_puts(o, (unsigned char)s[i + 2] == 0xA8 ? "\\L" : "\\P");
+			i += 2;
+			continue;
+		}
+		if (c == 0xEF && i + 2 < len && (unsigned char)s[i + 1] == 0xBB &&
+		    (unsigned char)s[i + 2] == 0xBF) {
+			kp__buf_puts(o, "\\uFEFF");
+			i += 2;
+			continue;
+		}
+		kp__buf_putc(o, (char)c);
+	}
+	kp__buf_putc(o, '"');
+}
+
+static void write_string(kp__buf *o, const char *s, size_t len)
+{
+	if (plain_ok(s, len))
+		kp__buf_put(o, s, len);
+	else
+		write_quoted(o, s, len);
+}
+
+static void write_scalar(kp__buf *o, const kp__node *n)
+{
+	switch (n->type) {
+	case KP__N_NULL: kp__buf_puts(o, "null"); break;
+	case KP__N_BOOL: kp__buf_puts(o, n->boolean ? "true" : "false"); break;
+	case KP__N_NUMBER: kp__buf_put(o, n->text, n->len); break;
+	case KP__N_STRING: write_string(o, n->text, n->len); break;
+	case KP__N_OBJECT: kp__buf_puts(o, "{}"); break;
+	case KP__N_ARRAY: kp__buf_puts(o, "[]"); break;
+	}
+}
+
+static void indent_to(kp__buf *o, int indent)
+{
+	for (int i = 0; i < indent; i++)
+		kp__buf_putc(o, ' ');
+}
+
+static int is_block(const kp__node *n)
+{
+	return (n->type == KP__N_OBJECT || n->type == KP__N_ARRAY) && n->n > 0;
+}
+
+static void write_seq(kp__buf *o, const kp__node *n, int indent, int inline_first);
+
+static void write_map(kp__buf *o, const kp__node *n, int indent, int inline_first)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		if (i > 0 || !inline_first)
+			indent_to(o, indent);
+		write_string(o, n->keys[i], strlen(n->keys[i]));
+		kp__buf_putc(o, ':');
+		const kp__node *v = n->items[i];
+		if (is_block(v)) {
+			kp__buf_putc(o, '\n');
+			if (v->type == KP__N_OBJECT)
+				write_map(o, v, indent + 2, 0);
+			else
+				write_seq(o, v, indent, 0);
+		} else {
+			kp__buf_putc(o, ' ');
+			write_scalar(o, v);
+			kp__buf_putc(o, '\n');
+		}
+	}
+}
+
+static void write_seq(kp__buf *o, const kp__node *n, int indent, int inline_first)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		if (i > 0 || !inline_first)
+			indent_to(o, indent);
+		kp__buf_puts(o, "- ");
+		const kp__node *v = n->items[i];
+		if (is_block(v)) {
+			if (v->type == KP__N_OBJECT)
+				write_map(o, v, indent + 2, 1);
+			else
+				write_seq(o, v, indent + 2, 1);
+		} else {
+			write_scalar(o, v);
+			kp__buf_putc(o, '\n');
+		}
+	}
+}
+
+void kp__yaml_write(kp__buf *out, const kp__node *n)
+{
+	if (is_block(n)) {
+		if (n->type == KP__N_OBJECT)
+			write_map(out, n, 0, 0);
+		else
+			write_seq(out, n, 0, 0);
+	} else {
+		write_scalar(out, n);
+		kp__buf_putc(out, '\n');
+	}
+}

@@ -1,0 +1,178 @@
+/*
+ * libkarpenter private: descriptor tables for the object model and the
+ * engine they drive.
+ *
+ * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h,
+ * kwok_nodeclass.h) and each fixed value type stored in it (kp_taint,
+ * kp_toleration, kp_label_selector, ...) is described once, in objects.c, by
+ * a kp__type: its Go type name, its size and one kp__field line per field
+ * (JSON name, Go field name, kind, offsets, element type, enum table,
+ * hash-tag flags), in Go declaration order. Decoding (tree -> struct),
+ * encoding (struct -> tree), deep free, deep copy and deep equality are
+ * generic walks over these tables; drift hashing (hashstructure v2 over Go
+ * type and field names) can walk the same tables.
+ *
+ * The same C struct may have several descriptors when Kubernetes has several
+ * Go types of one shape (kp_condition: Condition, NodeCondition,
+ * PodCondition; kp_nodeclaim_spec: NodeClaimSpec, NodeClaimTemplateSpec).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_APIS_SCHEMA_H
+#define KP_APIS_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kp_internal.h"
+#include "tree.h"
+
+/* Field kinds. The C representation is given for each. */
+enum kp__fk {
+	KP__FK_STRING = 1,          /* const char * at off */
+	KP__FK_ENUM,                /* const char * at off (as written) + uint32 code at aux */
+	KP__FK_CODE,                /* uint32 code at off; an unknown name is a decode error */
+	KP__FK_BOOL,                /* uint32 at off */
+	KP__FK_OPT_BOOL,            /* uint32 at off, uint32 has-flag at aux */
+	KP__FK_INT32,               /* int32_t at off */
+	KP__FK_INT64,               /* int64_t at off */
+	KP__FK_OPT_INT32,           /* int32_t at off, uint32 has-flag at aux */
+	KP__FK_OPT_INT64,           /* int64_t at off, uint32 has-flag at aux */
+	KP__FK_TIME,                /* int64_t Unix ms at off (metav1.Time) */
+	KP__FK_DURATION,            /* kp_api_duration at off (metav1.Duration) */
+	KP__FK_NILLABLE_DURATION,   /* kp_api_duration at off (NillableDuration, "Never") */
+	KP__FK_INT_OR_STRING,       /* kp_int_or_string at off */
+	KP__FK_STRINGS,             /* const char *const * at off, size_t count at aux */
+	KP__FK_MAP,                 /* kp_labels at off (map[string]string) */
+	KP__FK_RESOURCES,           /* kp_resource_list at off (corev1.ResourceList) */
+	KP__FK_STRUCT,              /* elem * at off */
+	KP__FK_LIST,                /* elem ** at off, size_t count at aux */
+	KP__FK_VALUES,              /* elem * (contiguous fixed-layout values) at off, count at aux */
+	KP__FK_TAG,                 /* the key's presence sets the type's tag to `tag` */
+	KP__FK_IGNORED,             /* accepted (strict mode) and dropped */
+	KP__FK_API_VERSION,         /* top-level apiVersion: const char * at off */
+	KP__FK_KIND                 /* top-level kind: uint32 kp_kind at off */
+};
+
+/* Field flags: upstream hash struct tags. */
+enum kp__ff {
+	KP__FF_HASH_IGNORE = 1u << 0, /* hash:"ignore" */
+	KP__FF_HASH_STRING = 1u << 1, /* hash:"string" */
+	KP__FF_HASH_SET = 1u << 2     /* hash:"set" */
+};
+
+typedef struct kp__enum_entry {
+	const char *name;
+	uint32_t code;
+} kp__enum_entry;
+
+typedef struct kp__enum {
+	const kp__enum_entry *entries;
+	size_t n;
+} kp__enum;
+
+typedef struct kp__type kp__type;
+
+typedef struct kp__field {
+	const char *json;      /* JSON member name */
+	const char *go;        /* Go field name (embedded fields: the type name) */
+	uint16_t kind;         /* kp__fk */
+	uint16_t flags;        /* kp__ff */
+	uint32_t tag;          /* KP__FK_TAG, KP__FK_STRUCT: value stored in the type's tag */
+	size_t off;            /* offset of the member */
+	size_t aux;            /* offset of the count, has-flag or code */
+	const kp__type *elem;  /* STRUCT, LIST, VALUES */
+	const kp__enum *en;    /* ENUM, CODE */
+} kp__field;
+
+struct kp__type {
+	const char *go;          /* Go type name, e.g. "NodeClaimTemplateSpec" */
+	size_t size;             /* sizeof the C struct */
+	int sized;               /* starts with uint32_t struct_size */
+	size_t tag_off;          /* offset of a uint32 tag (kp_volume::source), or 0 */
+	const kp__field *fields; /* in Go declaration order */
+	size_t n_fields;
+};
+
+/* Descriptors of the top-level kinds and of shared types (objects.c). */
+extern const kp__type kp__type_nodepool;
+extern const kp__type kp__type_nodeclaim;
+extern const kp__type kp__type_kwok_nodeclass;
+extern const kp__type kp__type_pod;
+extern const kp__type kp__type_node;
+extern const kp__type kp__type_daemonset;
+extern const kp__type kp__type_pdb;
+extern const kp__type kp__type_pvc;
+extern const kp__type kp__type_pv;
+extern const kp__type kp__type_storage_class;
+extern const kp__type kp__type_csi_node;
+extern const kp__type kp__type_nodeclaim_template; /* NodeClaimTemplate */
+extern const kp__type kp__type_object_meta;
+
+/* Kind registry (objects.c). */
+typedef struct kp__kind_info {
+	uint32_t kind;           /* kp_kind */
+	const char *name;        /* "NodePool" */
+	const char *api_version; /* "karpenter.sh/v1" */
+	int karpenter;           /* unknown fields are reported (strict/lenient) */
+	const kp__type *type;
+} kp__kind_info;
+
+const kp__kind_info *kp__kind_info_get(uint32_t kind);
+
+/* How unknown fields are treated during one decode. */
+enum kp__unknown_mode {
+	KP__UNKNOWN_IGNORE = 0,
+	KP__UNKNOWN_ERROR = 1,
+	KP__UNKNOWN_WARN = 2
+};
+
+/* Decode context: one object. */
+typedef struct kp__dctx {
+	uint32_t unknown_mode;  /* kp__unknown_mode */
+	int lenient;            /* duplicates: warn and keep the last */
+	uint32_t kind;          /* kp_kind of the object (written to KP__FK_KIND) */
+	const char *ident;      /* "NodePool/default" or "document 3", for messages */
+	kp_error *err;
+	/* called for each warning; returns KP_OK or KP_ENOMEM */
+	int (*warn)(void *warn_ctx, const char *message);
+	void *warn_ctx;
+	/* private to schema.c */
+	kp__buf path;
+	kp__buf unknown;        /* collected unknown fields (strict) */
+	size_t n_unknown;
+	char first_unknown[KP_ERROR_FIELD_MAX];
+	int dup_map;            /* the object being de-duplicated is a map */
+} kp__dctx;
+
+/* Decode an object node into a new struct of type t (*out on success). The
+ * node may be modified (duplicates removed in lenient mode). In strict mode
+ * unknown fields fail the decode after the whole object was read, naming
+ * all of them. */
+int kp__schema_decode(const kp__type *t, kp__node *node, void **out, kp__dctx *ctx);
+/* Release ctx's buffers. */
+void kp__dctx_dispose(kp__dctx *ctx);
+
+/* Encode a struct of type t into a tree (apiVersion default and kind name
+ * from `kind`, a kp_kind, for top-level types; 0 otherwise). */
+int kp__schema_encode(const kp__type *t, const void *s, uint32_t kind, kp__node **out,
+		      kp_error *err);
+
+/* Free a library-built struct of type t and everything it owns. */
+void kp__schema_free(const kp__type *t, void *s);
+/* Deep copy (src may be caller-built, with an older struct_size). */
+int kp__schema_copy(const kp__type *t, void **out, const void *src, kp_error *err);
+/* Deep equality: 1 if equal (quantities by value, maps and resource lists
+ * as sets), 0 if not. */
+int kp__schema_equal(const kp__type *t, const void *a, const void *b);
+
+/* RFC 3339 <-> Unix ms (metav1.Time). */
+int kp__time_parse_rfc3339(const char *s, int64_t *out_ms);
+void kp__time_format_rfc3339(int64_t ms, char *buf, size_t size);
+
+/* Whether member bytes [off, off + n) of a size-tagged struct are present
+ * given its struct_size (the caller may have an older, shorter struct). */
+#define KP__HAS_MEMBER(ptr, type, member) \
+	((ptr)->struct_size >= offsetof(type, member) + sizeof(((type *)0)->member))
+
+#endif /* KP_APIS_SCHEMA_H */

@@ -1,0 +1,401 @@
+/*
+ * The document tree shared by the JSON and YAML codecs (see tree.h).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+const char *kp__node_type_name(uint32_t type)
+{
+	switch (type) {
+	case KP__N_NULL: return "null";
+	case KP__N_BOOL: return "boolean";
+	case KP__N_NUMBER: return "number";
+	case KP__N_STRING: return "string";
+	case KP__N_ARRAY: return "array";
+	case KP__N_OBJECT: return "object";
+	default: return "unknown";
+	}
+}
+
+kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over)
+{
+	if (b) {
+		if (b->nodes >= b->max_nodes) {
+			if (over)
+				*over = 1;
+			return NULL;
+		}
+		b->nodes++;
+	}
+	kp__node *n = kp__calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->type = type;
+	n->line = line;
+	return n;
+}
+
+int kp__budget_text(kp__budget *b, size_t len, int *over)
+{
+	if (!b)
+		return 1;
+	if (len > b->max_text - b->text) {
+		if (over)
+			*over = 1;
+		return 0;
+	}
+	b->text += len;
+	return 1;
+}
+
+kp__node *kp__node_new_string(kp__budget *b, const char *s, size_t len, uint32_t line, int *over)
+{
+	if (!kp__budget_text(b, len, over))
+		return NULL;
+	kp__node *n = kp__node_new(b, KP__N_STRING, line, over);
+	if (!n)
+		return NULL;
+	n->text = kp__strndup(s, len);
+	if (!n->text) {
+		kp__free(n);
+		return NULL;
+	}
+	n->len = len;
+	return n;
+}
+
+void kp__node_free(kp__node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		kp__node_free(n->items[i]);
+		if (n->keys)
+			kp__free(n->keys[i]);
+	}
+	kp__free(n->items);
+	kp__free(n->keys);
+	kp__free(n->text);
+	kp__free(n);
+}
+
+kp__node *kp__node_copy(kp__budget *b, const kp__node *n, int *over)
+{
+	kp__node *c = kp__node_new(b, n->type, n->line, over);
+	if (!c)
+		return NULL;
+	c->boolean = n->boolean;
+	if (n->text) {
+		if (!kp__budget_text(b, n->len, over))
+			goto fail;
+		c->text = kp__strndup(n->text, n->len);
+		if (!c->text)
+			goto fail;
+		c->len = n->len;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		kp__node *child = kp__node_copy(b, n->items[i], over);
+		if (!child)
+			goto fail;
+		if (n->type == KP__N_OBJECT) {
+			char *key = kp__strdup(n->keys[i]);
+			if (!key) {
+				kp__node_free(child);
+				goto fail;
+			}
+			if (kp__node_add(c, key, child) != KP_OK)
+				goto fail;
+		} else if (kp__node_append(c, child) != KP_OK) {
+			goto fail;
+		}
+	}
+	return c;
+fail:
+	kp__node_free(c);
+	return NULL;
+}
+
+static int node_reserve(kp__node *n, int with_keys)
+{
+	if (n->n < n->cap)
+		return KP_OK;
+	size_t cap = n->cap;
+	if (kp__grow((void **)&n->items, &cap, n->n + 1, sizeof(*n->items)) != KP_OK)
+		return KP_ENOMEM;
+	if (with_keys) {
+		size_t kcap = n->cap;
+		if (kp__grow((void **)&n->keys, &kcap, cap, sizeof(*n->keys)) != KP_OK)
+			return KP_ENOMEM;
+	}
+	n->cap = cap;
+	return KP_OK;
+}
+
+int kp__node_append(kp__node *arr, kp__node *child)
+{
+	if (node_reserve(arr, 0) != KP_OK) {
+		kp__node_free(child);
+		return KP_ENOMEM;
+	}
+	arr->items[arr->n++] = child;
+	return KP_OK;
+}
+
+int kp__node_add(kp__node *obj, char *key, kp__node *child)
+{
+	if (node_reserve(obj, 1) != KP_OK) {
+		kp__free(key);
+		kp__node_free(child);
+		return KP_ENOMEM;
+	}
+	obj->keys[obj->n] = key;
+	obj->items[obj->n++] = child;
+	return KP_OK;
+}
+
+kp__node *kp__node_get(const kp__node *obj, const char *key)
+{
+	if (!obj || obj->type != KP__N_OBJECT)
+		return NULL;
+	for (size_t i = obj->n; i-- > 0;)
+		if (strcmp(obj->keys[i], key) == 0)
+			return obj->items[i];
+	return NULL;
+}
+
+void kp__node_remove(kp__node *obj, size_t i)
+{
+	kp__node_free(obj->items[i]);
+	kp__free(obj->keys[i]);
+	memmove(obj->items + i, obj->items + i + 1, (obj->n - i - 1) * sizeof(*obj->items));
+	memmove(obj->keys + i, obj->keys + i + 1, (obj->n - i - 1) * sizeof(*obj->keys));
+	obj->n--;
+}
+
+struct key_ref {
+	const char *key;
+	size_t index;
+};
+
+static int key_ref_cmp(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+size_t kp__node_find_duplicate(const kp__node *obj)
+{
+	if (obj->n < 2)
+		return (size_t)-1;
+	if (obj->n <= 8) {
+		for (size_t i = 1; i < obj->n; i++)
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(obj->keys[i], obj->keys[j]) == 0)
+					return i;
+		return (size_t)-1;
+	}
+	struct key_ref *refs = kp__calloc(obj->n, sizeof(*refs));
+	if (!refs) {
+		/* Out of memory: fall back to the quadratic scan. */
+		for (size_t i = 1; i < obj->n; i++)
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(obj->keys[i], obj->keys[j]) == 0)
+					return i;
+		return (size_t)-1;
+	}
+	for (size_t i = 0; i < obj->n; i++) {
+		refs[i].key = obj->keys[i];
+		refs[i].index = i;
+	}
+	qsort(refs, obj->n, sizeof(*refs), key_ref_cmp);
+	size_t found = (size_t)-1;
+	for (size_t i = 1; i < obj->n; i++)
+		if (strcmp(refs[i].key, refs[i - 1].key) == 0 &&
+		    (found == (size_t)-1 || refs[i].index < found))
+			found = refs[i].index;
+	kp__free(refs);
+	return found;
+}
+
+int kp__node_dedupe(kp__node *obj, int (*fn)(void *ctx, const char *key), void *ctx)
+{
+	if (obj->n < 2)
+		return KP_OK;
+	struct key_ref *refs = kp__calloc(obj->n, sizeof(*refs));
+	unsigned char *drop = kp__calloc(obj->n, 1);
+	if (!refs || !drop) {
+		kp__free(refs);
+		kp__free(drop);
+		return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < obj->n; i++) {
+		refs[i].key = obj->keys[i];
+		refs[i].index = i;
+	}
+	qsort(refs, obj->n, sizeof(*refs), key_ref_cmp);
+	int rc = KP_OK;
+	for (size_t i = 0; i + 1 < obj->n; i++) {
+		if (strcmp(refs[i].key, refs[i + 1].key) != 0)
+			continue;
+		/* refs[i] is an earlier occurrence (index order within a run). */
+		if (fn && (i == 0 || strcmp(refs[i - 1].key, refs[i].key) != 0)) {
+			rc = fn(ctx, refs[i].key);
+			if (rc)
+				break;
+		}
+		drop[refs[i].index] = 1;
+	}
+	kp__free(refs);
+	if (rc == KP_OK) {
+		size_t w = 0;
+		for (size_t i = 0; i < obj->n; i++) {
+			if (drop[i]) {
+				kp__node_free(obj->items[i]);
+				kp__free(obj->keys[i]);
+				continue;
+			}
+			obj->items[w] = obj->items[i];
+			obj->keys[w] = obj->keys[i];
+			w++;
+		}
+		obj->n = w;
+	}
+	kp__free(drop);
+	return rc;
+}
+
+int kp__utf8_valid(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = s[i];
+		if (c == 0)
+			return 0;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t need;
+		unsigned min;
+		uint32_t cp;
+		if ((c & 0xE0) == 0xC0) {
+			need = 1;
+			min = 0x80;
+			cp = c & 0x1F;
+		} else if ((c & 0xF0) == 0xE0) {
+			need = 2;
+			min = 0x800;
+			cp = c & 0x0F;
+		} else if ((c & 0xF8) == 0xF0) {
+			need = 3;
+			min = 0x10000;
+			cp = c & 0x07;
+		} else {
+			return 0;
+		}
+		if (len - i <= need)
+			return 0;
+		for (size_t k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+		i += need + 1;
+	}
+	return 1;
+}
+
+/* ---- output buffer ---- */
+
+static int buf_reserve(kp__buf *b, size_t extra)
+{
+	if (b->failed)
+		return 0;
+	if (b->len + extra + 1 <= b->cap)
+		return 1;
+	size_t cap = b->cap;
+	if (extra > SIZE_MAX / 2 - b->len ||
+	    kp__grow((void **)&b->data, &cap, b->len + extra + 1, 1) != KP_OK) {
+		b->failed = 1;
+		return 0;
+	}
+	b->cap = cap;
+	return 1;
+}
+
+void kp__buf_put(kp__buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void kp__buf_puts(kp__buf *b, const char *s)
+{
+	kp__buf_put(b, s, strlen(s));
+}
+
+void kp__buf_putc(kp__buf *b, char c)
+{
+	kp__buf_put(b, &c, 1);
+}
+
+void kp__buf_printf(kp__buf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = 1;
+		return;
+	}
+	if ((size_t)n < sizeof(tmp)) {
+		kp__buf_put(b, tmp, (size_t)n);
+		return;
+	}
+	if (!buf_reserve(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+char *kp__buf_take(kp__buf *b, size_t *len)
+{
+	if (b->failed || !buf_reserve(b, 0)) {
+		kp__buf_dispose(b);
+		return NULL;
+	}
+	char *d = b->data;
+	d[b->len] = '\0';
+	if (len)
+		*len = b->len;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return d;
+}
+
+void kp__buf_dispose(kp__buf *b)
+{
+	kp__free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->failed = 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * libkarpenter private: the document tree shared by the JSON and YAML
+ * codecs and the schema engine.
+ *
+ * Both parsers produce the same tree, which is the JSON data model
+ * (null, boolean, number, string, array, object) that sigs.k8s.io/yaml
+ * produces when it turns YAML into JSON. Numbers keep their text (JSON input
+ * as written, YAML input in Go's json.Marshal spelling), so int64 values and
+ * quantities never go through a double.
+ *
+ * Every parse is bounded: input bytes, nesting depth and node count (which
+ * also bounds YAML alias expansion) are checked while building, so hostile
+ * input ends in an error, never in unbounded memory or recursion.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_APIS_TREE_H
+#define KP_APIS_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kp_internal.h"
+
+enum kp__node_type {
+	KP__N_NULL = 0,
+	KP__N_BOOL = 1,
+	KP__N_NUMBER = 2,
+	KP__N_STRING = 3,
+	KP__N_ARRAY = 4,
+	KP__N_OBJECT = 5
+};
+
+typedef struct kp__node kp__node;
+struct kp__node {
+	uint32_t type;    /* kp__node_type */
+	uint32_t line;    /* 1-based source line, 0 if unknown */
+	int boolean;      /* KP__N_BOOL */
+	char *text;       /* KP__N_STRING value, KP__N_NUMBER text; NUL-terminated */
+	size_t len;       /* strlen(text) */
+	kp__node **items; /* KP__N_ARRAY elements, KP__N_OBJECT values */
+	char **keys;      /* KP__N_OBJECT keys, parallel to items */
+	size_t n;         /* number of elements / members */
+	size_t cap;
+};
+
+/* Limits and the running count of one parse (or one encode). */
+typedef struct kp__budget {
+	size_t max_nodes; /* nodes created (including YAML alias copies) */
+	size_t nodes;
+	size_t max_text;  /* bytes of string and number text created */
+	size_t text;
+	uint32_t max_depth;
+} kp__budget;
+
+/* Name of a node type for messages: "null", "boolean", "number", ... */
+const char *kp__node_type_name(uint32_t type);
+
+/* A new node of the given type, counted against the budget (NULL budget: no
+ * limit). Returns NULL on allocation failure or when the budget is spent
+ * (*over set to 1 in that case when over is non-NULL). */
+/* Count len bytes of text against the budget; 0 (and *over = 1) when spent. */
+int kp__budget_text(kp__budget *b, size_t len, int *over);
+kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over);
+/* A string node owning a copy of s[0..len). */
+kp__node *kp__node_new_string(kp__budget *b, const char *s, size_t len, uint32_t line, int *over);
+/* Free a node and everything below it; NULL is a no-op. */
+void kp__node_free(kp__node *n);
+/* Deep copy, counted against the budget. */
+kp__node *kp__node_copy(kp__budget *b, const kp__node *n, int *over);
+
+/* Append to an array (takes ownership of child). KP_OK or KP_ENOMEM (child
+ * is then freed). */
+int kp__node_append(kp__node *arr, kp__node *child);
+/* Append a member to an object (takes ownership of key and child, both freed
+ * on failure). No duplicate check. */
+int kp__node_add(kp__node *obj, char *key, kp__node *child);
+/* Member of an object by key (the last one if duplicated); NULL if absent. */
+kp__node *kp__node_get(const kp__node *obj, const char *key);
+/* Index of the first duplicated key of an object (the later occurrence), or
+ * (size_t)-1 when all keys are distinct. O(n log n). */
+size_t kp__node_find_duplicate(const kp__node *obj);
+/* Remove earlier occurrences of duplicated keys, so that the last one wins.
+ * fn (may be NULL) is called once per duplicated key, before anything is
+ * removed; a non-zero return stops and is returned. */
+int kp__node_dedupe(kp__node *obj, int (*fn)(void *ctx, const char *key), void *ctx);
+/* Remove member i of an object (freed). */
+void kp__node_remove(kp__node *obj, size_t i);
+
+/* Whether text (NUL-terminated) is valid UTF-8 without NUL bytes. */
+int kp__utf8_valid(const char *s, size_t len);
+
+/* Growable output buffer. */
+typedef struct kp__buf {
+	char *data;
+	size_t len;
+	size_t cap;
+	int failed; /* an allocation failed; data is then unusable */
+} kp__buf;
+
+void kp__buf_put(kp__buf *b, const char *s, size_t n);
+void kp__buf_puts(kp__buf *b, const char *s);
+void kp__buf_putc(kp__buf *b, char c);
+void kp__buf_printf(kp__buf *b, const char *fmt, ...) KP_PRINTF(2, 3);
+/* Take the NUL-terminated text (NULL if failed); the buffer is reset. */
+char *kp__buf_take(kp__buf *b, size_t *len);
+void kp__buf_dispose(kp__buf *b);
+
+/* JSON: parse one stream of whitespace-separated values. Each value is
+ * appended to *docs (an array node created here). Errors name the line. */
+int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err);
+/* JSON text of a tree; indent 0 = compact. */
+void kp__json_write(kp__buf *out, const kp__node *n, int indent);
+/* Write a JSON string literal (quoted, escaped). */
+void kp__json_write_string(kp__buf *out, const char *s, size_t len);
+
+/* YAML: parse a stream (every document, including empty ones, which become
+ * KP__N_NULL) into *docs. */
+int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err);
+/* YAML block-style text of a tree (one document, no "---"). */
+void kp__yaml_write(kp__buf *out, const kp__node *n);
+
+#endif /* KP_APIS_TREE_H */
