@@ -46,7 +46,8 @@ enum kp_status {
 	KP_ENOTREADY = -7,     /**< node class not ready */
 	KP_ERANGE = -8,        /**< value out of the representable range */
 	KP_EPARSE = -9,        /**< malformed text (quantity, selector, ...) */
-	KP_EINCOMPATIBLE = -10 /**< inputs are valid but cannot be combined */
+	KP_EINCOMPATIBLE = -10, /**< inputs are valid but cannot be combined */
+	KP_ECREATE = -11       /**< a provider failed to launch an instance (CreateError) */
 };
 
 /** Size of kp_error::message, including the terminating NUL. */

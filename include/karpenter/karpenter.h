@@ -22,5 +22,6 @@
 #include <karpenter/nodepool.h>
 #include <karpenter/kwok_nodeclass.h>
 #include <karpenter/codec.h>
+#include <karpenter/cloudprovider.h>
 
 #endif /* KARPENTER_KARPENTER_H */

@@ -22,6 +22,7 @@ KP_EXPORT const char *kp_strerror(int status)
 	case KP_ERANGE: return "value out of range";
 	case KP_EPARSE: return "malformed input";
 	case KP_EINCOMPATIBLE: return "incompatible";
+	case KP_ECREATE: return "launch failed";
 	default: return "unknown status";
 	}
 }
