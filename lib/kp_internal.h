@@ -56,6 +56,23 @@ size_t kp__go_quote(char *dst, size_t size, const char *s);
 #define KP_QUOTE_EXCERPT_MAX (KP_QUOTE_EXCERPT_INPUT * 4 + 8)
 size_t kp__quote_excerpt(char *dst, size_t size, const char *s, size_t len);
 
+/*
+ * snprintf-style appender over a caller's fixed buffer: len counts every
+ * byte appended, buf keeps what fits; kp__sbuf_end NUL-terminates and
+ * returns the full length (so callers can report truncation). Never
+ * allocates: for messages built on hot paths.
+ */
+typedef struct kp__sbuf {
+	char *buf;
+	size_t size;
+	size_t len;
+} kp__sbuf;
+#define KP__SBUF(buf, size) { (buf), (size), 0 }
+void kp__sbuf_putn(kp__sbuf *b, const char *s, size_t n);
+void kp__sbuf_put(kp__sbuf *b, const char *s);
+void kp__sbuf_int(kp__sbuf *b, int64_t v);
+size_t kp__sbuf_end(kp__sbuf *b);
+
 /* Log through the kp_set_log_handler hook; formatted only when delivered. */
 void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);
 

@@ -370,54 +370,30 @@ static int is_restricted(const struct kp_wellknown *r, const char *key)
 	return kp_wellknown_is_restricted_label(key);
 }
 
-/* snprintf-style appender: len counts everything, buf keeps what fits. */
-struct sbuf {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void sb_put(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-	if (b->len + 1 < b->size) {
-		size_t room = b->size - 1 - b->len;
-		memcpy(b->buf + b->len, s, n < room ? n : room);
-	}
-	b->len += n;
-}
-
-static size_t sb_end(struct sbuf *b)
-{
-	if (b->size)
-		b->buf[b->len < b->size ? b->len : b->size - 1] = '\0';
-	return b->len;
-}
-
 /* Go's fmt of a []string: "[a b c]" */
-static void sb_list(struct sbuf *b, const struct strvec *v)
+static void sb_list(kp__sbuf *b, const struct strvec *v)
 {
-	sb_put(b, "[");
+	kp__sbuf_put(b, "[");
 	for (size_t i = 0; i < v->count; i++) {
 		if (i)
-			sb_put(b, " ");
-		sb_put(b, v->items[i]);
+			kp__sbuf_put(b, " ");
+		kp__sbuf_put(b, v->items[i]);
 	}
-	sb_put(b, "]");
+	kp__sbuf_put(b, "]");
 }
 
 static size_t restricted_message(const struct kp_wellknown *r, const char *key, char *buf,
 				 size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
-	sb_put(&b, "using label ");
-	sb_put(&b, key ? key : "");
-	sb_put(&b, " is not allowed as it might interfere with the internal provisioning logic; "
+	kp__sbuf b = KP__SBUF(buf, size);
+	kp__sbuf_put(&b, "using label ");
+	kp__sbuf_put(&b, key ? key : "");
+	kp__sbuf_put(&b, " is not allowed as it might interfere with the internal provisioning logic; "
 		   "specify a well known label: ");
 	sb_list(&b, &r->labels);
-	sb_put(&b, ", or a custom label that does not use a restricted domain: ");
+	kp__sbuf_put(&b, ", or a custom label that does not use a restricted domain: ");
 	sb_list(&b, &r->domains);
-	return sb_end(&b);
+	return kp__sbuf_end(&b);
 }
 
 KP_EXPORT size_t kp_wellknown_restricted_message(kp_wellknown *wk, const char *key, char *buf,

@@ -47,46 +47,11 @@ struct kp_requirement {
 /* ------------------------------------------------------------------ */
 /* small helpers                                                        */
 
-/* snprintf-style appender: len counts everything, buf keeps what fits. */
-struct sbuf {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + 1 < b->size) {
-		size_t room = b->size - 1 - b->len;
-		memcpy(b->buf + b->len, s, n < room ? n : room);
-	}
-	b->len += n;
-}
-
-static void sb_put(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-static void sb_int(struct sbuf *b, int64_t v)
-{
-	char tmp[INT64_TEXT];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
-	sb_putn(b, tmp, (size_t)n);
-}
-
-static size_t sb_end(struct sbuf *b)
-{
-	if (b->size)
-		b->buf[b->len < b->size ? b->len : b->size - 1] = '\0';
-	return b->len;
-}
-
 /* Go's %q for the label keys in Compatible's message. UTF-8 passes through. */
-static void sb_quote(struct sbuf *b, const char *s)
+static void sb_quote(kp__sbuf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	sb_put(b, "\"");
+	kp__sbuf_put(b, "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		char esc[5] = { '\\', 0, 0, 0, 0 };
 		switch (*p) {
@@ -105,13 +70,13 @@ static void sb_quote(struct sbuf *b, const char *s)
 				esc[2] = hex[*p >> 4];
 				esc[3] = hex[*p & 15];
 			} else {
-				sb_putn(b, (const char *)p, 1);
+				kp__sbuf_putn(b, (const char *)p, 1);
 				continue;
 			}
 		}
-		sb_put(b, esc);
+		kp__sbuf_put(b, esc);
 	}
-	sb_put(b, "\"");
+	kp__sbuf_put(b, "\"");
 }
 
 /* strconv.Atoi: optional sign, base-10 digits, int64 range; nothing else. */
@@ -684,62 +649,62 @@ static int pick_integer(const kp_requirement *r, int64_t *out)
 
 KP_EXPORT size_t kp_requirement_any(kp_requirement *req, char *buf, size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
+	kp__sbuf b = KP__SBUF(buf, size);
 	if (req) {
 		uint32_t op = req_operator(req);
 		int64_t v;
 		if (op == KP_SELECTOR_OP_IN)
-			sb_put(&b, req->values[0]);
+			kp__sbuf_put(&b, req->values[0]);
 		else if (op != KP_SELECTOR_OP_DOES_NOT_EXIST && pick_integer(req, &v))
-			sb_int(&b, v);
+			kp__sbuf_int(&b, v);
 	}
-	return sb_end(&b);
+	return kp__sbuf_end(&b);
 }
 
 /* Upstream String() shows at most this many values. */
 #define STRING_VALUES 5
 
-static void sb_requirement(struct sbuf *b, const kp_requirement *r)
+static void sb_requirement(kp__sbuf *b, const kp_requirement *r)
 {
 	uint32_t op = req_operator(r);
-	sb_put(b, r->key);
-	sb_put(b, " ");
-	sb_put(b, kp_selector_op_name(op));
+	kp__sbuf_put(b, r->key);
+	kp__sbuf_put(b, " ");
+	kp__sbuf_put(b, kp_selector_op_name(op));
 	if (op == KP_SELECTOR_OP_IN || op == KP_SELECTOR_OP_NOT_IN) {
-		sb_put(b, " [");
+		kp__sbuf_put(b, " [");
 		size_t shown = r->n_values > STRING_VALUES ? STRING_VALUES : r->n_values;
 		for (size_t i = 0; i < shown; i++) {
 			if (i)
-				sb_put(b, " ");
-			sb_put(b, r->values[i]);
+				kp__sbuf_put(b, " ");
+			kp__sbuf_put(b, r->values[i]);
 		}
 		if (shown < r->n_values) {
-			sb_put(b, " and ");
-			sb_int(b, (int64_t)(r->n_values - shown));
-			sb_put(b, " others");
+			kp__sbuf_put(b, " and ");
+			kp__sbuf_int(b, (int64_t)(r->n_values - shown));
+			kp__sbuf_put(b, " others");
 		}
-		sb_put(b, "]");
+		kp__sbuf_put(b, "]");
 	}
 	if (r->flags & F_GTE) {
-		sb_put(b, " >=");
-		sb_int(b, r->gte);
+		kp__sbuf_put(b, " >=");
+		kp__sbuf_int(b, r->gte);
 	}
 	if (r->flags & F_LTE) {
-		sb_put(b, " <=");
-		sb_int(b, r->lte);
+		kp__sbuf_put(b, " <=");
+		kp__sbuf_int(b, r->lte);
 	}
 	if (r->min_values) {
-		sb_put(b, " minValues ");
-		sb_int(b, r->min_values);
+		kp__sbuf_put(b, " minValues ");
+		kp__sbuf_int(b, r->min_values);
 	}
 }
 
 KP_EXPORT size_t kp_requirement_string(kp_requirement *req, char *buf, size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
+	kp__sbuf b = KP__SBUF(buf, size);
 	if (req)
 		sb_requirement(&b, req);
-	return sb_end(&b);
+	return kp__sbuf_end(&b);
 }
 
 KP_EXPORT size_t kp_requirement_selector_count(kp_requirement *req)
@@ -1005,16 +970,16 @@ static int is_negative_op(uint32_t op)
 	return op == KP_SELECTOR_OP_NOT_IN || op == KP_SELECTOR_OP_DOES_NOT_EXIST;
 }
 
-static void sb_conflict(struct sbuf *b, const kp_requirement *existing,
+static void sb_conflict(kp__sbuf *b, const kp_requirement *existing,
 			const kp_requirement *incoming)
 {
 	if (b->len)
-		sb_put(b, "; ");
-	sb_put(b, "key ");
-	sb_put(b, incoming->key);
-	sb_put(b, ", ");
+		kp__sbuf_put(b, "; ");
+	kp__sbuf_put(b, "key ");
+	kp__sbuf_put(b, incoming->key);
+	kp__sbuf_put(b, ", ");
 	sb_requirement(b, incoming);
-	sb_put(b, " not in ");
+	kp__sbuf_put(b, " not in ");
 	sb_requirement(b, existing);
 }
 
@@ -1024,7 +989,7 @@ KP_EXPORT int kp_requirements_intersects(kp_requirements *reqs, kp_requirements 
 	if (!reqs || !incoming)
 		return kp__error(err, KP_EINVAL, NULL, "requirements is NULL");
 	char msg[KP_ERROR_MESSAGE_MAX];
-	struct sbuf b = { msg, sizeof(msg), 0 };
+	kp__sbuf b = KP__SBUF(msg, sizeof(msg));
 	int conflicts = 0;
 	size_t i = 0, j = 0;
 	while (i < reqs->count && j < incoming->count) {
@@ -1049,7 +1014,7 @@ KP_EXPORT int kp_requirements_intersects(kp_requirements *reqs, kp_requirements 
 	}
 	if (!conflicts)
 		return KP_OK;
-	sb_end(&b);
+	kp__sbuf_end(&b);
 	return kp__error(err, KP_EINCOMPATIBLE, NULL, "%s", msg);
 }
 
@@ -1080,16 +1045,16 @@ static int undefined_label(kp_requirements *reqs, const char *key, uint32_t flag
 			hint = reqs->items[i]->key;
 
 	char msg[KP_ERROR_MESSAGE_MAX];
-	struct sbuf b = { msg, sizeof(msg), 0 };
-	sb_put(&b, "label ");
+	kp__sbuf b = KP__SBUF(msg, sizeof(msg));
+	kp__sbuf_put(&b, "label ");
 	sb_quote(&b, key);
-	sb_put(&b, " does not have known values");
+	kp__sbuf_put(&b, " does not have known values");
 	if (hint) {
-		sb_put(&b, " (typo of ");
+		kp__sbuf_put(&b, " (typo of ");
 		sb_quote(&b, hint);
-		sb_put(&b, "?)");
+		kp__sbuf_put(&b, "?)");
 	}
-	sb_end(&b);
+	kp__sbuf_end(&b);
 	return kp__error(err, KP_EINCOMPATIBLE, NULL, "%s", msg);
 }
 
@@ -1119,14 +1084,14 @@ KP_EXPORT int kp_requirements_compatible(kp_requirements *reqs, kp_requirements 
 
 KP_EXPORT size_t kp_requirements_string(kp_requirements *reqs, char *buf, size_t size)
 {
-	struct sbuf b = { buf, size, 0 };
+	kp__sbuf b = KP__SBUF(buf, size);
 	size_t shown = 0;
 	for (size_t i = 0; reqs && i < reqs->count; i++) {
 		if (kp_wellknown_is_restricted_label(reqs->items[i]->key))
 			continue;
 		if (shown++)
-			sb_put(&b, ", ");
+			kp__sbuf_put(&b, ", ");
 		sb_requirement(&b, reqs->items[i]);
 	}
-	return sb_end(&b);
+	return kp__sbuf_end(&b);
 }
