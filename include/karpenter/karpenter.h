@@ -22,6 +22,8 @@
 #include <karpenter/nodepool.h>
 #include <karpenter/kwok_nodeclass.h>
 #include <karpenter/codec.h>
+#include <karpenter/validation.h>
 #include <karpenter/cloudprovider.h>
+#include <karpenter/hash.h>
 
 #endif /* KARPENTER_KARPENTER_H */

@@ -204,7 +204,8 @@ static const kp__field t_taint_f[] = {
 	STR(key, "key", "Key"),
 	STR(value, "value", "Value"),
 	CODE(effect, "effect", "Effect", taint_effect),
-	TIME(time_added_ms, "timeAdded", "TimeAdded"),
+	F_(KP__FK_TIME, OFF(time_added_ms), 0, "timeAdded", "TimeAdded", NULL, NULL, KP__FF_GO_PTR,
+	   0), /* *metav1.Time */
 };
 FIXED(t_taint, "Taint", S);
 #undef S
@@ -816,8 +817,10 @@ static const kp__field t_nodeclaim_spec_f[] = {
 	   &t_nodeclaim_requirement, NULL, KP__FF_HASH_IGNORE, 0),
 	F_(KP__FK_STRUCT, OFF(resources), 0, "resources", "Resources", &t_nodeclaim_resources, NULL,
 	   KP__FF_HASH_IGNORE, 0),
-	STRUCT(node_class_ref, "nodeClassRef", "NodeClassRef", t_node_class_reference),
-	DURATION(termination_grace_period, "terminationGracePeriod", "TerminationGracePeriod"),
+	F_(KP__FK_STRUCT, OFF(node_class_ref), 0, "nodeClassRef", "NodeClassRef",
+	   &t_node_class_reference, NULL, KP__FF_GO_PTR, 0), /* *NodeClassReference */
+	F_(KP__FK_DURATION, OFF(termination_grace_period), 0, "terminationGracePeriod",
+	   "TerminationGracePeriod", NULL, NULL, KP__FF_GO_PTR, 0), /* *metav1.Duration */
 	NILLABLE_DURATION(expire_after, "expireAfter", "ExpireAfter"),
 };
 SIZED(t_nodeclaim_spec, "NodeClaimSpec", S);
@@ -828,8 +831,10 @@ static const kp__field t_nodeclaim_template_spec_f[] = {
 	VALUES(startup_taints, n_startup_taints, "startupTaints", "StartupTaints", t_taint),
 	F_(KP__FK_LIST, OFF(requirements), OFF(n_requirements), "requirements", "Requirements",
 	   &t_nodeclaim_requirement, NULL, KP__FF_HASH_IGNORE, 0),
-	STRUCT(node_class_ref, "nodeClassRef", "NodeClassRef", t_node_class_reference),
-	DURATION(termination_grace_period, "terminationGracePeriod", "TerminationGracePeriod"),
+	F_(KP__FK_STRUCT, OFF(node_class_ref), 0, "nodeClassRef", "NodeClassRef",
+	   &t_node_class_reference, NULL, KP__FF_GO_PTR, 0), /* *NodeClassReference */
+	F_(KP__FK_DURATION, OFF(termination_grace_period), 0, "terminationGracePeriod",
+	   "TerminationGracePeriod", NULL, NULL, KP__FF_GO_PTR, 0), /* *metav1.Duration */
 	NILLABLE_DURATION(expire_after, "expireAfter", "ExpireAfter"),
 };
 SIZED(t_nodeclaim_template_spec, "NodeClaimTemplateSpec", S);

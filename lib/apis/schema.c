@@ -208,6 +208,11 @@ static int has_field(const kp__type *t, const void *s, const kp__field *f)
 	return *CAT(s, 0, uint32_t) >= field_end(f);
 }
 
+int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f)
+{
+	return has_field(t, s, f);
+}
+
 static int check_size(const kp__type *t, const void *s, const char *path, kp_error *err)
 {
 	if (!t->sized)

@@ -58,7 +58,14 @@ enum kp__fk {
 enum kp__ff {
 	KP__FF_HASH_IGNORE = 1u << 0, /* hash:"ignore" */
 	KP__FF_HASH_STRING = 1u << 1, /* hash:"string" */
-	KP__FF_HASH_SET = 1u << 2     /* hash:"set" */
+	KP__FF_HASH_SET = 1u << 2,    /* hash:"set" */
+	/* The Go field is a pointer (*string, *NamedString, *metav1.Duration,
+	 * *intstr.IntOrString, *metav1.Time, *T): a present value is never
+	 * reflect-zero, even when what it points to is ("", 0s, {}). Without it
+	 * STRING, ENUM, DURATION, INT_OR_STRING, TIME and STRUCT are Go values,
+	 * zero when empty. OPT_* kinds are always pointers; lists and maps
+	 * are nil-able by nature. Read only by drift hashing (lib/hash). */
+	KP__FF_GO_PTR = 1u << 3
 };
 
 typedef struct kp__enum_entry {
@@ -165,6 +172,10 @@ int kp__schema_copy(const kp__type *t, void **out, const void *src, kp_error *er
 /* Deep equality: 1 if equal (quantities by value, maps and resource lists
  * as sets), 0 if not. */
 int kp__schema_equal(const kp__type *t, const void *a, const void *b);
+
+/* Whether a (possibly caller-built, older) struct of type t holds field f
+ * (fields beyond its struct_size read as zero). */
+int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f);
 
 /* RFC 3339 <-> Unix ms (metav1.Time). */
 int kp__time_parse_rfc3339(const char *s, int64_t *out_ms);

@@ -11,6 +11,8 @@
 
 static const cli_command *const commands[] = {
 	&cli_cmd_version,
+	&cli_cmd_validate,
+	&cli_cmd_hash,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

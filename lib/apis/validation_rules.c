@@ -1,0 +1,466 @@
+/*
+ * The rule inventory: every check kp_validate implements, with a stable id.
+ *
+ * The CRD rows (sources OPENAPI, CEL, LIST_TYPE and DECODE) are the
+ * constraints of the v1 CRDs in ../shared/data/crds (core main:
+ * karpenter.sh_nodepools.yaml, karpenter.sh_nodeclaims.yaml,
+ * karpenter.kwok.sh_kwoknodeclasses.yaml), one row per keyword, in the
+ * CRDs' order; their text is the CRD's (pattern, bound, enum values, CEL
+ * expression and message) and the validators read it from here, so a
+ * pattern is written once. tests/apis/test_validation.c checks every row
+ * against the CRD files and has a failing and a passing case for each.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <string.h>
+
+#include "validation_private.h"
+
+#define KIND_NP KP_KIND_NODEPOOL
+#define KIND_NC KP_KIND_NODECLAIM
+#define KIND_KW KP_KIND_KWOK_NODECLASS
+#define NAME_NP "NodePool"
+#define NAME_NC "NodeClaim"
+#define NAME_KW "KWOKNodeClass"
+
+#define R(K, SRC, FLAGS, PATH, KW, TEXT, MSG) \
+	{ sizeof(kp_validation_rule), KIND_##K, KP_RULE_SOURCE_##SRC, FLAGS, \
+	  NAME_##K ":" PATH ":" KW, PATH, KW, TEXT, MSG }
+
+/* The API server's ObjectMeta validation for a cluster-scoped kind. */
+#define METADATA(K) \
+	R(K, METADATA, 0, "metadata.generateName", "dns1123-subdomain", "IsDNS1123Subdomain", \
+	  ""), \
+	R(K, METADATA, 0, "metadata.name", "required", "", "name or generateName is required"), \
+	R(K, METADATA, 0, "metadata.name", "dns1123-subdomain", "IsDNS1123Subdomain", ""), \
+	R(K, METADATA, 0, "metadata.namespace", "forbidden", "cluster-scoped", \
+	  "not allowed on this type"), \
+	R(K, METADATA, 0, "metadata.generation", "minimum", "0", "must be greater than or equal to 0"), \
+	R(K, METADATA, 0, "metadata.labels", "label-key", "IsQualifiedName", ""), \
+	R(K, METADATA, 0, "metadata.labels", "label-value", "IsValidLabelValue", ""), \
+	R(K, METADATA, 0, "metadata.annotations", "key", "IsQualifiedName(lowercase)", ""), \
+	R(K, METADATA, 0, "metadata.annotations", "size", "262144", ""), \
+	R(K, METADATA, 0, "metadata.ownerReferences[*].apiVersion", "required", "", "must not be empty"), \
+	R(K, METADATA, 0, "metadata.ownerReferences[*].apiVersion", "group-version", "", \
+	  "must be <group>/<version> or <version>"), \
+	R(K, METADATA, 0, "metadata.ownerReferences[*].kind", "required", "", "must not be empty"), \
+	R(K, METADATA, 0, "metadata.ownerReferences[*].name", "required", "", "must not be empty"), \
+	R(K, METADATA, 0, "metadata.ownerReferences[*].uid", "required", "", "must not be empty"), \
+	R(K, METADATA, 0, "metadata.finalizers", "qualified-name", "IsQualifiedName", ""), \
+	R(K, METADATA, 0, "metadata.finalizers", "conflict", "orphan,foregroundDeletion", \
+	  "finalizer orphan and foregroundDeletion cannot be both set")
+
+/* Upstream NodeClaimTemplateSpec.validateTaints for one field. */
+#define RUNTIME_TAINTS(PATH) \
+	R(NP, RUNTIME, 0, PATH, "runtime-empty-key", "len(key) == 0", "invalid value: %w in %s"), \
+	R(NP, RUNTIME, 0, PATH, "runtime-key-qualified-name", "IsQualifiedName(key)", \
+	  "invalid value: %s in %s"), \
+	R(NP, RUNTIME, 0, PATH, "runtime-value-qualified-name", "IsQualifiedName(value)", \
+	  "invalid value: %s in %s"), \
+	R(NP, RUNTIME, 0, PATH, "runtime-effect", "NoSchedule, PreferNoSchedule, NoExecute, \"\"", \
+	  "invalid value: %q in %s"), \
+	R(NP, RUNTIME, 0, PATH, "runtime-duplicate", \
+	  "unique key/effect across taints and startupTaints", \
+	  "duplicate taint Key/Effect pair %s=%s")
+
+static const kp_validation_rule rules[] = {
+	/* NodePool */
+	METADATA(NP),
+	R(NP, CEL, KP_RULE_F_TRANSITION, "spec", "x-kubernetes-validations[0]",
+	  "has(self.replicas) == has(oldSelf.replicas)",
+	  "Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) "
+	  "provisioning modes"),
+	R(NP, CEL, 0, "spec", "x-kubernetes-validations[1]",
+	  "!has(self.replicas) || (!has(self.limits) || size(self.limits) == 0 || "
+	  "(size(self.limits) == 1 && 'nodes' in self.limits))",
+	  "only 'limits.nodes' is supported on static NodePools"),
+	R(NP, CEL, 0, "spec", "x-kubernetes-validations[2]",
+	  "!has(self.replicas) || !has(self.weight)",
+	  "'weight' is not supported on static NodePools"),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets", "maxItems", "50", ""),
+	R(NP, CEL, 0, "spec.disruption.budgets", "x-kubernetes-validations[0]",
+	  "self.all(x, has(x.schedule) == has(x.duration))",
+	  "'schedule' must be set with 'duration'"),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].duration", "pattern",
+	  "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].nodes", "pattern",
+	  "^((100|[0-9]{1,2})%|[0-9]+)$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].reasons", "maxItems", "50", ""),
+	R(NP, LIST_TYPE, 0, "spec.disruption.budgets[*].reasons", "x-kubernetes-list-type",
+	  "set",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].reasons[*]", "enum",
+	  "\"Underutilized\", \"Empty\", \"Drifted\"",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].schedule", "pattern",
+	  "^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)"
+	  "\\s(.+))$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].nodes", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.disruption.consolidateAfter", "pattern",
+	  "^(([0-9]+(s|m|h))+|Never)$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.disruption.consolidationPolicy", "enum",
+	  "\"WhenEmpty\", \"WhenEmptyOrUnderutilized\", \"Balanced\"",
+	  ""),
+	R(NP, DECODE, 0, "spec.limits.*", "pattern",
+	  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-"
+	  "9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+	  ""),
+	R(NP, DECODE, 0, "spec.replicas", "format", "int64", ""),
+	R(NP, OPENAPI, 0, "spec.replicas", "minimum", "0", ""),
+	R(NP, OPENAPI, 0, "spec.template.metadata.labels", "maxProperties", "100", ""),
+	R(NP, CEL, 0, "spec.template.metadata.labels", "x-kubernetes-validations[0]",
+	  "self.all(x, x in [\"karpenter.sh/capacity-type\", \"karpenter.sh/nodepool\"] || "
+	  "!x.find(\"^([^/]+)\").endsWith(\"karpenter.sh\"))",
+	  "label domain \"karpenter.sh\" is restricted"),
+	R(NP, CEL, 0, "spec.template.metadata.labels", "x-kubernetes-validations[1]",
+	  "self.all(x, x != \"karpenter.sh/nodepool\")",
+	  "label \"karpenter.sh/nodepool\" is restricted"),
+	R(NP, CEL, 0, "spec.template.metadata.labels", "x-kubernetes-validations[2]",
+	  "self.all(x, x != \"kubernetes.io/hostname\")",
+	  "label \"kubernetes.io/hostname\" is restricted"),
+	R(NP, OPENAPI, 0, "spec.template.metadata.labels.*", "maxLength", "63", ""),
+	R(NP, OPENAPI, 0, "spec.template.metadata.labels.*", "pattern",
+	  "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.expireAfter", "pattern",
+	  "^(([0-9]+(s|m|h))+|Never)$",
+	  ""),
+	R(NP, CEL, KP_RULE_F_TRANSITION, "spec.template.spec.nodeClassRef", "x-kubernetes-validations[0]",
+	  "self.group == oldSelf.group",
+	  "nodeClassRef.group is immutable"),
+	R(NP, CEL, KP_RULE_F_TRANSITION, "spec.template.spec.nodeClassRef", "x-kubernetes-validations[1]",
+	  "self.kind == oldSelf.kind",
+	  "nodeClassRef.kind is immutable"),
+	R(NP, OPENAPI, 0, "spec.template.spec.nodeClassRef.group", "pattern", "^[^/]*$", ""),
+	R(NP, CEL, 0, "spec.template.spec.nodeClassRef.group", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "group may not be empty"),
+	R(NP, CEL, 0, "spec.template.spec.nodeClassRef.kind", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "kind may not be empty"),
+	R(NP, CEL, 0, "spec.template.spec.nodeClassRef.name", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "name may not be empty"),
+	R(NP, OPENAPI, 0, "spec.template.spec.nodeClassRef.group", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.nodeClassRef.kind", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.nodeClassRef.name", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements", "maxItems", "100", ""),
+	R(NP, CEL, 0, "spec.template.spec.requirements", "x-kubernetes-validations[0]",
+	  "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+	  "requirements with operator 'In' must have a value defined"),
+	R(NP, CEL, 0, "spec.template.spec.requirements", "x-kubernetes-validations[1]",
+	  "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || "
+	  "x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
+	  "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer "
+	  "value"),
+	R(NP, CEL, 0, "spec.template.spec.requirements", "x-kubernetes-validations[2]",
+	  "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues "
+	  ": true)",
+	  "requirements with 'minValues' must have at least that many values specified in the "
+	  "'values' field"),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].key", "maxLength", "316", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NP, CEL, 0, "spec.template.spec.requirements[*].key", "x-kubernetes-validations[0]",
+	  "self in [\"karpenter.sh/capacity-type\", \"karpenter.sh/nodepool\"] || "
+	  "!self.find(\"^([^/]+)\").endsWith(\"karpenter.sh\")",
+	  "label domain \"karpenter.sh\" is restricted"),
+	R(NP, CEL, 0, "spec.template.spec.requirements[*].key", "x-kubernetes-validations[1]",
+	  "self != \"karpenter.sh/nodepool\"",
+	  "label \"karpenter.sh/nodepool\" is restricted"),
+	R(NP, CEL, 0, "spec.template.spec.requirements[*].key", "x-kubernetes-validations[2]",
+	  "self != \"kubernetes.io/hostname\"",
+	  "label \"kubernetes.io/hostname\" is restricted"),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].minValues", "minimum", "1", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].minValues", "maximum", "50", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].operator", "enum",
+	  "\"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\", \"Gte\", \"Lte\"",
+	  ""),
+	R(NP, OPENAPI, KP_RULE_F_INERT, "spec.template.spec.requirements[*].values", "maxLength",
+	  "63",
+	  ""),
+	R(NP, OPENAPI, KP_RULE_F_INERT, "spec.template.spec.requirements[*].values", "pattern",
+	  "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].key", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements[*].operator", "required", "", ""),
+	R(NP, DECODE, 0, "spec.template.spec.startupTaints[*].effect", "enum",
+	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.startupTaints[*].key", "minLength", "1", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.startupTaints[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NP, DECODE, 0, "spec.template.spec.startupTaints[*].timeAdded", "format",
+	  "date-time",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.startupTaints[*].value", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.startupTaints[*].effect", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.startupTaints[*].key", "required", "", ""),
+	R(NP, DECODE, 0, "spec.template.spec.taints[*].effect", "enum",
+	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.taints[*].key", "minLength", "1", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.taints[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NP, DECODE, 0, "spec.template.spec.taints[*].timeAdded", "format", "date-time", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.taints[*].value", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.taints[*].effect", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.taints[*].key", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.terminationGracePeriod", "pattern",
+	  "^([0-9]+(s|m|h))+$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.nodeClassRef", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec.requirements", "required", "", ""),
+	R(NP, OPENAPI, 0, "spec.template.spec", "required", "", ""),
+	R(NP, DECODE, 0, "spec.weight", "format", "int32", ""),
+	R(NP, OPENAPI, 0, "spec.weight", "minimum", "1", ""),
+	R(NP, OPENAPI, 0, "spec.weight", "maximum", "100", ""),
+	R(NP, OPENAPI, 0, "spec.template", "required", "", ""),
+	R(NP, LIST_TYPE, 0, "status.conditions", "x-kubernetes-list-type", "map type", ""),
+	R(NP, DECODE, 0, "status.conditions[*].lastTransitionTime", "format", "date-time", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].message", "maxLength", "32768", ""),
+	R(NP, DECODE, 0, "status.conditions[*].observedGeneration", "format", "int64", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].observedGeneration", "minimum", "0", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].reason", "maxLength", "1024", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].reason", "minLength", "1", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].reason", "pattern",
+	  "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+	  ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].status", "enum",
+	  "\"True\", \"False\", \"Unknown\"",
+	  ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].type", "maxLength", "316", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].type", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-"
+	  "Za-z0-9_.]*)?[A-Za-z0-9])$",
+	  ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].lastTransitionTime", "required", "", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].message", "required", "", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].reason", "required", "", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].status", "required", "", ""),
+	R(NP, OPENAPI, 0, "status.conditions[*].type", "required", "", ""),
+	R(NP, DECODE, 0, "status.nodeClassObservedGeneration", "format", "int64", ""),
+	R(NP, DECODE, 0, "status.nodes", "format", "int64", ""),
+	R(NP, DECODE, 0, "status.resources.*", "pattern",
+	  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-"
+	  "9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+	  ""),
+	R(NP, OPENAPI, 0, "spec", "required", "", ""),
+	R(NP, SCALE, 0, "spec.replicas", "scale.specReplicasPath", ".spec.replicas",
+	  "should be a non-negative integer"),
+	R(NP, SCALE, 0, "status.nodes", "scale.statusReplicasPath", ".status.nodes",
+	  "should be a non-negative integer"),
+	R(NP, CEL, 0, "*", "x-kubernetes-validations-skipped", "blocking problem",
+	  "some validation rules were not checked because the object was invalid; correct the "
+	  "existing errors to complete validation"),
+	/* NodePool.RuntimeValidate (upstream pkg/apis/v1/nodepool_validation.go) */
+	R(NP, RUNTIME, 0, "spec.template.metadata.labels", "runtime-nodepool-label",
+	  "key != karpenter.sh/nodepool", "invalid key name %q in labels, restricted"),
+	R(NP, RUNTIME, 0, "spec.template.metadata.labels", "runtime-key-qualified-name",
+	  "IsQualifiedName(key)", "invalid key name %q in labels, %q"),
+	R(NP, RUNTIME, 0, "spec.template.metadata.labels", "runtime-value", "IsValidLabelValue(value)",
+	  "invalid value: %s for label[%s], %s"),
+	R(NP, RUNTIME, 0, "spec.template.metadata.labels", "runtime-restricted", "IsRestrictedLabel(key)",
+	  "invalid key name %q in labels, %s"),
+	RUNTIME_TAINTS("spec.template.spec.taints[*]"),
+	RUNTIME_TAINTS("spec.template.spec.startupTaints[*]"),
+	R(NP, RUNTIME, 0, "spec.template.spec.requirements[*]", "runtime-requirement",
+	  "ValidateRequirement: supported operator; IsRestrictedLabel(key); well-known values; "
+	  "IsQualifiedName(key); IsValidLabelValue(values); In has values; In has minValues "
+	  "values; Gt/Lt/Gte/Lte have one non-negative integer",
+	  "invalid value: %w in requirements, restricted"),
+	R(NP, RUNTIME, 0, "spec.template.spec.requirements[*].key", "runtime-nodepool-key",
+	  "key != karpenter.sh/nodepool", "invalid key: %q in requirements, restricted"),
+	R(NP, RUNTIME, 0, "spec.disruption.budgets[*].schedule", "cron",
+	  "kp_cron_parse (robfig/cron ParseStandard)", ""),
+
+	/* NodeClaim */
+	METADATA(NC),
+	R(NC, CEL, KP_RULE_F_TRANSITION, "spec", "x-kubernetes-validations[0]",
+	  "self == oldSelf",
+	  "spec is immutable"),
+	R(NC, OPENAPI, 0, "spec.expireAfter", "pattern", "^(([0-9]+(s|m|h))+|Never)$", ""),
+	R(NC, OPENAPI, 0, "spec.nodeClassRef.group", "pattern", "^[^/]*$", ""),
+	R(NC, CEL, 0, "spec.nodeClassRef.group", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "group may not be empty"),
+	R(NC, CEL, 0, "spec.nodeClassRef.kind", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "kind may not be empty"),
+	R(NC, CEL, 0, "spec.nodeClassRef.name", "x-kubernetes-validations[0]",
+	  "self != ''",
+	  "name may not be empty"),
+	R(NC, OPENAPI, 0, "spec.nodeClassRef.group", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.nodeClassRef.kind", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.nodeClassRef.name", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.requirements", "maxItems", "100", ""),
+	R(NC, CEL, 0, "spec.requirements", "x-kubernetes-validations[0]",
+	  "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+	  "requirements with operator 'In' must have a value defined"),
+	R(NC, CEL, 0, "spec.requirements", "x-kubernetes-validations[1]",
+	  "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || "
+	  "x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
+	  "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer "
+	  "value"),
+	R(NC, CEL, 0, "spec.requirements", "x-kubernetes-validations[2]",
+	  "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues "
+	  ": true)",
+	  "requirements with 'minValues' must have at least that many values specified in the "
+	  "'values' field"),
+	R(NC, OPENAPI, 0, "spec.requirements[*].key", "maxLength", "316", ""),
+	R(NC, OPENAPI, 0, "spec.requirements[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NC, CEL, 0, "spec.requirements[*].key", "x-kubernetes-validations[0]",
+	  "self in [\"karpenter.sh/capacity-type\", \"karpenter.sh/nodepool\"] || "
+	  "!self.find(\"^([^/]+)\").endsWith(\"karpenter.sh\")",
+	  "label domain \"karpenter.sh\" is restricted"),
+	R(NC, CEL, 0, "spec.requirements[*].key", "x-kubernetes-validations[1]",
+	  "self != \"kubernetes.io/hostname\"",
+	  "label \"kubernetes.io/hostname\" is restricted"),
+	R(NC, OPENAPI, 0, "spec.requirements[*].minValues", "minimum", "1", ""),
+	R(NC, OPENAPI, 0, "spec.requirements[*].minValues", "maximum", "50", ""),
+	R(NC, OPENAPI, 0, "spec.requirements[*].operator", "enum",
+	  "\"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\", \"Gte\", \"Lte\"",
+	  ""),
+	R(NC, OPENAPI, KP_RULE_F_INERT, "spec.requirements[*].values", "maxLength", "63", ""),
+	R(NC, OPENAPI, KP_RULE_F_INERT, "spec.requirements[*].values", "pattern",
+	  "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+	  ""),
+	R(NC, OPENAPI, 0, "spec.requirements[*].key", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.requirements[*].operator", "required", "", ""),
+	R(NC, DECODE, 0, "spec.resources.requests.*", "pattern",
+	  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-"
+	  "9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+	  ""),
+	R(NC, DECODE, 0, "spec.startupTaints[*].effect", "enum",
+	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+	  ""),
+	R(NC, OPENAPI, 0, "spec.startupTaints[*].key", "minLength", "1", ""),
+	R(NC, OPENAPI, 0, "spec.startupTaints[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NC, DECODE, 0, "spec.startupTaints[*].timeAdded", "format", "date-time", ""),
+	R(NC, OPENAPI, 0, "spec.startupTaints[*].value", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NC, OPENAPI, 0, "spec.startupTaints[*].effect", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.startupTaints[*].key", "required", "", ""),
+	R(NC, DECODE, 0, "spec.taints[*].effect", "enum",
+	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+	  ""),
+	R(NC, OPENAPI, 0, "spec.taints[*].key", "minLength", "1", ""),
+	R(NC, OPENAPI, 0, "spec.taints[*].key", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NC, DECODE, 0, "spec.taints[*].timeAdded", "format", "date-time", ""),
+	R(NC, OPENAPI, 0, "spec.taints[*].value", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\\/))?([A-Za-z0-9]["
+	  "-A-Za-z0-9_.]*)?[A-Za-z0-9]$",
+	  ""),
+	R(NC, OPENAPI, 0, "spec.taints[*].effect", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.taints[*].key", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.terminationGracePeriod", "pattern", "^([0-9]+(s|m|h))+$", ""),
+	R(NC, OPENAPI, 0, "spec.nodeClassRef", "required", "", ""),
+	R(NC, OPENAPI, 0, "spec.requirements", "required", "", ""),
+	R(NC, DECODE, 0, "status.allocatable.*", "pattern",
+	  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-"
+	  "9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+	  ""),
+	R(NC, DECODE, 0, "status.capacity.*", "pattern",
+	  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-"
+	  "9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+	  ""),
+	R(NC, LIST_TYPE, 0, "status.conditions", "x-kubernetes-list-type", "map type", ""),
+	R(NC, DECODE, 0, "status.conditions[*].lastTransitionTime", "format", "date-time", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].message", "maxLength", "32768", ""),
+	R(NC, DECODE, 0, "status.conditions[*].observedGeneration", "format", "int64", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].observedGeneration", "minimum", "0", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].reason", "maxLength", "1024", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].reason", "pattern",
+	  "^([A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?|)$",
+	  ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].status", "enum",
+	  "\"True\", \"False\", \"Unknown\"",
+	  ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].type", "maxLength", "316", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].type", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-"
+	  "Za-z0-9_.]*)?[A-Za-z0-9])$",
+	  ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].lastTransitionTime", "required", "", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].status", "required", "", ""),
+	R(NC, OPENAPI, 0, "status.conditions[*].type", "required", "", ""),
+	R(NC, DECODE, 0, "status.lastPodEventTime", "format", "date-time", ""),
+	R(NC, OPENAPI, 0, "spec", "required", "", ""),
+	R(NC, CEL, 0, "*", "x-kubernetes-validations-skipped", "blocking problem",
+	  "some validation rules were not checked because the object was invalid; correct the "
+	  "existing errors to complete validation"),
+
+	/* KWOKNodeClass */
+	METADATA(KW),
+	R(KW, OPENAPI, 0, "spec.nodeRegistrationDelay", "pattern", "^([0-9]+(s|m|h))+$", ""),
+	R(KW, DECODE, 0, "status.conditions[*].lastTransitionTime", "format", "date-time", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].message", "maxLength", "32768", ""),
+	R(KW, DECODE, 0, "status.conditions[*].observedGeneration", "format", "int64", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].observedGeneration", "minimum", "0", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].reason", "maxLength", "1024", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].reason", "minLength", "1", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].reason", "pattern",
+	  "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+	  ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].status", "enum",
+	  "\"True\", \"False\", \"Unknown\"",
+	  ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].type", "maxLength", "316", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].type", "pattern",
+	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-"
+	  "Za-z0-9_.]*)?[A-Za-z0-9])$",
+	  ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].lastTransitionTime", "required", "", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].message", "required", "", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].reason", "required", "", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].status", "required", "", ""),
+	R(KW, OPENAPI, 0, "status.conditions[*].type", "required", "", ""),
+};
+
+#define N_RULES (sizeof(rules) / sizeof(rules[0]))
+
+const kp_validation_rule *kp__vrule_find(uint32_t kind, const char *path, const char *keyword)
+{
+	for (size_t i = 0; i < N_RULES; i++)
+		if (rules[i].kind == kind && strcmp(rules[i].path, path) == 0 &&
+		    strcmp(rules[i].keyword, keyword) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+KP_EXPORT size_t kp_validation_rule_count(void)
+{
+	return N_RULES;
+}
+
+KP_EXPORT const kp_validation_rule *kp_validation_rule_at(size_t index)
+{
+	return index < N_RULES ? &rules[index] : NULL;
+}

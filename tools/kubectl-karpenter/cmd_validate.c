@@ -1,0 +1,309 @@
+/*
+ * kubectl-karpenter validate: decode manifests, apply the CRD defaults and
+ * validate every NodePool, NodeClaim and KWOKNodeClass as the API server
+ * and Karpenter's controllers would, with no cluster.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <karpenter/karpenter.h>
+
+#include "cli.h"
+
+static void validate_usage(FILE *out)
+{
+	fputs("Usage: kubectl-karpenter validate -f FILE [-f FILE ...] [--strict=false]\n"
+	      "                                  [--runtime=false]\n"
+	      "\n"
+	      "Decodes every object in the files (YAML or JSON; \"-\" reads stdin),\n"
+	      "applies the v1 CRDs' defaults and validates each NodePool, NodeClaim and\n"
+	      "KWOKNodeClass as kube-apiserver would for the v1 CRDs (OpenAPI schema and\n"
+	      "x-kubernetes-validations rules), then as Karpenter's controllers would\n"
+	      "(NodePool label, taint and requirement checks, budget schedules).\n"
+	      "\n"
+	      "Prints one line per problem, \"KIND/NAME: field.path: message\", one line per\n"
+	      "object of a kind this build does not validate (\"KIND/NAME: skipped: why\"),\n"
+	      "and a summary on stderr.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -f, --filename FILE  a manifest to validate (repeatable; \"-\" for stdin)\n"
+	      "  --strict=false       drop unknown fields with a warning instead of failing\n"
+	      "                       (as kubectl --validate=warn); default --strict=true\n"
+	      "  --runtime=false      only what the API server checks: skip the checks\n"
+	      "                       Karpenter's controllers make after admission\n"
+	      "\n"
+	      "Exit codes: 0 every object is valid (skipped ones included), 1 a problem was\n"
+	      "found or a file could not be decoded, 2 usage error or unreadable file.\n", out);
+}
+
+typedef struct input {
+	const char *name;
+	char *data;
+	size_t len;
+} input;
+
+static char *read_stream(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0) {
+			if (ferror(f)) {
+				int e = errno ? errno : EIO;
+				free(buf);
+				errno = e;
+				return NULL;
+			}
+			break;
+		}
+	}
+	*len = n;
+	return buf;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "1")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(v, "false") || !strcmp(v, "0")) {
+		*out = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* Why an object is not validated, or NULL when it is. *invalid is set when
+ * the object cannot be served by the v1 CRDs at all. */
+static const char *skip_reason(const kp_decoded_object *o, char *buf, size_t size, int *invalid)
+{
+	const char *av = o->api_version ? o->api_version : "";
+	const char *kind = o->kind_name ? o->kind_name : "";
+	*invalid = 0;
+	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM ||
+	    o->kind == KP_KIND_KWOK_NODECLASS)
+		return NULL;
+	size_t glen = strcspn(av, "/");
+	if (!strncmp(av, "karpenter.k8s.aws/", 18)) {
+		snprintf(buf, size, "%s %s is validated by the AWS provider, not built yet", av, kind);
+	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen) &&
+		   (!strcmp(kind, "NodePool") || !strcmp(kind, "NodeClaim"))) {
+		*invalid = 1;
+		snprintf(buf, size,
+			 "apiVersion: Invalid value: \"%s\": the v1 CRDs serve %s only (no matches for "
+			 "kind \"%s\" in version \"%s\")", av, kp_kind_api_version(KP_KIND_NODEPOOL),
+			 kind, av);
+	} else if (glen == strlen("karpenter.kwok.sh") && !strncmp(av, "karpenter.kwok.sh", glen) &&
+		   !strcmp(kind, "KWOKNodeClass")) {
+		*invalid = 1;
+		snprintf(buf, size,
+			 "apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
+			 "kind \"%s\" in version \"%s\")", av,
+			 kp_kind_api_version(KP_KIND_KWOK_NODECLASS), kind, av);
+	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen)) {
+		snprintf(buf, size, "%s %s is not validated by this build", av, kind);
+	} else {
+		snprintf(buf, size, "%s %s is not a Karpenter kind", av, kind);
+	}
+	return buf;
+}
+
+typedef struct tally {
+	size_t objects, valid, invalid, skipped, problems, undecoded;
+} tally;
+
+static int validate_input(const input *in, uint32_t decode_flags, const kp_validate_options *vo,
+			  FILE *out, FILE *err, tally *t)
+{
+	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+	dopts.flags = decode_flags;
+	kp_decode_result *res = NULL;
+	kp_error e = KP_ERROR_INIT;
+	int rc = kp_decode(&res, in->data, in->len, &dopts, &e);
+	if (rc == KP_ENOMEM) {
+		fprintf(err, "kubectl-karpenter validate: out of memory\n");
+		return rc;
+	}
+	if (rc) {
+		fprintf(out, "%s: %s\n", in->name, e.message);
+		t->undecoded++;
+		return KP_OK;
+	}
+	for (size_t i = 0; i < kp_decode_result_warning_count(res); i++)
+		fprintf(err, "Warning: %s\n", kp_decode_result_warning(res, i));
+	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
+		const kp_decoded_object *o = kp_decode_result_at(res, i);
+		char why[512];
+		int bad = 0;
+		t->objects++;
+		const char *reason = skip_reason(o, why, sizeof(why), &bad);
+		if (reason) {
+			if (bad) {
+				fprintf(out, "%s/%s: %s\n", o->kind_name, o->name, reason);
+				t->invalid++;
+				t->problems++;
+			} else {
+				fprintf(out, "%s/%s: skipped: %s\n", o->kind_name, o->name, reason);
+				t->skipped++;
+			}
+			continue;
+		}
+		rc = kp_object_default(o->kind, o->object, &e);
+		kp_validation *v = NULL;
+		if (!rc)
+			rc = kp_validate(&v, o->kind, o->object, NULL, vo, &e);
+		if (rc) {
+			fprintf(err, "kubectl-karpenter validate: %s/%s: %s\n", o->kind_name, o->name,
+				e.message);
+			kp_decode_result_free(res);
+			return rc;
+		}
+		size_t n = kp_validation_count(v);
+		for (size_t j = 0; j < n; j++) {
+			const kp_field_error *fe = kp_validation_at(v, j);
+			fprintf(out, "%s: %s: %s\n", fe->object, fe->field, fe->message);
+		}
+		if (n) {
+			t->invalid++;
+			t->problems += n;
+		} else {
+			t->valid++;
+		}
+		kp_validation_free(v);
+	}
+	kp_decode_result_free(res);
+	return KP_OK;
+}
+
+static int validate_run(int argc, char **argv, FILE *out, FILE *err)
+{
+	input *inputs = calloc((size_t)argc, sizeof(*inputs));
+	size_t n_inputs = 0;
+	int strict = 1, runtime = 1, rc = CLI_USAGE, stdin_used = 0;
+	if (!inputs) {
+		fprintf(err, "kubectl-karpenter validate: out of memory\n");
+		return CLI_INVALID;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *file = NULL;
+		if (!strcmp(a, "-f") || !strcmp(a, "--filename")) {
+			if (i + 1 >= argc) {
+				fprintf(err, "kubectl-karpenter validate: %s needs a file name\n", a);
+				validate_usage(err);
+				goto done;
+			}
+			file = argv[++i];
+		} else if (!strncmp(a, "--filename=", 11)) {
+			file = a + 11;
+		} else if (!strncmp(a, "-f", 2)) {
+			file = a + 2;
+		} else if (!strcmp(a, "--strict")) {
+			strict = 1;
+		} else if (!strncmp(a, "--strict=", 9)) {
+			if (parse_bool(a + 9, &strict)) {
+				fprintf(err, "kubectl-karpenter validate: invalid value \"%s\" for --strict "
+					     "(true or false)\n", a + 9);
+				goto done;
+			}
+		} else if (!strcmp(a, "--runtime")) {
+			runtime = 1;
+		} else if (!strncmp(a, "--runtime=", 10)) {
+			if (parse_bool(a + 10, &runtime)) {
+				fprintf(err, "kubectl-karpenter validate: invalid value \"%s\" for --runtime "
+					     "(true or false)\n", a + 10);
+				goto done;
+			}
+		} else {
+			fprintf(err, "kubectl-karpenter validate: unknown argument \"%s\"\n", a);
+			validate_usage(err);
+			goto done;
+		}
+		if (file) {
+			if (!*file) {
+				fprintf(err, "kubectl-karpenter validate: empty file name\n");
+				goto done;
+			}
+			inputs[n_inputs++].name = file;
+		}
+	}
+	if (!n_inputs) {
+		fprintf(err, "kubectl-karpenter validate: no input: give -f FILE (or -f - for stdin)\n");
+		validate_usage(err);
+		goto done;
+	}
+	/* Read everything first: an unreadable file is a usage error, before any
+	 * output. */
+	for (size_t i = 0; i < n_inputs; i++) {
+		input *in = &inputs[i];
+		if (!strcmp(in->name, "-")) {
+			if (stdin_used++) {
+				fprintf(err, "kubectl-karpenter validate: stdin (-) given twice\n");
+				goto done;
+			}
+			in->name = "<stdin>";
+			errno = 0;
+			in->data = read_stream(stdin, &in->len);
+		} else {
+			FILE *f = fopen(in->name, "rb");
+			in->data = f ? read_stream(f, &in->len) : NULL;
+			int e = errno;
+			if (f)
+				fclose(f);
+			errno = e;
+		}
+		if (!in->data) {
+			fprintf(err, "kubectl-karpenter validate: cannot read \"%s\": %s\n", in->name,
+				strerror(errno ? errno : EIO));
+			goto done;
+		}
+	}
+
+	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
+	if (!runtime)
+		vo.flags |= KP_VALIDATE_NO_RUNTIME;
+	tally t = { 0, 0, 0, 0, 0, 0 };
+	for (size_t i = 0; i < n_inputs; i++) {
+		if (validate_input(&inputs[i], strict ? 0 : KP_DECODE_LENIENT, &vo, out, err, &t)) {
+			rc = CLI_INVALID;
+			goto done;
+		}
+	}
+	fflush(out);
+	fprintf(err, "kubectl-karpenter validate: %zu object%s in %zu file%s: %zu valid, %zu invalid "
+		     "(%zu problem%s), %zu skipped",
+		t.objects, t.objects == 1 ? "" : "s", n_inputs, n_inputs == 1 ? "" : "s", t.valid,
+		t.invalid, t.problems, t.problems == 1 ? "" : "s", t.skipped);
+	if (t.undecoded)
+		fprintf(err, "; %zu file%s could not be decoded", t.undecoded,
+			t.undecoded == 1 ? "" : "s");
+	fputc('\n', err);
+	rc = t.invalid || t.undecoded ? CLI_INVALID : CLI_OK;
+done:
+	for (size_t i = 0; i < n_inputs; i++)
+		free(inputs[i].data);
+	free(inputs);
+	return rc;
+}
+
+const cli_command cli_cmd_validate = {
+	"validate", "Validate NodePools, NodeClaims and KWOKNodeClasses offline", validate_run,
+	validate_usage,
+};
