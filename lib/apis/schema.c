@@ -213,6 +213,14 @@ int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f)
 	return has_field(t, s, f);
 }
 
+/*
+ * Every type is still at its first published size (0.1), so the smallest
+ * accepted struct_size is the current one. When a type grows, its first
+ * published size becomes the minimum here (a min_size in kp__type), and
+ * entry points that read caller-built objects directly rather than through
+ * these tables must first normalize them with kp_object_copy, which reads a
+ * missing tail as zero (has_field).
+ */
 static int check_size(const kp__type *t, const void *s, const char *path, kp_error *err)
 {
 	if (!t->sized)
