@@ -16,8 +16,10 @@
  *   struct is a pointer member, where NULL means "absent" (which also models
  *   Go's optional pointers); lists of such structs are pointer arrays
  *   (`T **items; size_t n_items`). The library fills struct_size of what it
- *   builds; a caller-built struct with a smaller struct_size (built against
- *   an older header) is read as if its missing tail were zero.
+ *   builds. Once a struct has grown in a later release, a caller-built
+ *   struct with the smaller struct_size of an older header is read as if
+ *   its missing tail were zero; in 0.1 every struct is at its first size,
+ *   and a different struct_size is refused with KP_EVERSION.
  * - Fixed-layout value types (kp_label, kp_taint, kp_toleration,
  *   kp_resource, kp_label_selector_requirement, kp_int_or_string,
  *   kp_api_duration) and strings are held in contiguous arrays or inline.
