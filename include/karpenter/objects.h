@@ -19,7 +19,7 @@
  *   builds. Once a struct has grown in a later release, a caller-built
  *   struct with the smaller struct_size of an older header is read as if
  *   its missing tail were zero; in 0.1 every struct is at its first size,
- *   and a different struct_size is refused with KP_EVERSION.
+ *   and a smaller struct_size is refused with KP_EVERSION.
  * - Fixed-layout value types (kp_label, kp_taint, kp_toleration,
  *   kp_resource, kp_label_selector_requirement, kp_int_or_string,
  *   kp_api_duration) and strings are held in contiguous arrays or inline.
