@@ -105,7 +105,7 @@ void kp__v_pop(kp__vctx *c, kp__vmark m)
 		c->spath.data[m.spath] = '\0';
 }
 
-static char *vprintf_new(kp__vctx *c, const char *fmt, va_list ap)
+KP_PRINTF(2, 0) static char *vprintf_new(kp__vctx *c, const char *fmt, va_list ap)
 {
 	va_list aq;
 	va_copy(aq, ap);

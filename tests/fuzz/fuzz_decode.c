@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the manifest decoder, the encoder and the validator on
- * arbitrary bytes. Any input must give a result or an error: never a crash,
+ * libFuzzer target: the manifest decoder, the encoder, CRD defaulting and the
+ * validator on arbitrary bytes. Any input must give a result or an error: never a crash,
  * a leak, undefined behaviour or unbounded memory (the decoder's limits are
  * lowered here so that the fuzzer explores them quickly).
  *
@@ -15,13 +15,32 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void exercise(const kp_decode_result *res)
+/* Validate as given, against itself as the old object, then defaulted. */
+static void validate(uint32_t kind, void *object)
+{
+	kp_validation *v = NULL;
+	if (kp_validate(&v, kind, object, NULL, NULL, NULL) == KP_OK)
+		(void)kp_validation_count(v);
+	kp_validation_free(v);
+	v = NULL;
+	if (kp_validate(&v, kind, object, object, NULL, NULL) == KP_OK)
+		(void)kp_validation_count(v);
+	kp_validation_free(v);
+	v = NULL;
+	if (kp_object_default(kind, object, NULL) == KP_OK &&
+	    kp_validate(&v, kind, object, NULL, NULL, NULL) == KP_OK)
+		(void)kp_validation_count(v);
+	kp_validation_free(v);
+}
+
+static void exercise(kp_decode_result *res)
 {
 	size_t n = kp_decode_result_count(res);
 	for (size_t i = 0; i < n; i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		if (!o || !o->object)
 			continue;
+		validate(o->kind, o->object);
 		/* Round trip: whatever decodes must encode, and decode again. */
 		for (uint32_t fmt = KP_FORMAT_JSON; fmt <= KP_FORMAT_YAML; fmt++) {
 			char *text = NULL;
