@@ -4,7 +4,6 @@
  * and Karpenter's controllers would, with no cluster.
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +11,15 @@
 #include <karpenter/karpenter.h>
 
 #include "cli.h"
+#include "manifests.h"
 
 static void validate_usage(FILE *out)
 {
 	fputs("Usage: kubectl-karpenter validate -f FILE [-f FILE ...] [--strict=false]\n"
 	      "                                  [--runtime=false]\n"
 	      "\n"
-	      "Decodes every object in the files (YAML or JSON; \"-\" reads stdin),\n"
+	      "Decodes every object in the files (YAML or JSON; \"-\" reads stdin, a\n"
+	      "directory stands for its *.yaml, *.yml and *.json files, sorted),\n"
 	      "applies the v1 CRDs' defaults and validates each NodePool, NodeClaim and\n"
 	      "KWOKNodeClass as kube-apiserver would for the v1 CRDs (OpenAPI schema and\n"
 	      "x-kubernetes-validations rules), then as Karpenter's controllers would\n"
@@ -29,7 +30,8 @@ static void validate_usage(FILE *out)
 	      "and a summary on stderr.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -f, --filename FILE  a manifest to validate (repeatable; \"-\" for stdin)\n"
+	      "  -f, --filename PATH  a manifest or directory to validate (repeatable;\n"
+	      "                       \"-\" for stdin)\n"
 	      "  --strict=false       drop unknown fields with a warning instead of failing\n"
 	      "                       (as kubectl --validate=warn); default --strict=true\n"
 	      "  --runtime=false      only what the API server checks: skip the checks\n"
@@ -37,45 +39,6 @@ static void validate_usage(FILE *out)
 	      "\n"
 	      "Exit codes: 0 every object is valid (skipped ones included), 1 a problem was\n"
 	      "found or a file could not be decoded, 2 usage error or unreadable file.\n", out);
-}
-
-typedef struct input {
-	const char *name;
-	char *data;
-	size_t len;
-} input;
-
-static char *read_stream(FILE *f, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0) {
-			if (ferror(f)) {
-				int e = errno ? errno : EIO;
-				free(buf);
-				errno = e;
-				return NULL;
-			}
-			break;
-		}
-	}
-	*len = n;
-	return buf;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -130,7 +93,7 @@ typedef struct tally {
 	size_t objects, valid, invalid, skipped, problems, undecoded;
 } tally;
 
-static int validate_input(const input *in, uint32_t decode_flags, const kp_validate_options *vo,
+static int validate_input(const cli_manifest *in, uint32_t decode_flags, const kp_validate_options *vo,
 			  FILE *out, FILE *err, tally *t)
 {
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
@@ -195,18 +158,20 @@ static int validate_input(const input *in, uint32_t decode_flags, const kp_valid
 
 static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 {
-	input *inputs = calloc((size_t)argc, sizeof(*inputs));
-	size_t n_inputs = 0;
-	int strict = 1, runtime = 1, rc = CLI_USAGE, stdin_used = 0;
-	if (!inputs) {
-		fprintf(err, "kubectl-karpenter validate: out of memory\n");
+	static const char prog[] = "kubectl-karpenter validate";
+	const char **paths = calloc((size_t)argc, sizeof(*paths));
+	size_t n_paths = 0;
+	cli_manifests inputs = CLI_MANIFESTS_INIT;
+	int strict = 1, runtime = 1, rc = CLI_USAGE;
+	if (!paths) {
+		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *file = NULL;
 		if (!strcmp(a, "-f") || !strcmp(a, "--filename")) {
 			if (i + 1 >= argc) {
-				fprintf(err, "kubectl-karpenter validate: %s needs a file name\n", a);
+				fprintf(err, "%s: %s needs a file name\n", prog, a);
 				validate_usage(err);
 				goto done;
 			}
@@ -219,87 +184,62 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 			strict = 1;
 		} else if (!strncmp(a, "--strict=", 9)) {
 			if (parse_bool(a + 9, &strict)) {
-				fprintf(err, "kubectl-karpenter validate: invalid value \"%s\" for --strict "
-					     "(true or false)\n", a + 9);
+				fprintf(err, "%s: invalid value \"%s\" for --strict (true or false)\n",
+					prog, a + 9);
 				goto done;
 			}
 		} else if (!strcmp(a, "--runtime")) {
 			runtime = 1;
 		} else if (!strncmp(a, "--runtime=", 10)) {
 			if (parse_bool(a + 10, &runtime)) {
-				fprintf(err, "kubectl-karpenter validate: invalid value \"%s\" for --runtime "
-					     "(true or false)\n", a + 10);
+				fprintf(err, "%s: invalid value \"%s\" for --runtime (true or false)\n",
+					prog, a + 10);
 				goto done;
 			}
 		} else {
-			fprintf(err, "kubectl-karpenter validate: unknown argument \"%s\"\n", a);
+			fprintf(err, "%s: unknown argument \"%s\"\n", prog, a);
 			validate_usage(err);
 			goto done;
 		}
-		if (file) {
-			if (!*file) {
-				fprintf(err, "kubectl-karpenter validate: empty file name\n");
-				goto done;
-			}
-			inputs[n_inputs++].name = file;
-		}
+		if (file)
+			paths[n_paths++] = file;
 	}
-	if (!n_inputs) {
-		fprintf(err, "kubectl-karpenter validate: no input: give -f FILE (or -f - for stdin)\n");
+	if (!n_paths) {
+		fprintf(err, "%s: no input: give -f FILE (or -f - for stdin)\n", prog);
 		validate_usage(err);
 		goto done;
 	}
 	/* Read everything first: an unreadable file is a usage error, before any
 	 * output. */
-	for (size_t i = 0; i < n_inputs; i++) {
-		input *in = &inputs[i];
-		if (!strcmp(in->name, "-")) {
-			if (stdin_used++) {
-				fprintf(err, "kubectl-karpenter validate: stdin (-) given twice\n");
-				goto done;
-			}
-			in->name = "<stdin>";
-			errno = 0;
-			in->data = read_stream(stdin, &in->len);
-		} else {
-			FILE *f = fopen(in->name, "rb");
-			in->data = f ? read_stream(f, &in->len) : NULL;
-			int e = errno;
-			if (f)
-				fclose(f);
-			errno = e;
-		}
-		if (!in->data) {
-			fprintf(err, "kubectl-karpenter validate: cannot read \"%s\": %s\n", in->name,
-				strerror(errno ? errno : EIO));
+	for (size_t i = 0; i < n_paths; i++)
+		if (cli_manifests_add(&inputs, paths[i], prog, err))
 			goto done;
-		}
-	}
 
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	if (!runtime)
 		vo.flags |= KP_VALIDATE_NO_RUNTIME;
 	tally t = { 0, 0, 0, 0, 0, 0 };
-	for (size_t i = 0; i < n_inputs; i++) {
-		if (validate_input(&inputs[i], strict ? 0 : KP_DECODE_LENIENT, &vo, out, err, &t)) {
+	for (size_t i = 0; i < inputs.count; i++) {
+		if (validate_input(&inputs.items[i], strict ? 0 : KP_DECODE_LENIENT, &vo, out, err,
+				   &t)) {
 			rc = CLI_INVALID;
 			goto done;
 		}
 	}
 	fflush(out);
-	fprintf(err, "kubectl-karpenter validate: %zu object%s in %zu file%s: %zu valid, %zu invalid "
-		     "(%zu problem%s), %zu skipped",
-		t.objects, t.objects == 1 ? "" : "s", n_inputs, n_inputs == 1 ? "" : "s", t.valid,
-		t.invalid, t.problems, t.problems == 1 ? "" : "s", t.skipped);
+	fprintf(err, "%s: %zu object%s in %zu file%s: %zu valid, %zu invalid (%zu problem%s), "
+		     "%zu skipped",
+		prog, t.objects, t.objects == 1 ? "" : "s", inputs.count,
+		inputs.count == 1 ? "" : "s", t.valid, t.invalid, t.problems,
+		t.problems == 1 ? "" : "s", t.skipped);
 	if (t.undecoded)
 		fprintf(err, "; %zu file%s could not be decoded", t.undecoded,
 			t.undecoded == 1 ? "" : "s");
 	fputc('\n', err);
 	rc = t.invalid || t.undecoded ? CLI_INVALID : CLI_OK;
 done:
-	for (size_t i = 0; i < n_inputs; i++)
-		free(inputs[i].data);
-	free(inputs);
+	cli_manifests_free(&inputs);
+	free(paths);
 	return rc;
 }
 
