@@ -24,6 +24,7 @@
 #include <karpenter/codec.h>
 #include <karpenter/validation.h>
 #include <karpenter/cloudprovider.h>
+#include <karpenter/scheduling.h>
 #include <karpenter/hash.h>
 
 #endif /* KARPENTER_KARPENTER_H */

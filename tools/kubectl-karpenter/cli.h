@@ -23,6 +23,7 @@ typedef struct cli_command {
 
 extern const cli_command cli_cmd_version;
 extern const cli_command cli_cmd_validate;
+extern const cli_command cli_cmd_simulate;
 extern const cli_command cli_cmd_hash;
 
 #endif

@@ -12,6 +12,7 @@
 static const cli_command *const commands[] = {
 	&cli_cmd_version,
 	&cli_cmd_validate,
+	&cli_cmd_simulate,
 	&cli_cmd_hash,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

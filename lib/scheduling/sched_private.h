@@ -1,0 +1,592 @@
+/*
+ * libkarpenter private: the scheduling simulation's compiled snapshot and
+ * per-simulation state. Never installed.
+ *
+ * Layout of the module:
+ *   sched_util.c  arena, string interning, hash tables, key buffers
+ *   itindex.c     catalogue indexes: offering pairs, requirement columns
+ *   cluster.c     kp_cluster_new: compiles the snapshot (nodes, pools,
+ *                 instance types, daemon overhead groups)
+ *   podclass.c    pods -> canonical pod classes and their relaxation chain
+ *                 (upstream preferences.go), provisionability (Validate)
+ *   volumes.c     volume topology, claim validation, CSI attach limits
+ *   topology.c    topology spread, pod affinity / anti-affinity
+ *                 (upstream topology*.go)
+ *   simulate.c    kp_sched_simulate: queue, existing nodes, NodeClaims
+ *   result.c      finalization, NodeClaim objects, reasons, accessors
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_SCHED_PRIVATE_H
+#define KP_SCHED_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <karpenter/scheduling.h>
+
+#include "kp_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena: bump allocation for everything a snapshot or a result keeps  */
+
+typedef struct sc_arena_chunk sc_arena_chunk;
+typedef struct sc_arena {
+	sc_arena_chunk *head;
+	size_t used, cap;
+	int failed; /* an allocation failed: callers check once at the end */
+} sc_arena;
+
+void *kp__arena_alloc(sc_arena *a, size_t size);              /* zeroed, 8-aligned */
+char *kp__arena_strdup(sc_arena *a, const char *s);          /* NULL stays NULL */
+char *kp__arena_printf(sc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
+void kp__arena_free(sc_arena *a);
+
+/* ------------------------------------------------------------------ */
+/* Hash table: byte keys -> uint32 values (open addressing)            */
+
+typedef struct sc_map {
+	struct sc_map_slot *slots;
+	size_t cap, count;
+	sc_arena keys; /* copies of the keys */
+} sc_map;
+
+/* Look up; returns 1 and sets *val when found. */
+int kp__map_get(const sc_map *m, const void *key, size_t len, uint32_t *val);
+/* Insert if absent; returns KP_OK and sets *val to the stored value (the
+ * existing one when present, else @p val_if_new). *inserted says which. */
+int kp__map_put(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
+		int *inserted);
+/* As kp__map_put; *stored (may be NULL) gets the map's NUL-terminated copy of the key. */
+int kp__map_put_key(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
+		    int *inserted, const char **stored);
+void kp__map_free(sc_map *m);
+static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val);
+
+/* String interning: id <-> string. */
+typedef struct sc_strtab {
+	sc_map map;
+	const char **strs;
+	size_t n, cap;
+} sc_strtab;
+int kp__strtab_intern(sc_strtab *t, const char *s, uint32_t *id);
+int kp__strtab_find(const sc_strtab *t, const char *s, uint32_t *id);
+void kp__strtab_free(sc_strtab *t);
+
+/* Byte buffer used to build canonical keys. */
+typedef struct sc_buf {
+	char *data;
+	size_t len, cap;
+	int failed;
+} sc_buf;
+void kp__buf_bytes(sc_buf *b, const void *p, size_t n);
+void kp__buf_str(sc_buf *b, const char *s); /* length-prefixed; NULL != "" */
+void kp__buf_u32(sc_buf *b, uint32_t v);
+void kp__buf_i64(sc_buf *b, int64_t v);
+void kp__buf_free(sc_buf *b);
+
+/* ------------------------------------------------------------------ */
+/* Resources: interned names, int64 milli-unit vectors                 */
+
+#define SC_RES_PODS 0 /* "pods" is always resource 0 */
+
+/* Saturating arithmetic on milli-values. */
+static inline int64_t kp__sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+/* ------------------------------------------------------------------ */
+/* The snapshot                                                        */
+
+/* A host port (upstream HostPort): IP (16 bytes, v4 mapped), port, protocol. */
+typedef struct sc_port {
+	uint8_t ip[16];
+	int32_t port;
+	uint32_t proto; /* interned protocol string id */
+	uint32_t unspecified;
+	uint32_t owner; /* pod index (for "same pod" exclusion) */
+} sc_port;
+
+/* A volume a pod mounts, for CSI attach limits (upstream Volumes). */
+typedef struct sc_vol {
+	uint32_t driver; /* interned driver id */
+	uint32_t pvc;    /* interned "namespace/name" id */
+} sc_vol;
+
+/* A compiled instance type of a catalogue. */
+typedef struct sc_it {
+	const kp_instance_type *it;
+	int64_t *alloc;    /* n_res, milli */
+	int64_t *capacity; /* n_res, milli */
+	int alloc_negative;
+	double min_price;  /* cheapest available offering (any requirements), DBL_MAX if none */
+} sc_it;
+
+/* One label key of a catalogue's instance types, as a column: the distinct
+ * requirement blocks on the key and, per instance type, which one it has. */
+typedef struct sc_column {
+	const char *key;
+	kp_requirement **blocks;
+	size_t n_blocks;
+	int32_t *of_it;            /* per instance type: block index, -1 when undefined */
+} sc_column;
+
+typedef struct sc_catalog {
+	kp_instance_types *its; /* a reference */
+	sc_it *items;
+	size_t n;
+	/* offerings as (zone, capacity type) pairs: an offering whose
+	 * requirements are exactly its zone and capacity type is "standard";
+	 * its compatibility with a requirement set is decided by two lookups */
+	const char **zones;
+	size_t n_zones;
+	const char **cts;
+	size_t n_cts;
+	uint64_t *std_mask;        /* per instance type: pairs of available standard offerings */
+	uint8_t *nonstd;           /* per instance type: has another kind of offering */
+	uint16_t **off_pair;       /* per instance type, per offering: pair, UINT16_MAX if not standard */
+	int pairs_ok;              /* zones x cts fits 64 bits */
+	int all_std;               /* every available offering is standard */
+	uint32_t *by_name;         /* instance types in name order */
+	sc_column *cols;           /* sorted by key */
+	size_t n_cols;
+	size_t max_blocks;
+} sc_catalog;
+
+/* The offering pairs a requirement set allows (catalog.c). */
+uint64_t kp__cat_allowed_pairs(const sc_catalog *cat, kp_requirements *reqs);
+/* upstream offering.Available && reqs.IsCompatible(offering.Requirements) */
+int kp__cat_offering_ok(const struct kp_cluster *c, const sc_catalog *cat, size_t it, size_t o,
+			uint64_t allowed, kp_requirements *reqs);
+/* Whether instance type @p it has an available compatible offering. */
+int kp__cat_has_offering(const struct kp_cluster *c, const sc_catalog *cat, size_t it,
+			 uint64_t allowed, kp_requirements *reqs);
+/* Cheapest available compatible offering (first on ties), or -1. */
+int kp__cat_cheapest(const struct kp_cluster *c, const sc_catalog *cat, size_t it, uint64_t allowed,
+		     kp_requirements *reqs);
+int kp__cat_compile(struct kp_cluster *c, sc_catalog *cat);
+
+/* Instance-type compatibility with one requirement set (upstream
+ * it.Requirements.Intersects(reqs)), evaluated column by column. */
+typedef struct sc_itcompat {
+	const sc_catalog *cat;
+	size_t n;                  /* columns the set constrains */
+	const sc_column **col;
+	kp_requirement **req;
+	int8_t **ok;               /* per column: per block -1 unknown, 0, 1 */
+	int8_t *mem;
+	size_t cap_cols;
+} sc_itcompat;
+int kp__itcompat_init(sc_itcompat *x, const sc_catalog *cat, kp_requirements *reqs);
+int kp__itcompat_ok(sc_itcompat *x, size_t it);
+void kp__itcompat_dispose(sc_itcompat *x);
+
+/* Upstream DaemonOverheadGroup: instance types sharing one set of compatible daemons. */
+typedef struct sc_dgroup {
+	int64_t *overhead; /* n_res; NULL when no daemon is compatible */
+	sc_port *ports;
+	size_t n_ports;
+} sc_dgroup;
+
+/* A NodePool turned into a NodeClaim template. */
+typedef struct sc_pool {
+	const char *name;
+	const kp_nodepool *np;      /* the snapshot's deep copy */
+	uint32_t index;             /* position in spec->nodepools */
+	int32_t weight;
+	uint32_t usable;            /* 1 when it provisions (ready, has instance types) */
+	uint32_t unusable_code;     /* reason code when not usable */
+	const char *unusable_msg;
+	kp_requirements *reqs;      /* template requirements (upstream NewNodeClaimTemplate) */
+	kp_taint *taints;
+	size_t n_taints;
+	int has_prefer_no_schedule;
+	sc_catalog *cat;
+	uint32_t *opts;             /* instance types (catalogue indices) left by the template filter */
+	size_t n_opts;
+	uint32_t *it_group;         /* per catalogue index: daemon group (UINT32_MAX = not an option) */
+	sc_dgroup *groups;
+	size_t n_groups;
+	int has_limits;
+	int64_t *limits;            /* n_res */
+	uint8_t *limited;           /* n_res: 1 when the resource has a limit */
+	int64_t *usage;             /* n_res: capacity of active existing nodes of the pool */
+	const char *hash;           /* karpenter.sh/nodepool-hash value */
+	const char *nodeclass_label_key; /* "<group>/<kind lowercased>" or NULL */
+} sc_pool;
+
+/* An existing Node or in-flight NodeClaim (upstream StateNode). */
+typedef struct sc_node {
+	const char *name;
+	const char *hostname;
+	const kp_node *node;           /* may be NULL (NodeClaim only) */
+	const kp_nodeclaim *nodeclaim; /* may be NULL (unmanaged node) */
+	int32_t pool;                  /* pool index or -1 */
+	uint32_t initialized, managed, deleting, inflight;
+	kp_requirements *reqs;         /* labels + hostname In [hostname] */
+	kp_labels labels;              /* effective labels (borrowed from the objects) */
+	kp_taint *taints;              /* effective taints */
+	size_t n_taints;
+	int64_t *avail;                /* allocatable - requests of bound pods */
+	int64_t *ds_pending;           /* daemon requests still to come, clamped >= 0 */
+	int64_t *capacity;             /* for NodePool limits, includes nodes: 1 */
+	sc_port *ports;                /* host ports of bound pods */
+	size_t n_ports;
+	sc_vol *vols;                  /* volumes of bound pods */
+	size_t n_vols;
+	uint32_t *vol_limit_driver;    /* CSINode attach limits */
+	int64_t *vol_limit;
+	size_t n_vol_limits;
+	int vol_over;                  /* bound volumes already exceed a limit */
+	uint32_t *pods;                /* bound pods (indices) */
+	size_t n_pods;
+} sc_node;
+
+/* A topology group a pod of a variant is checked against, with what the
+ * quick pre-check needs (topology.c). */
+typedef struct sc_qk {
+	uint32_t g;
+	uint8_t self;      /* the group selects the pod */
+	uint8_t pod_key;   /* the pod's strict requirements define the key */
+	uint8_t hostname;
+	uint8_t type;
+} sc_qk;
+
+/* One step of a pod class's relaxation chain (upstream Preferences.Relax). */
+typedef struct sc_variant {
+	kp_requirements *reqs;    /* NewPodRequirements: selector + heaviest preference + first required term */
+	kp_requirements *strict;  /* NewStrictPodRequirements */
+	const kp_toleration *tols;
+	size_t n_tols;
+	uint32_t *groups;         /* topology groups owned (indices into the cluster's group table) */
+	size_t n_groups;
+	const char *relaxed;      /* what this step removed, NULL for the first */
+	uint32_t id;              /* index among all variants of the snapshot */
+	sc_qk *qk;                /* owned groups, then inverse groups selecting the pod */
+	size_t n_qk;
+} sc_variant;
+
+/* Pods with identical scheduling constraints. */
+typedef struct sc_class {
+	const kp_pod *rep;        /* representative (snapshot copy) */
+	uint32_t ns;              /* interned namespace */
+	const char *bad;          /* not provisionable: why (upstream Validate), else NULL */
+	const char *bad_field;
+	sc_variant *variants;
+	size_t n_variants;
+	uint32_t *inverse;        /* inverse anti-affinity groups (required anti-affinity terms) */
+	size_t n_inverse;
+	sc_port *ports;           /* host ports (owner unset) */
+	size_t n_ports;
+	sc_vol *vols;             /* volumes (CSI drivers) */
+	size_t n_vols;
+	kp_requirements **vol_reqs; /* volume topology alternatives (NULL entries allowed) */
+	size_t n_vol_reqs;
+	uint32_t topo;            /* 1 when topology may matter (owns or is selected by a group) */
+	uint32_t *sel_groups;     /* groups (regular and inverse) that select its pods */
+	size_t n_sel_groups;
+} sc_class;
+
+/* A pod of the snapshot. */
+typedef struct sc_pod {
+	const kp_pod *pod;        /* the caller's, during kp_cluster_new only (NULL after) */
+	const char *ns, *name, *uid;
+	int64_t created_ms;
+	uint32_t cls;
+	int32_t node;             /* bound node index, -1 when pending */
+	uint32_t state;           /* SC_POD_* */
+	int64_t *req;             /* n_res */
+	const kp_resource_list *req_list; /* requests as quantities (for NodeClaim requests) */
+} sc_pod;
+
+enum {
+	SC_POD_PENDING = 1u << 0,      /* provisionable pending pod */
+	SC_POD_BOUND = 1u << 1,        /* counts on its node */
+	SC_POD_RESCHEDULABLE = 1u << 2,/* moves when its node goes (upstream IsReschedulable) */
+	SC_POD_DAEMON = 1u << 3,       /* owned by a DaemonSet */
+	SC_POD_IGNORED = 1u << 4,      /* not considered at all */
+	SC_POD_TOPOLOGY = 1u << 5      /* counted for topology (scheduled, not terminal/terminating) */
+};
+
+/* Domains of one topology key offered by the NodePools (upstream
+ * TopologyDomainGroup): domain i comes from pool[i], whose taints apply. */
+struct sc_domgroups {
+	const char *key;
+	uint32_t *dom;
+	uint32_t *pool;
+	size_t n, cap_dom, cap_pool;
+};
+
+/* Topology group (upstream TopologyGroup), static part. */
+enum { SC_TOPO_SPREAD = 0, SC_TOPO_AFFINITY = 1, SC_TOPO_ANTI = 2 };
+
+/* A domain of a group in the snapshot: its count over bound pods, how many
+ * existing nodes register it, whether a NodePool's instance types do. */
+typedef struct sc_gdom {
+	uint32_t dom;      /* interned value */
+	int32_t cnt;
+	int32_t reg_nodes;
+	uint32_t reg_pool;
+} sc_gdom;
+
+typedef struct sc_group {
+	uint32_t type;
+	uint32_t inverse;          /* upstream inverseTopologyGroups */
+	const char *key;           /* topology key */
+	uint32_t key_id;           /* index in kp_cluster::topo_keys */
+	int hostname;              /* key is kubernetes.io/hostname */
+	int32_t max_skew;
+	int32_t min_domains;       /* -1 when unset */
+	uint32_t *namespaces;      /* sorted interned ids */
+	size_t n_namespaces;
+	const kp_label_selector *selector; /* NULL selects nothing */
+	/* node filter (topology spread only) */
+	uint32_t taint_honor, affinity_honor;
+	kp_requirements **filter_reqs;
+	size_t n_filter_reqs;
+	const kp_toleration *tols;
+	size_t n_tols;
+	/* the snapshot's state (see topology.c) */
+	sc_gdom *base;
+	size_t n_base;
+	int32_t base_owners;       /* inverse: bound pods owning it */
+} sc_group;
+
+struct kp_cluster {
+	sc_arena arena;
+	kp_wellknown *wk;          /* the caller's or NULL */
+	int64_t now_ms;
+	sc_strtab res;             /* resource names */
+	sc_strtab str;             /* other interned strings: namespaces, keys, domains, drivers */
+	size_t n_res;
+	sc_catalog *cats;
+	size_t n_cats;
+	sc_pool *pools;            /* in spec order */
+	size_t n_pools;
+	uint32_t *pool_order;      /* upstream OrderByWeight */
+	int tolerate_pns;          /* some pool has a PreferNoSchedule taint */
+	uint32_t *res_fmt;         /* per resource: quantity format of the first request seen */
+	size_t cap_res_fmt;
+	sc_node *nodes;            /* in sort order: initialized first, then by name */
+	size_t n_nodes;
+	sc_map node_by_name;
+	sc_pod *pods;              /* spec order */
+	size_t n_pods;
+	sc_map pod_by_key;         /* "namespace/name" -> pod index */
+	sc_class *classes;
+	size_t n_classes;
+	size_t n_variants;         /* over all classes (sc_variant::id) */
+	kp_pod **daemons;          /* daemon pods (snapshot copies) */
+	size_t n_daemons;
+	int64_t **daemon_req;
+	sc_port **daemon_ports;
+	size_t *daemon_n_ports;
+	sc_group *groups;
+	size_t n_groups, cap_groups;
+	const char **topo_keys;    /* distinct topology keys */
+	size_t n_topo_keys, cap_topo_keys;
+	sc_map group_by_key;
+	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key (topology.c) */
+	size_t n_domgroups, cap_domgroups;
+	kp_pod **owned_pods;       /* copies kept for classes */
+	size_t n_owned_pods, cap_owned_pods;
+	void *tmp_pairs, *tmp_dpairs; /* requests as (resource, milli) pairs during the build */
+	kp_nodepool **owned_pools;
+	size_t n_owned_pools;
+	kp_node **owned_nodes;
+	size_t n_owned_nodes, cap_owned_nodes;
+	kp_nodeclaim **owned_nodeclaims;
+	size_t n_owned_nodeclaims, cap_owned_nodeclaims;
+	void **to_free;            /* requirements sets to release */
+	size_t n_to_free, cap_to_free;
+};
+
+/* Register a kp_requirements set for release with the cluster. */
+int kp__cluster_keep_reqs(struct kp_cluster *c, kp_requirements *r);
+
+/* The mutable parts of a pod's spec that relaxation edits (upstream
+ * Preferences works on a copy of the pod). */
+typedef struct sc_relax {
+	const kp_pod *pod;
+	kp_node_selector_term *const *req_terms; /* required node affinity terms left */
+	size_t n_req;
+	const kp_preferred_scheduling_term **pref_node; /* by weight, descending (stable) */
+	size_t n_pref_node;
+	const kp_weighted_pod_affinity_term **pref_aff;
+	size_t n_pref_aff;
+	const kp_weighted_pod_affinity_term **pref_anti;
+	size_t n_pref_anti;
+	const kp_topology_spread_constraint **tsc;
+	size_t n_tsc;
+	int pns;                                 /* PreferNoSchedule tolerated by relaxation */
+} sc_relax;
+
+/* topology.c: groups owned by a pod in the given relaxation state */
+int kp__topo_variant_groups(struct kp_cluster *c, const sc_class *cls, const sc_relax *st,
+			    const kp_toleration *tols, size_t n_tols, uint32_t **out, size_t *n_out);
+int kp__topo_inverse_groups(struct kp_cluster *c, const sc_class *cls, uint32_t **out,
+			    size_t *n_out);
+
+/* podclass.c */
+int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err);
+int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err);
+int kp__sched_daemons(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err);
+int kp__sched_daemon_terms(const struct kp_cluster *c, const kp_pod *pod,
+			   kp_requirements ***out, size_t *n_out);
+int kp__ports_conflict(const sc_port *a, size_t na, const sc_port *b, size_t nb);
+/* volumes.c */
+int kp__vol_pod(struct kp_cluster *c, const kp_cluster_spec *spec, const kp_pod *p,
+		const char ***keys, size_t *n_keys);
+int kp__vol_class(struct kp_cluster *c, const kp_cluster_spec *spec, sc_class *cls,
+		  kp_error *err);
+int kp__vol_nodes(struct kp_cluster *c, const kp_cluster_spec *spec);
+int kp__sched_daemon_compatible_node(const struct kp_cluster *c, size_t daemon, const sc_node *n);
+
+/* topology.c: building groups for the classes (snapshot) */
+int kp__topo_build(struct kp_cluster *c, kp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* One simulation                                                      */
+
+typedef struct sc_nc sc_nc;
+typedef struct sc_sim sc_sim;
+typedef struct sc_topo sc_topo;
+
+/* A reason being built (only when diagnosing). */
+typedef struct sc_why {
+	uint32_t code;
+	char field[256];
+	char msg[512];
+} sc_why;
+
+/* NodeClaim opened by this simulation (upstream scheduling.NodeClaim). */
+struct sc_nc {
+	uint32_t pool;
+	uint32_t id;               /* creation order */
+	char hostname[40];         /* hostname-placeholder-NNNN */
+	uint32_t host_dom;         /* its topology domain id, UINT32_MAX until needed */
+	uint64_t reqs_ver;         /* bumped when reqs change */
+	uint32_t *kdom;            /* per topology key: its single domain (see topology.c) */
+	uint64_t kdom_ver;
+	int64_t *maxalloc;         /* n_res: largest allocatable over its options */
+	int64_t *minslack;         /* n_res: smallest allocatable less daemon overhead */
+	kp_requirements *reqs;
+	uint32_t *its;             /* catalogue indices still possible */
+	size_t n_its;
+	int64_t *requests;         /* n_res: sum of pod requests */
+	uint32_t *pods;
+	size_t n_pods, cap_pods;
+	sc_port *ports;
+	size_t n_ports, cap_ports;
+	const sc_variant **absorbed; /* variants whose requirements change nothing (no topology) */
+	size_t n_absorbed, cap_absorbed;
+	int min_values_relaxed;
+	int dropped;               /* removed by minValues truncation */
+	size_t n_opts_final;
+	uint32_t *final_its;       /* after truncation, ordered by price */
+};
+
+struct sc_sim {
+	const struct kp_cluster *c;
+	uint32_t min_values_best_effort;
+	size_t max_its;
+	uint8_t *node_removed;     /* per node: 1 when removed or deleting */
+	/* existing-node overlay */
+	int64_t **rem;             /* per node: remaining resources, lazily copied */
+	kp_requirements **node_reqs; /* per node: requirements after placements, NULL = snapshot's */
+	sc_port **nports;          /* per node: ports added */
+	size_t *n_nports, *cap_nports;
+	sc_vol **nvols;
+	size_t *n_nvols, *cap_nvols;
+	uint32_t *node_n_placed;
+	/* new NodeClaims */
+	sc_nc **ncs;               /* creation order */
+	size_t n_ncs, cap_ncs;
+	uint32_t *order;           /* in-flight order: pod count ascending, stable */
+	size_t cap_order;
+	/* NodePool limits */
+	int64_t **pool_rem;        /* per pool, NULL when no limits */
+	/* pods */
+	uint32_t *queue;
+	size_t q_head, q_len, q_cap;
+	int64_t *last_len;         /* per pod (snapshot index) */
+	uint8_t *in_sim;           /* per pod: considered by this simulation */
+	uint8_t *excluded;         /* per pod: excluded from topology counting */
+	int32_t *placed_node;      /* per pod: existing node or -1 */
+	int32_t *placed_nc;        /* per pod: NodeClaim id or -1 */
+	uint32_t *placed_variant;
+	sc_topo *topo;
+	uint32_t next_hostname;
+	uint64_t **vblock;         /* per variant: NodeClaims ruled out for good (hostname topology) */
+	size_t *vblock_words;
+	size_t *vblock_n;          /* per variant: NodeClaims blocked */
+	uint32_t **amemo;          /* per variant, per NodeClaim: affinity stamp of a rejection */
+	size_t *amemo_cap;
+	uint32_t *pos;             /* per NodeClaim id: its position in order */
+	struct sc_price_order *porders; /* instance types by price, per (catalogue, allowed pairs) */
+	size_t n_porders, cap_porders;
+	/* scratch */
+	sc_itcompat itc;
+	uint32_t *scratch_its;
+	size_t cap_scratch;
+	int64_t *scratch_res;
+	int64_t *scratch_req;
+	int oom;
+};
+
+/* topology.c: per-simulation state */
+int kp__topo_sim_new(sc_sim *s);
+void kp__topo_sim_free(sc_sim *s);
+/* Tighten @p node_reqs for placing pod @p pod (variant @p v) on a node with
+ * @p taints; *out gets a new set (or NULL when nothing changes). Returns
+ * KP_OK, KP_EINCOMPATIBLE (with w filled) or KP_ENOMEM. */
+int kp__topo_add_requirements(sc_sim *s, uint32_t pod, const sc_variant *v,
+			      const kp_taint *taints, size_t n_taints, kp_requirements *node_reqs,
+			      uint32_t compat_flags, kp_requirements **out, sc_why *w);
+int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint *taints,
+		    size_t n_taints, kp_requirements *reqs, uint32_t compat_flags);
+int kp__topo_register_hostname(sc_sim *s, const char *hostname);
+/* Cheap topology pre-check of a pod against a NodeClaim, for the
+ * in-flight scan: 0 when the full check must decide, 1 when it would fail,
+ * 2 when it would fail now and forever (anti-affinity and hostname counts
+ * only grow), 3 when it would fail as long as kp__topo_affinity_stamp is
+ * unchanged (a pod affinity domain without pods yet). */
+int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *nc);
+uint32_t kp__topo_affinity_stamp(sc_sim *s, const sc_variant *v);
+int kp__topo_update(sc_sim *s, uint32_t pod, const sc_variant *v);
+
+/* Well-known compat flag helper. */
+#define SC_ALLOW KP_COMPAT_ALLOW_UNDEFINED_WELLKNOWN
+
+/* Messages */
+void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...) KP_PRINTF(4, 5);
+
+/* result.c */
+struct kp_sched_result;
+int kp__sched_result_build(sc_sim *s, struct kp_sched_result **out, kp_error *err);
+int kp__sched_diagnose(sc_sim *s, uint32_t pod, sc_why **whys, const char ***nodes,
+		       const char ***pools, size_t *n, kp_error *err);
+
+/* simulate.c helpers used by result.c */
+int kp__sched_finalize(sc_sim *s);
+void kp__sched_porders_free(sc_sim *s);
+int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v,
+			       sc_why *w, kp_requirements **out_reqs);
+int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,
+			  sc_why *w);
+const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
+
+static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return kp__map_get(m, s, n, val);
+}
+
+#endif /* KP_SCHED_PRIVATE_H */

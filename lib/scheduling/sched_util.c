@@ -1,0 +1,313 @@
+/*
+ * Scheduling simulation: small containers (arena, hash map, string table,
+ * key buffer) and messages.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sched_private.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena                                                               */
+
+struct sc_arena_chunk {
+	sc_arena_chunk *next;
+	size_t cap;
+	max_align_t data[];
+};
+
+#define ARENA_CHUNK (64u * 1024u)
+
+void *kp__arena_alloc(sc_arena *a, size_t size)
+{
+	size = (size + 15u) & ~(size_t)15u;
+	if (!size)
+		size = 16;
+	if (!a->head || a->used + size > a->cap) {
+		size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+		sc_arena_chunk *c = kp__malloc(sizeof(*c) + cap);
+		if (!c) {
+			a->failed = 1;
+			return NULL;
+		}
+		c->cap = cap;
+		if (size > ARENA_CHUNK / 4 && a->head) {
+			/* a big block: keep the current chunk for small ones */
+			c->next = a->head->next;
+			a->head->next = c;
+			memset(c->data, 0, size);
+			return c->data;
+		}
+		c->next = a->head;
+		a->head = c;
+		a->used = 0;
+		a->cap = cap;
+	}
+	char *p = (char *)a->head->data + a->used;
+	a->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *kp__arena_strdup(sc_arena *a, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *p = kp__arena_alloc(a, n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+char *kp__arena_printf(sc_arena *a, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	char *p = kp__arena_alloc(a, (size_t)n + 1);
+	if (!p)
+		return NULL;
+	if ((size_t)n < sizeof(small)) {
+		memcpy(p, small, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return p;
+}
+
+void kp__arena_free(sc_arena *a)
+{
+	sc_arena_chunk *c = a->head;
+	while (c) {
+		sc_arena_chunk *n = c->next;
+		kp__free(c);
+		c = n;
+	}
+	a->head = NULL;
+	a->used = a->cap = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Hash map                                                            */
+
+struct sc_map_slot {
+	const char *key; /* NULL = empty */
+	size_t len;
+	uint64_t hash;
+	uint32_t val;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+	/* FNV-1a, 64 bit */
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ull;
+	}
+	return h ^ (h >> 29);
+}
+
+int kp__map_get(const sc_map *m, const void *key, size_t len, uint32_t *val)
+{
+	if (!m->cap)
+		return 0;
+	uint64_t h = hash_bytes(key, len);
+	size_t mask = m->cap - 1;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		const struct sc_map_slot *s = &m->slots[i];
+		if (!s->key)
+			return 0;
+		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
+			*val = s->val;
+			return 1;
+		}
+	}
+}
+
+static int map_grow(sc_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 16;
+	struct sc_map_slot *slots = kp__calloc(cap, sizeof(*slots));
+	if (!slots)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < m->cap; i++) {
+		struct sc_map_slot *s = &m->slots[i];
+		if (!s->key)
+			continue;
+		size_t j = (size_t)s->hash & (cap - 1);
+		while (slots[j].key)
+			j = (j + 1) & (cap - 1);
+		slots[j] = *s;
+	}
+	kp__free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	return KP_OK;
+}
+
+int kp__map_put_key(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
+		    int *inserted, const char **stored)
+{
+	if ((m->count + 1) * 4 > m->cap * 3 && map_grow(m) != KP_OK)
+		return KP_ENOMEM;
+	uint64_t h = hash_bytes(key, len);
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)h & mask;
+	for (;; i = (i + 1) & mask) {
+		struct sc_map_slot *s = &m->slots[i];
+		if (!s->key)
+			break;
+		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
+			if (val)
+				*val = s->val;
+			if (inserted)
+				*inserted = 0;
+			if (stored)
+				*stored = s->key;
+			return KP_OK;
+		}
+	}
+	char *copy = kp__arena_alloc(&m->keys, len + 1);
+	if (!copy)
+		return KP_ENOMEM;
+	memcpy(copy, key, len);
+	m->slots[i].key = copy;
+	m->slots[i].len = len;
+	m->slots[i].hash = h;
+	m->slots[i].val = val_if_new;
+	m->count++;
+	if (val)
+		*val = val_if_new;
+	if (inserted)
+		*inserted = 1;
+	if (stored)
+		*stored = copy;
+	return KP_OK;
+}
+
+int kp__map_put(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
+		int *inserted)
+{
+	return kp__map_put_key(m, key, len, val_if_new, val, inserted, NULL);
+}
+
+void kp__map_free(sc_map *m)
+{
+	kp__free(m->slots);
+	kp__arena_free(&m->keys);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ------------------------------------------------------------------ */
+/* String table                                                        */
+
+int kp__strtab_intern(sc_strtab *t, const char *s, uint32_t *id)
+{
+	if (!s)
+		s = "";
+	uint32_t v;
+	if (kp__map_gets(&t->map, s, &v)) {
+		*id = v;
+		return KP_OK;
+	}
+	if (kp__grow((void **)&t->strs, &t->cap, t->n + 1, sizeof(*t->strs)) != KP_OK)
+		return KP_ENOMEM;
+	const char *stored = NULL;
+	if (kp__map_put_key(&t->map, s, strlen(s), (uint32_t)t->n, &v, NULL, &stored) != KP_OK)
+		return KP_ENOMEM;
+	t->strs[t->n++] = stored;
+	*id = v;
+	return KP_OK;
+}
+
+int kp__strtab_find(const sc_strtab *t, const char *s, uint32_t *id)
+{
+	if (!s)
+		s = "";
+	return kp__map_get(&t->map, s, strlen(s), id);
+}
+
+void kp__strtab_free(sc_strtab *t)
+{
+	kp__map_free(&t->map);
+	kp__free(t->strs);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ------------------------------------------------------------------ */
+/* Key buffer                                                          */
+
+void kp__buf_bytes(sc_buf *b, const void *p, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *d = kp__realloc(b->data, cap);
+		if (!d) {
+			b->failed = 1;
+			return;
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void kp__buf_u32(sc_buf *b, uint32_t v)
+{
+	kp__buf_bytes(b, &v, sizeof(v));
+}
+
+void kp__buf_i64(sc_buf *b, int64_t v)
+{
+	kp__buf_bytes(b, &v, sizeof(v));
+}
+
+void kp__buf_str(sc_buf *b, const char *s)
+{
+	if (!s) {
+		kp__buf_u32(b, UINT32_MAX);
+		return;
+	}
+	size_t n = strlen(s);
+	kp__buf_u32(b, (uint32_t)n);
+	kp__buf_bytes(b, s, n);
+}
+
+void kp__buf_free(sc_buf *b)
+{
+	kp__free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ------------------------------------------------------------------ */
+/* Reasons                                                             */
+
+void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...)
+{
+	if (!w)
+		return;
+	w->code = code;
+	snprintf(w->field, sizeof(w->field), "%s", field ? field : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+}

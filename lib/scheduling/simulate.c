@@ -1,0 +1,1613 @@
+/*
+ * Scheduling simulation: kp_sched_simulate (upstream Scheduler.Solve).
+ *
+ * Pods are tried in queue order (upstream queue.go: CPU then memory
+ * descending, then creation time, then UID). Each attempt walks the pod's
+ * relaxation chain: existing nodes first (initialized first, then by name),
+ * then the NodeClaims this simulation opened (fewest pods first), then a
+ * new NodeClaim per NodePool in weight order. A pod that fails is pushed
+ * back; the loop stops when a full pass over the queue places nothing.
+ *
+ * The simulation never copies the snapshot: per-node remaining resources,
+ * requirements, host ports and volumes are copied on first write.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_private.h"
+
+int kp__ports_conflict(const sc_port *a, size_t na, const sc_port *b, size_t nb);
+
+/* ------------------------------------------------------------------ */
+/* Requirements helpers                                                */
+
+/*
+ * Intersect @p base with every requirement of @p in. When nothing changes,
+ * *out is NULL (the caller keeps @p base); otherwise *out is a new set. The
+ * intersection is computed with the existing requirement first so that an
+ * unchanged key keeps its block (kp_requirement_intersection shares it).
+ */
+static int merge_reqs(kp_requirements *base, kp_requirements *in, kp_requirements **out)
+{
+	*out = NULL;
+	size_t n = kp_requirements_count(in);
+	for (size_t i = 0; i < n; i++) {
+		kp_requirement *r = kp_requirements_at(in, i);
+		kp_requirement *e = kp_requirements_get(*out ? *out : base, kp_requirement_key(r));
+		kp_requirement *x = NULL;
+		if (e) {
+			if (kp_requirement_intersection(&x, e, r, NULL) != KP_OK)
+				goto oom;
+			if (x == e) {
+				kp_requirement_free(x);
+				continue;
+			}
+		}
+		if (!*out && kp_requirements_copy(out, base, NULL) != KP_OK) {
+			kp_requirement_free(x);
+			goto oom;
+		}
+		int rc = kp_requirements_add(*out, x ? x : r, NULL);
+		kp_requirement_free(x);
+		if (rc != KP_OK)
+			goto oom;
+	}
+	return KP_OK;
+oom:
+	kp_requirements_free(*out);
+	*out = NULL;
+	return KP_ENOMEM;
+}
+
+/* Replace the requirement on r's key (minValues relaxed downwards, which
+ * an intersection cannot do). */
+static int replace_req(kp_requirements **set, kp_requirement *r)
+{
+	kp_requirements *n = NULL;
+	if (kp_requirements_new(&n, NULL) != KP_OK)
+		return KP_ENOMEM;
+	size_t cnt = kp_requirements_count(*set);
+	const char *key = kp_requirement_key(r);
+	for (size_t i = 0; i < cnt; i++) {
+		kp_requirement *x = kp_requirements_at(*set, i);
+		if (strcmp(kp_requirement_key(x), key) == 0)
+			continue;
+		if (kp_requirements_add(n, x, NULL) != KP_OK) {
+			kp_requirements_free(n);
+			return KP_ENOMEM;
+		}
+	}
+	if (kp_requirements_add(n, r, NULL) != KP_OK) {
+		kp_requirements_free(n);
+		return KP_ENOMEM;
+	}
+	kp_requirements_free(*set);
+	*set = n;
+	return KP_OK;
+}
+
+/* A requirement equal to @p r but with minValues @p mv. */
+static int with_min_values(kp_requirement *r, int32_t mv, kp_wellknown *wk, kp_requirement **out)
+{
+	*out = NULL;
+	size_t ns = kp_requirement_selector_count(r);
+	kp_requirement *acc = NULL;
+	for (size_t i = 0; i < ns; i++) {
+		kp_node_selector_requirement sel = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+		if (kp_requirement_selector(r, i, &sel, NULL) != KP_OK)
+			goto fail;
+		sel.min_values = mv;
+		kp_requirement *one = NULL;
+		if (kp_requirement_new(&one, &sel, wk, NULL) != KP_OK)
+			goto fail;
+		if (!acc) {
+			acc = one;
+		} else {
+			kp_requirement *x = NULL;
+			int rc = kp_requirement_intersection(&x, acc, one, NULL);
+			kp_requirement_free(one);
+			kp_requirement_free(acc);
+			acc = x;
+			if (rc != KP_OK)
+				goto fail;
+		}
+	}
+	*out = acc;
+	return acc ? KP_OK : KP_ENOMEM;
+fail:
+	kp_requirement_free(acc);
+	return KP_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resources                                                           */
+
+static int fits(const int64_t *req, const int64_t *total, size_t n)
+{
+	for (size_t r = 0; r < n; r++)
+		if (total[r] < 0 || req[r] > total[r])
+			return 0;
+	return 1;
+}
+
+/* Name of the first resource that does not fit, for messages. */
+static size_t first_misfit(const int64_t *req, const int64_t *total, size_t n)
+{
+	for (size_t r = 0; r < n; r++)
+		if (total[r] < 0)
+			return r;
+	for (size_t r = 0; r < n; r++)
+		if (req[r] > total[r])
+			return r;
+	return 0;
+}
+
+static void fmt_milli(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v)
+{
+	kp_quantity q;
+	uint32_t fmt = r < c->cap_res_fmt && c->res_fmt[r] != UINT32_MAX ? c->res_fmt[r]
+									  : KP_QUANTITY_DECIMAL_SI;
+	if (r == SC_RES_PODS)
+		fmt = KP_QUANTITY_DECIMAL_SI;
+	if (kp_quantity_from_scaled(&q, v, -3, fmt) != KP_OK ||
+	    kp_quantity_format(&q, buf, size) != KP_OK)
+		snprintf(buf, size, "%lldm", (long long)v);
+}
+
+/* "cpu=1, memory=1Gi, pods=1" for the non-zero entries. */
+static void fmt_res(char *buf, size_t size, const struct kp_cluster *c, const int64_t *v)
+{
+	kp__sbuf b = KP__SBUF(buf, size);
+	int first = 1;
+	for (size_t r = 0; r < c->n_res; r++) {
+		if (!v[r])
+			continue;
+		char q[KP_QUANTITY_STRING_MAX];
+		fmt_milli(q, sizeof(q), c, r, v[r]);
+		if (!first)
+			kp__sbuf_put(&b, ", ");
+		first = 0;
+		kp__sbuf_put(&b, c->res.strs[r]);
+		kp__sbuf_put(&b, "=");
+		kp__sbuf_put(&b, q);
+	}
+	kp__sbuf_end(&b);
+}
+
+/*
+ * A volume topology alternative, then topology, on top of @p cur (upstream
+ * tryVolumeAlternative up to the topology requirements). *out is a new set,
+ * or NULL when @p cur is the result.
+ */
+static int apply_alt_topo(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint *taints,
+			  size_t n_taints, kp_requirements *cur, kp_requirements *alt,
+			  uint32_t flags, sc_why *w, kp_requirements **out)
+{
+	*out = NULL;
+	kp_requirements *withvol = NULL;
+	if (alt) {
+		kp_error e = KP_ERROR_INIT;
+		if (kp_requirements_compatible(cur, alt, flags, s->c->wk, w ? &e : NULL) != KP_OK) {
+			kp__why(w, KP_REASON_VOLUMES, e.field, "incompatible volume requirements, %s",
+				e.message);
+			return KP_EINCOMPATIBLE;
+		}
+		if (merge_reqs(cur, alt, &withvol) != KP_OK)
+			return KP_ENOMEM;
+	}
+	kp_requirements *c2 = withvol ? withvol : cur;
+	kp_requirements *topo = NULL;
+	int rc = kp__topo_add_requirements(s, pod, v, taints, n_taints, c2, flags, &topo, w);
+	if (rc != KP_OK) {
+		kp_requirements_free(withvol);
+		return rc;
+	}
+	if (topo) {
+		kp_requirements_free(withvol);
+		*out = topo;
+	} else {
+		*out = withvol;
+	}
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Existing nodes                                                      */
+
+const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
+{
+	if (s->rem[i])
+		return s->rem[i];
+	const struct kp_cluster *c = s->c;
+	const sc_node *n = &c->nodes[i];
+	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
+	if (!v) {
+		s->oom = 1;
+		return NULL;
+	}
+	for (size_t r = 0; r < c->n_res; r++)
+		v[r] = n->avail[r] - n->ds_pending[r];
+	s->rem[i] = v;
+	return v;
+}
+
+static kp_requirements *node_reqs(sc_sim *s, uint32_t i)
+{
+	return s->node_reqs[i] ? s->node_reqs[i] : s->c->nodes[i].reqs;
+}
+
+static void taint_message(sc_why *w, uint32_t code, const kp_taint *taints, size_t n,
+			  const sc_variant *v)
+{
+	if (!w)
+		return;
+	kp_error e = KP_ERROR_INIT;
+	kp_taints_tolerates(taints, n, v->tols, v->n_tols, &e);
+	char field[128] = "";
+	size_t idx = (size_t)atol(e.field[0] == '[' ? e.field + 1 : "0");
+	if (idx < n) {
+		kp_taint_format(&taints[idx], field, sizeof(field));
+		/* a cordoned node says so */
+		if (taints[idx].key && strcmp(taints[idx].key, KP_TAINT_KEY_NODE_UNSCHEDULABLE) == 0)
+			code = KP_REASON_NODE_NOT_SCHEDULABLE;
+	}
+	kp__why(w, code, field, "%s", e.message);
+}
+
+/* Upstream ExistingNode.CanAdd. On success *out_reqs is the node's new
+ * requirement set (NULL when unchanged). */
+int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant *v,
+			       sc_why *w, kp_requirements **out_reqs)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_node *n = &c->nodes[i];
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	*out_reqs = NULL;
+	if (kp_taints_tolerates(n->taints, n->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
+		taint_message(w, KP_REASON_TAINTS, n->taints, n->n_taints, v);
+		return KP_EINCOMPATIBLE;
+	}
+	/* volume attach limits */
+	if (n->vol_over) {
+		kp__why(w, KP_REASON_VOLUMES, NULL, "the node's volumes already exceed its attach limit");
+		return KP_EINCOMPATIBLE;
+	}
+	if (cls->n_vols && n->n_vol_limits) {
+		for (size_t l = 0; l < n->n_vol_limits; l++) {
+			uint32_t drv = n->vol_limit_driver[l];
+			/* distinct PVCs of this driver: bound, placed, and the pod's */
+			size_t count = 0;
+			uint32_t *seen = NULL;
+			size_t total = n->n_vols + s->n_nvols[i] + cls->n_vols;
+			seen = kp__calloc(total + 1, sizeof(uint32_t));
+			if (!seen) {
+				s->oom = 1;
+				return KP_ENOMEM;
+			}
+			const sc_vol *lists[3] = { n->vols, s->nvols[i], cls->vols };
+			size_t lens[3] = { n->n_vols, s->n_nvols[i], cls->n_vols };
+			for (int k = 0; k < 3; k++)
+				for (size_t j = 0; j < lens[k]; j++) {
+					if (lists[k][j].driver != drv)
+						continue;
+					size_t q = 0;
+					while (q < count && seen[q] != lists[k][j].pvc)
+						q++;
+					if (q == count)
+						seen[count++] = lists[k][j].pvc;
+				}
+			kp__free(seen);
+			if ((int64_t)count > n->vol_limit[l]) {
+				kp__why(w, KP_REASON_VOLUMES, c->str.strs[drv],
+					"would exceed the volume limit of driver %s (%zu volumes, "
+					"limit %lld)", c->str.strs[drv], count,
+					(long long)n->vol_limit[l]);
+				return KP_EINCOMPATIBLE;
+			}
+		}
+	}
+	if (cls->n_ports &&
+	    (kp__ports_conflict(cls->ports, cls->n_ports, n->ports, n->n_ports) ||
+	     kp__ports_conflict(cls->ports, cls->n_ports, s->nports[i], s->n_nports[i]))) {
+		kp__why(w, KP_REASON_HOST_PORTS, NULL,
+			"a host port of the pod is already in use on the node");
+		return KP_EINCOMPATIBLE;
+	}
+	const int64_t *rem = kp__sched_node_rem(s, i);
+	if (!rem)
+		return KP_ENOMEM;
+	if (!fits(p->req, rem, c->n_res)) {
+		if (w) {
+			size_t r = first_misfit(p->req, rem, c->n_res);
+			char a[KP_QUANTITY_STRING_MAX], b[KP_QUANTITY_STRING_MAX];
+			fmt_milli(a, sizeof(a), c, r, p->req[r]);
+			fmt_milli(b, sizeof(b), c, r, rem[r]);
+			kp__why(w, KP_REASON_RESOURCES, c->res.strs[r],
+				"exceeds node resources: %s requests %s, %s remains", c->res.strs[r],
+				a, b);
+		}
+		return KP_EINCOMPATIBLE;
+	}
+	kp_requirements *nr = node_reqs(s, i);
+	kp_error e = KP_ERROR_INIT;
+	if (kp_requirements_compatible(nr, v->reqs, 0, c->wk, w ? &e : NULL) != KP_OK) {
+		kp__why(w, KP_REASON_NODE_AFFINITY, e.field, "%s", e.message);
+		return KP_EINCOMPATIBLE;
+	}
+	kp_requirements *base = NULL;
+	if (merge_reqs(nr, v->reqs, &base) != KP_OK) {
+		s->oom = 1;
+		return KP_ENOMEM;
+	}
+	kp_requirements *cur = base ? base : nr;
+	size_t nalt = cls->n_vol_reqs ? cls->n_vol_reqs : 1;
+	int rc = KP_EINCOMPATIBLE;
+	for (size_t a = 0; a < nalt; a++) {
+		kp_requirements *res = NULL;
+		rc = apply_alt_topo(s, pod, v, n->taints, n->n_taints, cur,
+				    cls->n_vol_reqs ? cls->vol_reqs[a] : NULL, 0, w, &res);
+		if (rc == KP_ENOMEM)
+			break;
+		if (rc != KP_OK)
+			continue;
+		if (res) {
+			kp_requirements_free(base);
+			*out_reqs = res;
+		} else {
+			*out_reqs = base;
+		}
+		return KP_OK;
+	}
+	kp_requirements_free(base);
+	if (rc == KP_ENOMEM)
+		s->oom = 1;
+	return rc;
+}
+
+static int grow_ports(sc_port **ports, size_t *n, size_t *cap, const sc_port *add, size_t na,
+		      uint32_t owner)
+{
+	if (!na)
+		return KP_OK;
+	if (kp__grow((void **)ports, cap, *n + na, sizeof(sc_port)) != KP_OK)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < na; i++) {
+		(*ports)[*n] = add[i];
+		(*ports)[*n].owner = owner;
+		(*n)++;
+	}
+	return KP_OK;
+}
+
+static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant *v,
+			  kp_requirements *reqs)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	int64_t *rem = s->rem[i];
+	for (size_t r = 0; r < c->n_res; r++)
+		rem[r] = kp__sat_add(rem[r], -p->req[r]);
+	if (reqs) {
+		if (s->node_reqs[i])
+			kp_requirements_free(s->node_reqs[i]);
+		s->node_reqs[i] = reqs;
+	}
+	if (grow_ports(&s->nports[i], &s->n_nports[i], &s->cap_nports[i], cls->ports, cls->n_ports,
+		       pod) != KP_OK)
+		return KP_ENOMEM;
+	if (cls->n_vols) {
+		if (kp__grow((void **)&s->nvols[i], &s->cap_nvols[i], s->n_nvols[i] + cls->n_vols,
+			     sizeof(sc_vol)) != KP_OK)
+			return KP_ENOMEM;
+		memcpy(s->nvols[i] + s->n_nvols[i], cls->vols, cls->n_vols * sizeof(sc_vol));
+		s->n_nvols[i] += cls->n_vols;
+	}
+	s->placed_node[pod] = (int32_t)i;
+	s->node_n_placed[i]++;
+	const sc_node *n = &c->nodes[i];
+	return kp__topo_record(s, pod, v, n->taints, n->n_taints, node_reqs(s, i), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* NodeClaims                                                          */
+
+static int variant_absorbed(const sc_nc *nc, const sc_variant *v)
+{
+	for (size_t i = 0; i < nc->n_absorbed; i++)
+		if (nc->absorbed[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Upstream InstanceTypeFilterError: what the filter saw. */
+struct filter_stats {
+	int req_met, fits, has_off, req_fits, req_off, fits_off;
+	int evaluated;
+	int min_values_failed;
+	char min_values_msg[256];
+};
+
+/*
+ * Distinct values per minValues key over @p its (upstream SatisfiesMinValues):
+ * returns 1 when every key is satisfied; else fills keys/counts of the
+ * unsatisfied ones (at most cap).
+ */
+static int min_values_check(const sc_pool *pool, const uint32_t *its, size_t n,
+			    kp_requirements *reqs, const char **keys, int32_t *counts, size_t cap,
+			    size_t *n_bad)
+{
+	*n_bad = 0;
+	size_t nk = kp_requirements_count(reqs);
+	int ok = 1;
+	for (size_t k = 0; k < nk; k++) {
+		kp_requirement *r = kp_requirements_at(reqs, k);
+		int32_t mv = kp_requirement_min_values(r);
+		if (!mv)
+			continue;
+		const char *key = kp_requirement_key(r);
+		/* count distinct stored values of the key across the instance types */
+		const char *seen_small[64];
+		const char **seen = seen_small;
+		size_t nseen = 0, cap_seen = 64;
+		int32_t distinct = 0;
+		for (size_t i = 0; i < n && distinct < mv; i++) {
+			kp_requirement *ir = kp_requirements_get(pool->cat->items[its[i]].it->requirements,
+								 key);
+			size_t nv = kp_requirement_value_count(ir);
+			for (size_t j = 0; j < nv; j++) {
+				const char *val = kp_requirement_value(ir, j);
+				size_t q = 0;
+				while (q < nseen && strcmp(seen[q], val) != 0)
+					q++;
+				if (q < nseen)
+					continue;
+				if (nseen == cap_seen) {
+					const char **g = kp__malloc(cap_seen * 2 * sizeof(*g));
+					if (!g)
+						break;
+					memcpy(g, seen, nseen * sizeof(*g));
+					if (seen != seen_small)
+						kp__free(seen);
+					seen = g;
+					cap_seen *= 2;
+				}
+				seen[nseen++] = val;
+				distinct++;
+			}
+		}
+		if (seen != seen_small)
+			kp__free(seen);
+		if (distinct < mv) {
+			ok = 0;
+			if (*n_bad < cap) {
+				keys[*n_bad] = key;
+				counts[*n_bad] = distinct;
+			}
+			(*n_bad)++;
+		}
+	}
+	return ok;
+}
+
+/*
+ * Upstream filterInstanceTypesByRequirements over @p its (catalogue
+ * indices) into @p out. @p recheck: requirements changed since @p its were
+ * filtered, so compatibility and offerings are evaluated again.
+ */
+static size_t filter_its(sc_sim *s, const sc_pool *pool, const uint32_t *its, size_t n,
+			 kp_requirements *reqs, int recheck, const int64_t *requests,
+			 const sc_port *ports, size_t n_ports, const sc_nc *nc, uint32_t *out,
+			 struct filter_stats *st)
+{
+	const struct kp_cluster *c = s->c;
+	size_t n_res = c->n_res;
+	int64_t *total = s->scratch_res;
+	size_t kept = 0;
+	/* per daemon group: host port conflict, computed once */
+	uint8_t conflict_small[64];
+	uint8_t *conflict = pool->n_groups <= 64 ? conflict_small : kp__calloc(pool->n_groups, 1);
+	if (!conflict) {
+		s->oom = 1;
+		return 0;
+	}
+	sc_itcompat *x = &s->itc;
+	uint64_t allowed = 0;
+	if (recheck) {
+		if (kp__itcompat_init(x, pool->cat, reqs) != KP_OK) {
+			s->oom = 1;
+			if (conflict != conflict_small)
+				kp__free(conflict);
+			return 0;
+		}
+		allowed = kp__cat_allowed_pairs(pool->cat, reqs);
+	}
+	for (size_t g = 0; g < pool->n_groups; g++) {
+		conflict[g] = 0;
+		if (n_ports) {
+			conflict[g] = (uint8_t)(kp__ports_conflict(ports, n_ports, pool->groups[g].ports,
+								   pool->groups[g].n_ports) ||
+						(nc && kp__ports_conflict(ports, n_ports, nc->ports,
+									  nc->n_ports)));
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx = its[i];
+		const sc_it *it = &pool->cat->items[idx];
+		uint32_t g = pool->it_group[idx];
+		const sc_dgroup *grp = &pool->groups[g];
+		if (conflict[g])
+			continue;
+		st->evaluated = 1;
+		int compat = 1, has_off = 1;
+		if (recheck) {
+			compat = kp__itcompat_ok(x, idx);
+			has_off = kp__cat_has_offering(c, pool->cat, idx, allowed, reqs);
+		}
+		int fit;
+		if (grp->overhead) {
+			for (size_t r = 0; r < n_res; r++)
+				total[r] = kp__sat_add(requests[r], grp->overhead[r]);
+			fit = !it->alloc_negative && fits(total, it->alloc, n_res);
+		} else {
+			fit = !it->alloc_negative && fits(requests, it->alloc, n_res);
+		}
+		st->req_met |= compat;
+		st->fits |= fit;
+		st->has_off |= has_off;
+		st->req_fits |= compat && fit && !has_off;
+		st->req_off |= compat && has_off && !fit;
+		st->fits_off |= fit && has_off && !compat;
+		if (compat && fit && has_off)
+			out[kept++] = idx;
+	}
+	if (conflict != conflict_small)
+		kp__free(conflict);
+	return kept;
+}
+
+static void filter_message(sc_sim *s, sc_why *w, const struct filter_stats *st,
+			   const int64_t *pod_req, const sc_pool *pool)
+{
+	if (!w)
+		return;
+	char res[512];
+	fmt_res(res, sizeof(res), s->c, pod_req);
+	(void)pool;
+	if (!st->evaluated) {
+		kp__why(w, KP_REASON_HOST_PORTS, NULL,
+			"a host port of the pod conflicts with the NodeClaim's daemons or pods");
+		return;
+	}
+	const char *what;
+	uint32_t code = KP_REASON_NO_INSTANCE_TYPE;
+	if (!st->req_met && !st->fits && !st->has_off)
+		what = "no instance type met the scheduling requirements or had enough resources "
+		       "or had a required offering";
+	else if (!st->req_met && !st->fits)
+		what = "no instance type met the scheduling requirements or had enough resources";
+	else if (!st->req_met && !st->has_off)
+		what = "no instance type met the scheduling requirements or had a required offering";
+	else if (!st->fits && !st->has_off)
+		what = "no instance type had enough resources or had a required offering";
+	else if (!st->req_met)
+		what = "no instance type met all requirements";
+	else if (!st->fits) {
+		what = "no instance type has enough resources";
+		code = KP_REASON_RESOURCES;
+	} else if (!st->has_off)
+		what = "no instance type has the required offering";
+	else if (st->req_fits)
+		what = "no instance type which met the scheduling requirements and had enough "
+		       "resources, had a required offering";
+	else if (st->fits_off)
+		what = "no instance type which had enough resources and the required offering met "
+		       "the scheduling requirements";
+	else if (st->req_off) {
+		what = "no instance type which met the scheduling requirements and the required "
+		       "offering had the required resources";
+		code = KP_REASON_RESOURCES;
+	} else
+		what = "no instance type met the requirements/resources/offering tuple";
+	kp__why(w, code, NULL, "%s (requests %s)", what, res);
+}
+
+static int nc_ports_add(sc_nc *nc, const sc_class *cls, uint32_t pod)
+{
+	return grow_ports(&nc->ports, &nc->n_ports, &nc->cap_ports, cls->ports, cls->n_ports, pod);
+}
+
+/* What a successful NodeClaim check hands to the placement. */
+struct nc_add {
+	kp_requirements *reqs; /* new set, or NULL when unchanged */
+	const uint32_t *its;   /* filtered options (the simulation's scratch) */
+	size_t n_its;
+	int relaxed;           /* minValues were relaxed */
+};
+
+static void nc_add_dispose(struct nc_add *a)
+{
+	kp_requirements_free(a->reqs);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * Instance types, resources and minValues for the pod on @p nc with the
+ * requirement set @p reqs (upstream filterInstanceTypesByRequirements and
+ * the minValues handling of tryVolumeAlternative). *relaxed_reqs gets a
+ * new set when BestEffort lowered minValues.
+ */
+static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, int changed,
+		     int relax_mv, sc_why *w, const uint32_t **out_its, size_t *out_n,
+		     kp_requirements **relaxed_reqs)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pool *pool = &c->pools[nc->pool];
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	*out_its = NULL;
+	*out_n = 0;
+	*relaxed_reqs = NULL;
+	if (!changed && !cls->n_ports && nc->minslack && !kp_requirements_has_min_values(reqs)) {
+		/* requirements unchanged and the requests below every option's
+		 * room: all options still fit */
+		int all = 1;
+		for (size_t r = 0; r < c->n_res && all; r++)
+			all = kp__sat_add(nc->requests[r], p->req[r]) <= nc->minslack[r];
+		if (all) {
+			*out_its = nc->its;
+			*out_n = nc->n_its;
+			return KP_OK;
+		}
+	}
+	/* scratch, handed to nc_place without a copy in between */
+	if (kp__grow((void **)&s->scratch_its, &s->cap_scratch, nc->n_its + 1, sizeof(uint32_t)) !=
+	    KP_OK)
+		return KP_ENOMEM;
+	uint32_t *out = s->scratch_its;
+	int64_t *requests = s->scratch_req;
+	for (size_t r = 0; r < c->n_res; r++)
+		requests[r] = kp__sat_add(nc->requests[r], p->req[r]);
+	struct filter_stats st;
+	memset(&st, 0, sizeof(st));
+	size_t kept = filter_its(s, pool, nc->its, nc->n_its, reqs, changed, requests, cls->ports,
+				 cls->n_ports, nc, out, &st);
+	if (s->oom)
+		return KP_ENOMEM;
+	if (kept && kp_requirements_has_min_values(reqs)) {
+		const char *keys[16];
+		int32_t counts[16];
+		size_t n_bad = 0;
+		if (!min_values_check(pool, out, kept, reqs, keys, counts, 16, &n_bad)) {
+			if (!relax_mv) {
+				if (w) {
+					char names[256];
+					kp__sbuf b = KP__SBUF(names, sizeof(names));
+					for (size_t k = 0; k < n_bad && k < 16; k++) {
+						if (k)
+							kp__sbuf_put(&b, " ");
+						kp__sbuf_put(&b, keys[k]);
+					}
+					kp__sbuf_end(&b);
+					kp__why(w, KP_REASON_MIN_VALUES, keys[0],
+						"minValues requirement is not met for label(s) "
+						"(label(s)=[%s])", names);
+				}
+				return KP_EINCOMPATIBLE;
+			}
+			/* BestEffort: lower minValues to what the instance types offer */
+			kp_requirements *rr = NULL;
+			if (kp_requirements_copy(&rr, reqs, NULL) != KP_OK)
+				return KP_ENOMEM;
+			for (size_t k = 0; k < n_bad && k < 16; k++) {
+				kp_requirement *old = kp_requirements_get(rr, keys[k]);
+				kp_requirement *nr = NULL;
+				if (!old || with_min_values(old, counts[k], c->wk, &nr) != KP_OK ||
+				    replace_req(&rr, nr) != KP_OK) {
+					kp_requirement_free(nr);
+					kp_requirements_free(rr);
+					return KP_ENOMEM;
+				}
+				kp_requirement_free(nr);
+			}
+			*relaxed_reqs = rr;
+		}
+	}
+	if (!kept) {
+		filter_message(s, w, &st, p->req, pool);
+		return KP_EINCOMPATIBLE;
+	}
+	*out_its = out;
+	*out_n = kept;
+	return KP_OK;
+}
+
+/* Upstream NodeClaim.CanAdd. */
+static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, int relax_mv,
+		      sc_why *w, struct nc_add *res)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pool *pool = &c->pools[nc->pool];
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	memset(res, 0, sizeof(*res));
+	if (!w && nc->maxalloc) {
+		/* quick rejections, in any order since no reason is wanted: more
+		 * than the largest option holds, or a hostname topology says no */
+		for (size_t r = 0; r < c->n_res; r++)
+			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
+				return KP_EINCOMPATIBLE;
+		if (kp__topo_quick_reject(s, pod, v, nc))
+			return KP_EINCOMPATIBLE;
+	}
+	if (kp_taints_tolerates(pool->taints, pool->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
+		taint_message(w, KP_REASON_TAINTS, pool->taints, pool->n_taints, v);
+		return KP_EINCOMPATIBLE;
+	}
+	int simple = !cls->topo && !cls->n_vol_reqs;
+	kp_requirements *base = NULL;
+	int rc;
+	if (simple && variant_absorbed(nc, v)) {
+		/* the pod's requirements change nothing: the options stay
+		 * compatible; only resources are checked again */
+		rc = nc_filter(s, nc, pod, nc->reqs, 0, relax_mv, w, &res->its, &res->n_its,
+			       &res->reqs);
+		res->relaxed = res->reqs != NULL;
+		if (rc == KP_ENOMEM)
+			s->oom = 1;
+		return rc;
+	}
+	kp_error e = KP_ERROR_INIT;
+	if (kp_requirements_compatible(nc->reqs, v->reqs, SC_ALLOW, c->wk, w ? &e : NULL) != KP_OK) {
+		kp__why(w, KP_REASON_NODEPOOL_REQUIREMENTS, e.field, "incompatible requirements, %s",
+			e.message);
+		return KP_EINCOMPATIBLE;
+	}
+	if (merge_reqs(nc->reqs, v->reqs, &base) != KP_OK) {
+		s->oom = 1;
+		return KP_ENOMEM;
+	}
+	kp_requirements *cur = base ? base : nc->reqs;
+	size_t nalt = cls->n_vol_reqs ? cls->n_vol_reqs : 1;
+	rc = KP_EINCOMPATIBLE;
+	for (size_t a = 0; a < nalt; a++) {
+		kp_requirements *alt_res = NULL;
+		rc = apply_alt_topo(s, pod, v, pool->taints, pool->n_taints, cur,
+				    cls->n_vol_reqs ? cls->vol_reqs[a] : NULL, SC_ALLOW, w, &alt_res);
+		if (rc == KP_ENOMEM)
+			break;
+		if (rc != KP_OK)
+			continue;
+		kp_requirements *reqs = alt_res ? alt_res : cur;
+		kp_requirements *relaxed = NULL;
+		rc = nc_filter(s, nc, pod, reqs, reqs != nc->reqs, relax_mv, w, &res->its,
+			       &res->n_its, &relaxed);
+		if (rc != KP_OK) {
+			kp_requirements_free(alt_res);
+			if (rc == KP_ENOMEM)
+				break;
+			continue;
+		}
+		/* the final set, owned, or NULL when nc->reqs is unchanged */
+		if (relaxed) {
+			kp_requirements_free(alt_res);
+			kp_requirements_free(base);
+			res->reqs = relaxed;
+			res->relaxed = 1;
+		} else if (alt_res) {
+			kp_requirements_free(base);
+			res->reqs = alt_res;
+		} else {
+			res->reqs = base;
+		}
+		return KP_OK;
+	}
+	kp_requirements_free(base);
+	if (rc == KP_ENOMEM)
+		s->oom = 1;
+	return rc;
+}
+
+static int nc_place(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, struct nc_add *a)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	if (kp__grow((void **)&nc->pods, &nc->cap_pods, nc->n_pods + 1, sizeof(uint32_t)) != KP_OK)
+		return KP_ENOMEM;
+	nc->pods[nc->n_pods++] = pod;
+	if (a->its != nc->its || !nc->maxalloc) {
+		/* options only shrink: nc->its has room */
+		if (a->its != nc->its)
+			memmove(nc->its, a->its, a->n_its * sizeof(uint32_t));
+		nc->n_its = a->n_its;
+		if (!nc->maxalloc && !(nc->maxalloc = kp__malloc(c->n_res * sizeof(int64_t) + 1)))
+			return KP_ENOMEM;
+		if (!nc->minslack && !(nc->minslack = kp__malloc(c->n_res * sizeof(int64_t) + 1)))
+			return KP_ENOMEM;
+		/* the largest allocatable (quick rejection) and the smallest room
+		 * left by daemons (when requests stay below it, every option fits) */
+		const sc_pool *pool = &c->pools[nc->pool];
+		for (size_t r = 0; r < c->n_res; r++) {
+			nc->maxalloc[r] = INT64_MIN;
+			nc->minslack[r] = INT64_MAX;
+		}
+		for (size_t i = 0; i < nc->n_its; i++) {
+			const int64_t *al = pool->cat->items[nc->its[i]].alloc;
+			const int64_t *ov = pool->groups[pool->it_group[nc->its[i]]].overhead;
+			for (size_t r = 0; r < c->n_res; r++) {
+				if (al[r] > nc->maxalloc[r])
+					nc->maxalloc[r] = al[r];
+				int64_t slack = ov ? kp__sat_add(al[r], -ov[r]) : al[r];
+				if (slack < nc->minslack[r])
+					nc->minslack[r] = slack;
+			}
+		}
+	}
+	a->its = NULL;
+	for (size_t r = 0; r < c->n_res; r++)
+		nc->requests[r] = kp__sat_add(nc->requests[r], p->req[r]);
+	int simple = !cls->topo && !cls->n_vol_reqs;
+	if (a->reqs) {
+		kp_requirements_free(nc->reqs);
+		nc->reqs = a->reqs;
+		a->reqs = NULL;
+		nc->n_absorbed = 0;
+		nc->reqs_ver++;
+	} else if (simple && !variant_absorbed(nc, v)) {
+		if (kp__grow((void **)&nc->absorbed, &nc->cap_absorbed, nc->n_absorbed + 1,
+			     sizeof(*nc->absorbed)) == KP_OK)
+			nc->absorbed[nc->n_absorbed++] = v;
+	}
+	if (nc_ports_add(nc, cls, pod) != KP_OK)
+		return KP_ENOMEM;
+	s->placed_nc[pod] = (int32_t)nc->id;
+	int rc = kp__topo_register_hostname(s, nc->hostname);
+	if (rc == KP_OK)
+		rc = kp__topo_record(s, pod, v, c->pools[nc->pool].taints, c->pools[nc->pool].n_taints,
+				     nc->reqs, SC_ALLOW);
+	return rc;
+}
+
+static void nc_free(sc_nc *nc)
+{
+	if (!nc)
+		return;
+	kp_requirements_free(nc->reqs);
+	kp__free(nc->its);
+	kp__free(nc->requests);
+	kp__free(nc->pods);
+	kp__free(nc->ports);
+	kp__free(nc->absorbed);
+	kp__free(nc->final_its);
+	kp__free(nc->maxalloc);
+	kp__free(nc->minslack);
+	kp__free(nc->kdom);
+	kp__free(nc);
+}
+
+/* A fresh NodeClaim of @p pool (upstream NewNodeClaim), with the
+ * instance types left by the NodePool's limits. */
+static sc_nc *nc_new(sc_sim *s, uint32_t pool, const uint32_t *its, size_t n_its)
+{
+	const struct kp_cluster *c = s->c;
+	sc_nc *nc = kp__calloc(1, sizeof(*nc));
+	if (!nc)
+		return NULL;
+	nc->pool = pool;
+	nc->id = UINT32_MAX;
+	nc->host_dom = UINT32_MAX;
+	snprintf(nc->hostname, sizeof(nc->hostname), "hostname-placeholder-%04u",
+		 s->next_hostname + 1);
+	nc->requests = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	nc->its = kp__malloc((n_its + 1) * sizeof(uint32_t));
+	if (!nc->requests || !nc->its ||
+	    kp_requirements_copy(&nc->reqs, c->pools[pool].reqs, NULL) != KP_OK)
+		goto fail;
+	memcpy(nc->its, its, n_its * sizeof(uint32_t));
+	nc->n_its = n_its;
+	const char *hv[1] = { nc->hostname };
+	kp_node_selector_requirement hs = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+	hs.key = KP_LABEL_HOSTNAME;
+	hs.op = KP_SELECTOR_OP_IN;
+	hs.values = hv;
+	hs.n_values = 1;
+	if (kp_requirements_add_selector(nc->reqs, &hs, c->wk, NULL) != KP_OK)
+		goto fail;
+	return nc;
+fail:
+	nc_free(nc);
+	return NULL;
+}
+
+/* Instance types of a pool within its remaining limits (upstream
+ * filterByRemainingResources). */
+static size_t limited_its(sc_sim *s, uint32_t pool, uint32_t *out, sc_why *w)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pool *p = &c->pools[pool];
+	const int64_t *rem = s->pool_rem[pool];
+	if (!rem) {
+		memcpy(out, p->opts, p->n_opts * sizeof(uint32_t));
+		return p->n_opts;
+	}
+	uint32_t nodes_id;
+	if (kp__strtab_find(&c->res, KP_RESOURCE_NODES, &nodes_id) && p->limited[nodes_id] &&
+	    rem[nodes_id] == 0) {
+		kp__why(w, KP_REASON_NODEPOOL_LIMITS, KP_RESOURCE_NODES,
+			"node limits have been exhausted for nodepool");
+		return 0;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < p->n_opts; i++) {
+		const sc_it *it = &p->cat->items[p->opts[i]];
+		int ok = 1;
+		for (size_t r = 0; r < c->n_res && ok; r++)
+			if (p->limited[r] && it->capacity[r] > rem[r])
+				ok = 0;
+		if (ok)
+			out[k++] = p->opts[i];
+	}
+	if (!k && w) {
+		char buf[256];
+		int64_t *show = kp__calloc(c->n_res + 1, sizeof(int64_t));
+		if (show) {
+			for (size_t r = 0; r < c->n_res; r++)
+				if (p->limited[r])
+					show[r] = rem[r] ? rem[r] : 0;
+			fmt_res(buf, sizeof(buf), c, show);
+			kp__free(show);
+		} else {
+			buf[0] = '\0';
+		}
+		kp__why(w, KP_REASON_NODEPOOL_LIMITS, NULL,
+			"all available instance types exceed limits for nodepool (remaining %s)",
+			buf[0] ? buf : "none");
+	}
+	return k;
+}
+
+/* The pool is usable in this simulation (minValues of the template under
+ * Strict are checked on its options). */
+static int pool_usable(sc_sim *s, uint32_t pool, sc_why *w)
+{
+	const sc_pool *p = &s->c->pools[pool];
+	if (!p->usable) {
+		kp__why(w, p->unusable_code, NULL, "%s", p->unusable_msg ? p->unusable_msg : "");
+		return 0;
+	}
+	if (!s->min_values_best_effort && kp_requirements_has_min_values(p->reqs)) {
+		const char *keys[4];
+		int32_t counts[4];
+		size_t n_bad;
+		if (!min_values_check(p, p->opts, p->n_opts, p->reqs, keys, counts, 4, &n_bad)) {
+			kp__why(w, KP_REASON_MIN_VALUES, keys[0],
+				"the NodePool's requirements filtered out all instance types: "
+				"minValues requirement is not met for label(s) (label(s)=[%s%s])",
+				keys[0], n_bad > 1 ? " ..." : "");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Try a new NodeClaim of one pool for the pod; on success *out is it. */
+int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,
+			  sc_why *w)
+{
+	if (!pool_usable(s, pool, w))
+		return KP_EINCOMPATIBLE;
+	const sc_pool *p = &s->c->pools[pool];
+	uint32_t *its = kp__malloc((p->n_opts + 1) * sizeof(uint32_t));
+	if (!its)
+		return KP_ENOMEM;
+	size_t n = limited_its(s, pool, its, w);
+	if (!n) {
+		kp__free(its);
+		return KP_EINCOMPATIBLE;
+	}
+	sc_nc *nc = nc_new(s, pool, its, n);
+	kp__free(its);
+	if (!nc)
+		return KP_ENOMEM;
+	struct nc_add a;
+	int rc = nc_can_add(s, nc, pod, v, s->min_values_best_effort, w, &a);
+	nc_add_dispose(&a);
+	nc_free(nc);
+	return rc;
+}
+
+/* Keep s->order sorted by pod count ascending after nc at position pos
+ * changed; equal counts keep their relative order (a stable sort). */
+static void order_fix(sc_sim *s, size_t pos)
+{
+	uint32_t id = s->order[pos];
+	size_t cnt = s->ncs[id]->n_pods;
+	while (pos + 1 < s->n_ncs && s->ncs[s->order[pos + 1]]->n_pods < cnt) {
+		s->order[pos] = s->order[pos + 1];
+		s->pos[s->order[pos]] = (uint32_t)pos;
+		pos++;
+	}
+	s->order[pos] = id;
+	s->pos[id] = (uint32_t)pos;
+}
+
+static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
+{
+	const struct kp_cluster *c = s->c;
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		if (s->node_removed[i])
+			continue;
+		kp_requirements *reqs = NULL;
+		int rc = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, NULL, &reqs);
+		if (rc == KP_ENOMEM)
+			return rc;
+		if (rc == KP_OK)
+			return place_existing(s, (uint32_t)i, pod, v, reqs) == KP_OK ? KP_OK
+										 : KP_ENOMEM;
+	}
+	return KP_EINCOMPATIBLE;
+}
+
+/* NodeClaims a variant can never join again: hostname topology counts
+ * only grow, so a NodeClaim blocked once stays blocked. */
+static void vblock_set(sc_sim *s, const sc_variant *v, uint32_t id)
+{
+	size_t need = id / 64 + 1;
+	if (s->vblock_words[v->id] < need) {
+		size_t words = need < 16 ? 16 : need * 2;
+		uint64_t *b = kp__realloc(s->vblock[v->id], words * sizeof(uint64_t));
+		if (!b)
+			return; /* only an optimization */
+		memset(b + s->vblock_words[v->id], 0,
+		       (words - s->vblock_words[v->id]) * sizeof(uint64_t));
+		s->vblock[v->id] = b;
+		s->vblock_words[v->id] = words;
+	}
+	uint64_t bit = 1ull << (id % 64);
+	if (!(s->vblock[v->id][id / 64] & bit))
+		s->vblock_n[v->id]++;
+	s->vblock[v->id][id / 64] |= bit;
+}
+
+static void amemo_set(sc_sim *s, const sc_variant *v, uint32_t id, uint32_t stamp)
+{
+	if (s->amemo_cap[v->id] <= id) {
+		size_t cap = id < 64 ? 128 : (size_t)id * 2;
+		uint32_t *m = kp__realloc(s->amemo[v->id], cap * sizeof(uint32_t));
+		if (!m)
+			return; /* only an optimization */
+		memset(m + s->amemo_cap[v->id], 0, (cap - s->amemo_cap[v->id]) * sizeof(uint32_t));
+		s->amemo[v->id] = m;
+		s->amemo_cap[v->id] = cap;
+	}
+	s->amemo[v->id][id] = stamp;
+}
+
+/* One in-flight NodeClaim (at position k of the order) for the pod:
+ * KP_OK when placed there. */
+static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint32_t stamp)
+{
+	const struct kp_cluster *c = s->c;
+	const sc_pod *p = &c->pods[pod];
+	const sc_class *cls = &c->classes[p->cls];
+	sc_nc *nc = s->ncs[s->order[k]];
+	if (nc->maxalloc)
+		for (size_t r = 0; r < c->n_res; r++)
+			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
+				return KP_EINCOMPATIBLE;
+	if (cls->topo) {
+		int q = kp__topo_quick_reject(s, pod, v, nc);
+		if (q == 2)
+			vblock_set(s, v, nc->id);
+		else if (q == 3)
+			amemo_set(s, v, nc->id, stamp);
+		if (q)
+			return KP_EINCOMPATIBLE;
+	}
+	struct nc_add a;
+	int rc = nc_can_add(s, nc, pod, v, 0, NULL, &a);
+	if (rc != KP_OK)
+		return rc;
+	rc = nc_place(s, nc, pod, v, &a);
+	nc_add_dispose(&a);
+	if (rc != KP_OK)
+		return KP_ENOMEM;
+	order_fix(s, k);
+	return KP_OK;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
+{
+	const sc_class *cls = &s->c->classes[s->c->pods[pod].cls];
+	const uint64_t *vb = cls->topo ? s->vblock[v->id] : NULL;
+	uint32_t stamp = cls->topo ? kp__topo_affinity_stamp(s, v) : 0;
+	if (vb && s->n_ncs >= 128 && s->vblock_n[v->id] * 2 > s->n_ncs) {
+		/* most NodeClaims are ruled out for good: visit the others only,
+		 * in order */
+		size_t vbw = s->vblock_words[v->id], n = 0;
+		uint64_t *cand = kp__malloc((s->n_ncs - s->vblock_n[v->id] + 1) * sizeof(uint64_t));
+		if (!cand)
+			return KP_ENOMEM;
+		for (size_t id = 0; id < s->n_ncs; id++) {
+			if (id / 64 < vbw && (vb[id / 64] >> (id % 64) & 1))
+				continue;
+			cand[n++] = (uint64_t)s->pos[id] << 32 | id;
+		}
+		qsort(cand, n, sizeof(*cand), cmp_pos);
+		int rc = KP_EINCOMPATIBLE;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t id = (uint32_t)cand[i];
+			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
+				continue;
+			rc = try_one(s, pod, v, (size_t)(cand[i] >> 32), stamp);
+			if (rc != KP_EINCOMPATIBLE)
+				break;
+		}
+		kp__free(cand);
+		return rc;
+	}
+	for (size_t k = 0; k < s->n_ncs; k++) {
+		uint32_t id = s->order[k];
+		if (cls->topo) {
+			size_t vbw = s->vblock_words[v->id];
+			vb = s->vblock[v->id];
+			if (vb && (size_t)(id / 64) < vbw && (vb[id / 64] >> (id % 64) & 1))
+				continue;
+			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
+				continue;
+		}
+		int rc = try_one(s, pod, v, k, stamp);
+		if (rc != KP_EINCOMPATIBLE)
+			return rc;
+	}
+	return KP_EINCOMPATIBLE;
+}
+
+/* upstream subtractMax */
+static void subtract_max(sc_sim *s, uint32_t pool, const sc_nc *nc)
+{
+	const struct kp_cluster *c = s->c;
+	int64_t *rem = s->pool_rem[pool];
+	if (!rem || !nc->n_its)
+		return;
+	const sc_pool *p = &c->pools[pool];
+	for (size_t r = 0; r < c->n_res; r++) {
+		if (!p->limited[r])
+			continue;
+		int64_t mx = INT64_MIN;
+		for (size_t i = 0; i < nc->n_its; i++) {
+			int64_t v = p->cat->items[nc->its[i]].capacity[r];
+			if (v > mx)
+				mx = v;
+		}
+		/* upstream MaxResources has no entry when every capacity lacks it */
+		rem[r] = kp__sat_add(rem[r], -mx);
+	}
+}
+
+static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
+{
+	const struct kp_cluster *c = s->c;
+	uint32_t *its = NULL;
+	size_t cap = 0;
+	int rc = KP_EINCOMPATIBLE;
+	for (size_t k = 0; k < c->n_pools; k++) {
+		uint32_t pool = c->pool_order[k];
+		if (!pool_usable(s, pool, NULL))
+			continue;
+		const sc_pool *p = &c->pools[pool];
+		if (kp__grow((void **)&its, &cap, p->n_opts + 1, sizeof(uint32_t)) != KP_OK) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		size_t n = limited_its(s, pool, its, NULL);
+		if (!n)
+			continue;
+		sc_nc *nc = nc_new(s, pool, its, n);
+		if (!nc) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		struct nc_add a;
+		rc = nc_can_add(s, nc, pod, v, s->min_values_best_effort, NULL, &a);
+		if (rc == KP_ENOMEM) {
+			nc_free(nc);
+			break;
+		}
+		if (rc != KP_OK) {
+			nc_free(nc);
+			continue;
+		}
+		/* keep it */
+		s->next_hostname++;
+		size_t cap_pos = s->cap_order;
+		if (kp__grow((void **)&s->ncs, &s->cap_ncs, s->n_ncs + 1, sizeof(*s->ncs)) != KP_OK ||
+		    kp__grow((void **)&s->order, &s->cap_order, s->n_ncs + 1, sizeof(uint32_t)) !=
+			    KP_OK ||
+		    kp__grow((void **)&s->pos, &cap_pos, s->cap_order, sizeof(uint32_t)) != KP_OK) {
+			nc_add_dispose(&a);
+			nc_free(nc);
+			rc = KP_ENOMEM;
+			break;
+		}
+		nc->id = (uint32_t)s->n_ncs;
+		nc->min_values_relaxed = a.relaxed;
+		s->ncs[s->n_ncs] = nc;
+		/* a new NodeClaim has one pod: it goes after the NodeClaims with one
+		 * pod or fewer (what the next stable sort would do) */
+		size_t pos = s->n_ncs;
+		s->order[pos] = nc->id;
+		s->pos[nc->id] = (uint32_t)pos;
+		s->n_ncs++;
+		while (pos > 0 && s->ncs[s->order[pos - 1]]->n_pods > 1) {
+			s->order[pos] = s->order[pos - 1];
+			s->pos[s->order[pos]] = (uint32_t)pos;
+			s->order[pos - 1] = nc->id;
+			s->pos[nc->id] = (uint32_t)(pos - 1);
+			pos--;
+		}
+		rc = nc_place(s, nc, pod, v, &a);
+		nc_add_dispose(&a);
+		if (rc != KP_OK) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		subtract_max(s, pool, nc);
+		rc = KP_OK;
+		break;
+	}
+	kp__free(its);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop (upstream Solve, trySchedule, add)                         */
+
+static int sched_add(sc_sim *s, uint32_t pod, const sc_variant *v)
+{
+	int rc = try_existing(s, pod, v);
+	if (rc != KP_EINCOMPATIBLE)
+		return rc;
+	rc = try_inflight(s, pod, v);
+	if (rc != KP_EINCOMPATIBLE)
+		return rc;
+	return try_new(s, pod, v);
+}
+
+static int try_schedule(sc_sim *s, uint32_t pod)
+{
+	const sc_class *cls = &s->c->classes[s->c->pods[pod].cls];
+	for (size_t k = 0; k < cls->n_variants; k++) {
+		const sc_variant *v = &cls->variants[k];
+		int rc = kp__topo_update(s, pod, v);
+		if (rc != KP_OK)
+			return rc;
+		rc = sched_add(s, pod, v);
+		if (rc == KP_OK) {
+			s->placed_variant[pod] = (uint32_t)k;
+			return KP_OK;
+		}
+		if (rc == KP_ENOMEM || s->oom)
+			return KP_ENOMEM;
+	}
+	/* upstream keeps the unrelaxed pod in the queue */
+	s->placed_variant[pod] = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
+	if (cls->n_variants && kp__topo_update(s, pod, &cls->variants[0]) != KP_OK)
+		return KP_ENOMEM;
+	return KP_EINCOMPATIBLE;
+}
+
+struct qkey {
+	const sc_pod *p;
+	uint32_t idx;
+	int64_t cpu, mem;
+};
+
+static int queue_cmp(const void *a, const void *b)
+{
+	const struct qkey *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu > y->cpu ? -1 : 1;
+	if (x->mem != y->mem)
+		return x->mem > y->mem ? -1 : 1;
+	if (x->p->created_ms != y->p->created_ms)
+		return x->p->created_ms < y->p->created_ms ? -1 : 1;
+	int u = strcmp(x->p->uid, y->p->uid);
+	if (u)
+		return u;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int queue_build(sc_sim *s)
+{
+	const struct kp_cluster *c = s->c;
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_pods; i++)
+		n += s->in_sim[i] == 1;
+	struct qkey *keys = kp__calloc(n + 1, sizeof(*keys));
+	s->queue = kp__calloc(n + 1, sizeof(uint32_t));
+	if (!keys || !s->queue) {
+		kp__free(keys);
+		return KP_ENOMEM;
+	}
+	uint32_t cpu = UINT32_MAX, mem = UINT32_MAX;
+	kp__strtab_find(&c->res, KP_RESOURCE_CPU, &cpu);
+	kp__strtab_find(&c->res, KP_RESOURCE_MEMORY, &mem);
+	size_t k = 0;
+	for (size_t i = 0; i < c->n_pods; i++) {
+		if (s->in_sim[i] != 1)
+			continue;
+		keys[k].p = &c->pods[i];
+		keys[k].idx = (uint32_t)i;
+		keys[k].cpu = cpu != UINT32_MAX ? c->pods[i].req[cpu] : 0;
+		keys[k].mem = mem != UINT32_MAX ? c->pods[i].req[mem] : 0;
+		k++;
+	}
+	qsort(keys, n, sizeof(*keys), queue_cmp);
+	for (size_t i = 0; i < n; i++)
+		s->queue[i] = keys[i].idx;
+	kp__free(keys);
+	s->q_cap = n + 1;
+	s->q_head = 0;
+	s->q_len = n;
+	return KP_OK;
+}
+
+static int solve(sc_sim *s)
+{
+	int rc = queue_build(s);
+	if (rc != KP_OK)
+		return rc;
+	for (;;) {
+		if (!s->q_len)
+			break;
+		uint32_t pod = s->queue[s->q_head];
+		/* a full pass without progress: stop (upstream Queue.Pop) */
+		if (s->last_len[pod] == (int64_t)s->q_len)
+			break;
+		s->q_head = (s->q_head + 1) % s->q_cap;
+		s->q_len--;
+		rc = try_schedule(s, pod);
+		if (rc == KP_OK)
+			continue;
+		if (rc != KP_EINCOMPATIBLE)
+			return rc;
+		size_t tail = (s->q_head + s->q_len) % s->q_cap;
+		s->queue[tail] = pod;
+		s->q_len++;
+		s->last_len[pod] = (int64_t)s->q_len;
+	}
+	return KP_OK;
+}
+
+void kp__sched_sim_free(sc_sim *s);
+void kp__sched_sim_free(sc_sim *s)
+{
+	if (!s)
+		return;
+	const struct kp_cluster *c = s->c;
+	for (size_t i = 0; c && i < c->n_nodes; i++) {
+		if (s->rem)
+			kp__free(s->rem[i]);
+		if (s->node_reqs)
+			kp_requirements_free(s->node_reqs[i]);
+		if (s->nports)
+			kp__free(s->nports[i]);
+		if (s->nvols)
+			kp__free(s->nvols[i]);
+	}
+	kp__free(s->rem);
+	kp__free(s->node_reqs);
+	kp__free(s->nports);
+	kp__free(s->n_nports);
+	kp__free(s->cap_nports);
+	kp__free(s->nvols);
+	kp__free(s->n_nvols);
+	kp__free(s->cap_nvols);
+	kp__free(s->node_n_placed);
+	kp__free(s->node_removed);
+	for (size_t i = 0; i < s->n_ncs; i++)
+		nc_free(s->ncs[i]);
+	kp__free(s->ncs);
+	kp__free(s->order);
+	for (size_t i = 0; c && s->pool_rem && i < c->n_pools; i++)
+		kp__free(s->pool_rem[i]);
+	kp__free(s->pool_rem);
+	kp__free(s->queue);
+	kp__free(s->last_len);
+	kp__free(s->in_sim);
+	kp__free(s->excluded);
+	kp__free(s->placed_node);
+	kp__free(s->placed_nc);
+	kp__free(s->placed_variant);
+	kp__free(s->scratch_res);
+	kp__free(s->scratch_req);
+	kp__free(s->scratch_its);
+	for (size_t i = 0; c && s->vblock && i < c->n_variants; i++)
+		kp__free(s->vblock[i]);
+	kp__free(s->vblock);
+	kp__free(s->vblock_words);
+	kp__free(s->vblock_n);
+	for (size_t i = 0; c && s->amemo && i < c->n_variants; i++)
+		kp__free(s->amemo[i]);
+	kp__free(s->amemo);
+	kp__free(s->amemo_cap);
+	kp__free(s->pos);
+	kp__itcompat_dispose(&s->itc);
+	kp__sched_porders_free(s);
+	kp__topo_sim_free(s);
+	kp__free(s);
+}
+
+static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
+{
+	const struct kp_cluster *c = s->c;
+	size_t nn = c->n_nodes + 1, np = c->n_pods + 1;
+	s->rem = kp__calloc(nn, sizeof(*s->rem));
+	s->node_reqs = kp__calloc(nn, sizeof(*s->node_reqs));
+	s->nports = kp__calloc(nn, sizeof(*s->nports));
+	s->n_nports = kp__calloc(nn, sizeof(size_t));
+	s->cap_nports = kp__calloc(nn, sizeof(size_t));
+	s->nvols = kp__calloc(nn, sizeof(*s->nvols));
+	s->n_nvols = kp__calloc(nn, sizeof(size_t));
+	s->cap_nvols = kp__calloc(nn, sizeof(size_t));
+	s->node_n_placed = kp__calloc(nn, sizeof(uint32_t));
+	s->node_removed = kp__calloc(nn, 1);
+	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
+	s->last_len = kp__calloc(np, sizeof(int64_t));
+	s->in_sim = kp__calloc(np, 1);
+	s->excluded = kp__calloc(np, 1);
+	s->placed_node = kp__malloc(np * sizeof(int32_t));
+	s->placed_nc = kp__malloc(np * sizeof(int32_t));
+	s->placed_variant = kp__calloc(np, sizeof(uint32_t));
+	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	s->vblock = kp__calloc(c->n_variants + 1, sizeof(*s->vblock));
+	s->vblock_words = kp__calloc(c->n_variants + 1, sizeof(size_t));
+	s->vblock_n = kp__calloc(c->n_variants + 1, sizeof(size_t));
+	s->amemo = kp__calloc(c->n_variants + 1, sizeof(*s->amemo));
+	s->amemo_cap = kp__calloc(c->n_variants + 1, sizeof(size_t));
+	if (!s->rem || !s->node_reqs || !s->nports || !s->n_nports || !s->cap_nports || !s->nvols ||
+	    !s->n_nvols || !s->cap_nvols || !s->node_n_placed || !s->node_removed || !s->pool_rem ||
+	    !s->last_len || !s->in_sim || !s->excluded || !s->placed_node || !s->placed_nc ||
+	    !s->placed_variant || !s->scratch_res || !s->scratch_req || !s->vblock ||
+	    !s->vblock_words || !s->vblock_n || !s->amemo || !s->amemo_cap)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < c->n_pods; i++) {
+		s->placed_node[i] = -1;
+		s->placed_nc[i] = -1;
+		s->last_len[i] = -1;
+	}
+	/* removed and deleting nodes */
+	for (size_t i = 0; i < c->n_nodes; i++)
+		s->node_removed[i] = (uint8_t)(c->nodes[i].deleting ? 2 : 0);
+	for (size_t k = 0; k < o->n_removed_nodes; k++) {
+		const char *name = o->removed_nodes[k];
+		uint32_t idx;
+		if (!name || !kp__map_gets(&c->node_by_name, name, &idx))
+			return kp__error(err, KP_EINVAL, "removed_nodes",
+					 "removed_nodes[%zu]: no node or NodeClaim named \"%s\" in the "
+					 "cluster", k, name ? name : "");
+		if (!s->node_removed[idx])
+			s->node_removed[idx] = 1;
+	}
+	/* pods: pending (optionally only some), and those of removed or
+	 * deleting nodes that would move */
+	uint8_t *only = NULL;
+	if (o->only_pods) {
+		only = kp__calloc(np, 1);
+		if (!only)
+			return KP_ENOMEM;
+		for (size_t k = 0; k < o->n_only_pods; k++) {
+			uint32_t idx;
+			if (!o->only_pods[k] || !kp__map_gets(&c->pod_by_key, o->only_pods[k], &idx)) {
+				kp__free(only);
+				return kp__error(err, KP_EINVAL, "only_pods",
+						 "only_pods[%zu]: no pod \"%s\" in the cluster", k,
+						 o->only_pods[k] ? o->only_pods[k] : "");
+			}
+			only[idx] = 1;
+		}
+	}
+	for (size_t i = 0; i < c->n_pods; i++) {
+		const sc_pod *p = &c->pods[i];
+		if (p->state & SC_POD_PENDING) {
+			/* upstream drops pods that fail Validate; they are reported
+			 * here (in_sim 2) but never scheduled */
+			const sc_class *cls = &c->classes[p->cls];
+			if (!only || only[i])
+				s->in_sim[i] = cls->bad || !cls->n_variants ? 2 : 1;
+		} else if ((p->state & SC_POD_RESCHEDULABLE) && p->node >= 0 &&
+			   s->node_removed[p->node]) {
+			s->in_sim[i] = 1;
+		}
+		if (s->in_sim[i])
+			s->excluded[i] = 1;
+	}
+	kp__free(only);
+	/* NodePool limits: limits minus the capacity of the active nodes */
+	for (size_t p = 0; p < c->n_pools; p++) {
+		const sc_pool *pool = &c->pools[p];
+		if (!pool->has_limits)
+			continue;
+		int64_t *rem = kp__calloc(c->n_res + 1, sizeof(int64_t));
+		if (!rem)
+			return KP_ENOMEM;
+		s->pool_rem[p] = rem;
+		for (size_t r = 0; r < c->n_res; r++)
+			rem[r] = pool->limited[r] ? kp__sat_add(pool->limits[r], -pool->usage[r]) : 0;
+		for (size_t i = 0; i < c->n_nodes; i++)
+			if (s->node_removed[i] == 1 && c->nodes[i].pool == (int32_t)p)
+				for (size_t r = 0; r < c->n_res; r++)
+					if (pool->limited[r])
+						rem[r] = kp__sat_add(rem[r], c->nodes[i].capacity[r]);
+	}
+	return kp__topo_sim_new(s);
+}
+
+KP_EXPORT void kp_sched_options_init(kp_sched_options *opts)
+{
+	if (opts) {
+		kp_sched_options init = KP_SCHED_OPTIONS_INIT;
+		*opts = init;
+	}
+}
+
+KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster,
+				const kp_sched_options *opts, kp_error *err)
+{
+	if (!out)
+		return kp__error(err, KP_EINVAL, NULL, "out is NULL");
+	*out = NULL;
+	if (!cluster)
+		return kp__error(err, KP_EINVAL, NULL, "cluster is NULL");
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	if (opts) {
+		int rc = kp__check_struct_size(opts, offsetof(kp_sched_options, n_only_pods) +
+							     sizeof(size_t),
+					       sizeof(kp_sched_options), "kp_sched_options", err);
+		if (rc != KP_OK)
+			return rc;
+		memcpy(&o, opts, opts->struct_size < sizeof(o) ? opts->struct_size : sizeof(o));
+	}
+	if (o.reserved)
+		return kp__error(err, KP_EINVAL, "reserved", "kp_sched_options.reserved must be zero");
+	if (o.min_values_policy > KP_MIN_VALUES_BEST_EFFORT)
+		return kp__error(err, KP_EINVAL, "min_values_policy",
+				 "unknown min_values_policy %u", o.min_values_policy);
+	if (o.n_removed_nodes && !o.removed_nodes)
+		return kp__error(err, KP_EINVAL, "removed_nodes", "removed_nodes is NULL");
+	if (o.n_only_pods && !o.only_pods)
+		return kp__error(err, KP_EINVAL, "only_pods", "only_pods is NULL");
+	sc_sim *s = kp__calloc(1, sizeof(*s));
+	if (!s)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	s->c = cluster;
+	s->min_values_best_effort = o.min_values_policy == KP_MIN_VALUES_BEST_EFFORT;
+	s->max_its = o.max_instance_types ? o.max_instance_types : KP_SCHED_DEFAULT_MAX_INSTANCE_TYPES;
+	int rc = sim_init(s, &o, err);
+	if (rc == KP_OK)
+		rc = solve(s);
+	if (rc == KP_OK && s->oom)
+		rc = KP_ENOMEM;
+	if (rc == KP_OK)
+		rc = kp__sched_finalize(s);
+	if (rc == KP_OK)
+		rc = kp__sched_result_build(s, out, err);
+	if (rc == KP_ENOMEM)
+		kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp__sched_sim_free(s);
+	return rc;
+}
