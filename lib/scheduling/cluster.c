@@ -2,7 +2,7 @@
  * Scheduling simulation: the snapshot (kp_cluster_new).
  *
  * Everything a simulation reads is compiled here once: resource names are
- * interned and quantities become int64 milli-units; instance types become
+ * interned and quantities become int64 values (kp__res_exponent); instance types become
  * dense allocatable vectors; NodePools become NodeClaim templates with their
  * instance-type options and daemon overhead groups (upstream
  * NewNodeClaimTemplate, NewScheduler's template filter and
@@ -37,14 +37,6 @@ int kp__cluster_keep_reqs(struct kp_cluster *c, kp_requirements *r)
 	return KP_OK;
 }
 
-static int64_t milli(const kp_quantity *q)
-{
-	int64_t v;
-	if (kp_quantity_milli_value(q, &v) != KP_OK)
-		return kp_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
-	return v;
-}
-
 static int intern_res_list(struct kp_cluster *c, const kp_resource_list *l)
 {
 	if (!l)
@@ -57,7 +49,7 @@ static int intern_res_list(struct kp_cluster *c, const kp_resource_list *l)
 	return KP_OK;
 }
 
-/* vec[r] = milli(list[r]) for the resources of the list (others untouched). */
+/* vec[r] = list[r] in r's unit (kp__res_exponent); others untouched. */
 static void res_fill(const struct kp_cluster *c, const kp_resource_list *l, int64_t *vec)
 {
 	if (!l)
@@ -65,7 +57,7 @@ static void res_fill(const struct kp_cluster *c, const kp_resource_list *l, int6
 	for (size_t i = 0; i < l->count; i++) {
 		uint32_t id;
 		if (l->items[i].name && kp__strtab_find(&c->res, l->items[i].name, &id))
-			vec[id] = milli(&l->items[i].quantity);
+			vec[id] = kp__res_value(l->items[i].name, &l->items[i].quantity);
 	}
 }
 

@@ -135,15 +135,7 @@ static int res_format_note(struct kp_cluster *c, uint32_t id, uint32_t fmt)
 	return KP_OK;
 }
 
-static int64_t milli(const kp_quantity *q)
-{
-	int64_t v;
-	if (kp_quantity_milli_value(q, &v) != KP_OK)
-		return kp_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
-	return v;
-}
-
-/* Requests of one pod as (id, milli) pairs, "pods" included. */
+/* Requests of one pod as (id, value) pairs, "pods" included. */
 static int pod_pairs(struct kp_cluster *c, const kp_pod *p, kp_resource_list *scratch,
 		     uint32_t **res, int64_t **val, size_t *n, kp_error *err)
 {
@@ -166,13 +158,13 @@ static int pod_pairs(struct kp_cluster *c, const kp_pod *p, kp_resource_list *sc
 		if (id == 0)
 			continue;
 		(*res)[*n] = id;
-		(*val)[*n] = milli(&scratch->items[i].quantity);
+		(*val)[*n] = kp__res_value(scratch->items[i].name, &scratch->items[i].quantity);
 		(*n)++;
 	}
 	return KP_OK;
 }
 
-/* Per-pod (resource, milli) pairs, until vectors can be built. */
+/* Per-pod (resource, value) pairs, until vectors can be built. */
 struct pairs {
 	uint32_t *res;
 	int64_t *val;
@@ -795,7 +787,7 @@ static void class_key(sc_buf *b, const kp_pod *p, const char *const *vol_keys, s
 /* Entry points from cluster.c                                         */
 
 /* Resource names of every pod and daemon pod are interned before the
- * resource table is frozen; the (id, milli) pairs are kept in the arena. */
+ * resource table is frozen; the (id, value) pairs are kept in the arena. */
 int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
 {
 	c->n_pods = spec->n_pods;

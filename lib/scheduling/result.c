@@ -506,7 +506,8 @@ static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
 			kp_quantity_from_scaled(&e->quantity, nc->requests[r] / 1000, 0,
 						KP_QUANTITY_DECIMAL_SI);
 		else
-			kp_quantity_from_scaled(&e->quantity, nc->requests[r], -3, fmt);
+			kp_quantity_from_scaled(&e->quantity, nc->requests[r],
+						kp__res_exponent(c->res.strs[r]), fmt);
 	}
 	/* sorted by name, as a library-filled list */
 	for (size_t i = 1; i < res->requests.count; i++) {

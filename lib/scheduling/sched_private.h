@@ -86,11 +86,22 @@ void kp__buf_i64(sc_buf *b, int64_t v);
 void kp__buf_free(sc_buf *b);
 
 /* ------------------------------------------------------------------ */
-/* Resources: interned names, int64 milli-unit vectors                 */
+/* Resources: interned names, int64 vectors                            */
 
 #define SC_RES_PODS 0 /* "pods" is always resource 0 */
 
-/* Saturating arithmetic on milli-values. */
+/*
+ * Unit of a resource's int64 values, as a power of ten: whole bytes (0) for
+ * memory, ephemeral-storage, storage and hugepages-*, as kube-scheduler keeps
+ * them, so that quantities up to 8 EiB stay exact (NodePool limits such as
+ * 10000000Gi overflow int64 thousandths of a byte); thousandths (-3) for
+ * everything else (cpu, pods, nodes, extended resources).
+ */
+int kp__res_exponent(const char *name);
+/* q in that unit, rounded up as Quantity.ScaledValue; saturates on overflow. */
+int64_t kp__res_value(const char *name, const kp_quantity *q);
+
+/* Saturating arithmetic on resource values. */
 static inline int64_t kp__sat_add(int64_t a, int64_t b)
 {
 	if (b > 0 && a > INT64_MAX - b)

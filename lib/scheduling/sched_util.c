@@ -311,3 +311,20 @@ void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...)
 	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
 	va_end(ap);
 }
+
+int kp__res_exponent(const char *name)
+{
+	if (!strcmp(name, KP_RESOURCE_MEMORY) || !strcmp(name, KP_RESOURCE_EPHEMERAL_STORAGE) ||
+	    !strcmp(name, KP_RESOURCE_STORAGE) ||
+	    !strncmp(name, KP_RESOURCE_HUGEPAGES_PREFIX, strlen(KP_RESOURCE_HUGEPAGES_PREFIX)))
+		return 0;
+	return -3;
+}
+
+int64_t kp__res_value(const char *name, const kp_quantity *q)
+{
+	int64_t v;
+	if (kp_quantity_scaled_value(q, kp__res_exponent(name), &v) != KP_OK)
+		return kp_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
+	return v;
+}

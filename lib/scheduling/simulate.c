@@ -146,16 +146,17 @@ static size_t first_misfit(const int64_t *req, const int64_t *total, size_t n)
 	return 0;
 }
 
-static void fmt_milli(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v)
+static void fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v)
 {
 	kp_quantity q;
 	uint32_t fmt = r < c->cap_res_fmt && c->res_fmt[r] != UINT32_MAX ? c->res_fmt[r]
 									  : KP_QUANTITY_DECIMAL_SI;
 	if (r == SC_RES_PODS)
 		fmt = KP_QUANTITY_DECIMAL_SI;
-	if (kp_quantity_from_scaled(&q, v, -3, fmt) != KP_OK ||
+	if (kp_quantity_from_scaled(&q, v, kp__res_exponent(c->res.strs[r]), fmt) != KP_OK ||
 	    kp_quantity_format(&q, buf, size) != KP_OK)
-		snprintf(buf, size, "%lldm", (long long)v);
+		snprintf(buf, size, "%lld%s", (long long)v,
+			 kp__res_exponent(c->res.strs[r]) ? "m" : "");
 }
 
 /* "cpu=1, memory=1Gi, pods=1" for the non-zero entries. */
@@ -167,7 +168,7 @@ static void fmt_res(char *buf, size_t size, const struct kp_cluster *c, const in
 		if (!v[r])
 			continue;
 		char q[KP_QUANTITY_STRING_MAX];
-		fmt_milli(q, sizeof(q), c, r, v[r]);
+		fmt_value(q, sizeof(q), c, r, v[r]);
 		if (!first)
 			kp__sbuf_put(&b, ", ");
 		first = 0;
@@ -325,8 +326,8 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 		if (w) {
 			size_t r = first_misfit(p->req, rem, c->n_res);
 			char a[KP_QUANTITY_STRING_MAX], b[KP_QUANTITY_STRING_MAX];
-			fmt_milli(a, sizeof(a), c, r, p->req[r]);
-			fmt_milli(b, sizeof(b), c, r, rem[r]);
+			fmt_value(a, sizeof(a), c, r, p->req[r]);
+			fmt_value(b, sizeof(b), c, r, rem[r]);
 			kp__why(w, KP_REASON_RESOURCES, c->res.strs[r],
 				"exceeds node resources: %s requests %s, %s remains", c->res.strs[r],
 				a, b);

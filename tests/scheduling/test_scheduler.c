@@ -540,6 +540,28 @@ START_TEST(limits)
 }
 END_TEST
 
+START_TEST(limits_beyond_milli_range)
+{
+	/* 10000000Gi is ~1.07e19 thousandths of a byte, beyond int64: memory is
+	 * kept in whole bytes, so the limit and the pool's usage stay exact and
+	 * exactly 4Gi (one "small") remain */
+	h_load(&sc,
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: limited}\nspec:\n"
+		"  limits: {memory: 10000000Gi}\n"
+		"  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
+		"      requirements: []\n---\n"
+		"apiVersion: v1\nkind: Node\nmetadata:\n  name: huge\n  labels: {kubernetes.io/hostname: huge, "
+		"karpenter.sh/nodepool: limited, karpenter.sh/registered: \"true\", karpenter.sh/initialized: \"true\"}\n"
+		"spec: {providerID: \"kwok://huge\", taints: [{key: full, effect: NoSchedule}]}\n"
+		"status:\n  capacity: {cpu: \"4\", memory: 9999996Gi, pods: \"20\"}\n"
+		"  allocatable: {cpu: \"4\", memory: 9999996Gi, pods: \"20\"}\n---\n"
+		POD("a", "1", "1Gi"), NULL);
+	h_run(&sc, NULL);
+	ck_assert_uint_eq(h_pod(&sc, "a")->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_str_eq(h_req(h_pod_nc(&sc, "a")->nodeclaim, KP_LABEL_INSTANCE_TYPE), "In small");
+}
+END_TEST
+
 #define DAEMONSET(name, cpu, extra)                                                                \
 	"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " name ", namespace: kube-system}\n"  \
 	"spec:\n  selector: {matchLabels: {app: " name "}}\n  template:\n    metadata: {labels: {app: " \
@@ -730,6 +752,7 @@ static Suite *nodepool_suite(void)
 	tcase_add_test(tc, required_terms_in_turn);
 	tcase_add_test(tc, preferred_node_affinity);
 	tcase_add_test(tc, limits);
+	tcase_add_test(tc, limits_beyond_milli_range);
 	tcase_add_test(tc, daemon_overhead);
 	tcase_add_test(tc, min_values);
 	tcase_add_test(tc, max_instance_types);
