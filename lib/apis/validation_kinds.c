@@ -650,8 +650,8 @@ static void runtime_taints(kp__vctx *c, const char *field, const kp_taint *taint
 			}
 		}
 		const char *effect = effect_name(t->effect);
+		char num[16]; /* outlives the block: effect may point here below */
 		if (!effect) {
-			char num[16];
 			snprintf(num, sizeof(num), "%u", t->effect);
 			char *q = kp__v_quote(c, num);
 			char *msg = q ? kp__v_printf(c, "invalid value: %s in %s", q, field) : NULL;

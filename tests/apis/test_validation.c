@@ -1528,6 +1528,38 @@ END_TEST
 
 /* A caller-built NodePool (no decoding): operator codes without text, a
  * smaller struct_size from an older header, no metadata. */
+/* Duplicate taints with an effect code no name exists for: the message
+ * names the code (and must not read a buffer that went out of scope). */
+START_TEST(test_duplicate_unknown_effect)
+{
+	kp_node_class_reference ref = KP_NODE_CLASS_REFERENCE_INIT;
+	ref.group = "karpenter.test.sh";
+	ref.kind = "TestNodeClass";
+	ref.name = "default";
+	kp_nodeclaim_spec spec = KP_NODECLAIM_SPEC_INIT;
+	spec.node_class_ref = &ref;
+	kp_taint taints[] = { { "a", NULL, 7, 0, 0 }, { "a", NULL, 7, 0, 0 } };
+	spec.taints = taints;
+	spec.n_taints = 2;
+	kp_nodeclaim_template t = KP_NODECLAIM_TEMPLATE_INIT;
+	t.spec = &spec;
+	kp_nodepool_spec s = KP_NODEPOOL_SPEC_INIT;
+	s.template_ = &t;
+	kp_object_meta meta = KP_OBJECT_META_INIT;
+	meta.name = "dup";
+	kp_nodepool np = KP_NODEPOOL_INIT;
+	np.metadata = &meta;
+	np.spec = &s;
+	kp_validation *v = NULL;
+	ck_assert_int_eq(kp_validate(&v, KP_KIND_NODEPOOL, &np, NULL, NULL, NULL), KP_OK);
+	char *got = problems_text(v);
+	ck_assert_msg(strstr(got, "spec.template.spec.taints[1]: duplicate taint Key/Effect pair a=7\n"),
+		      "%s", got);
+	free(got);
+	kp_validation_free(v);
+}
+END_TEST
+
 START_TEST(test_caller_built)
 {
 	kp_node_class_reference ref = KP_NODE_CLASS_REFERENCE_INIT;
@@ -1817,6 +1849,7 @@ static Suite *validation_suite(void)
 	tc = tcase_create("api");
 	tcase_add_test(tc, test_api_errors);
 	tcase_add_test(tc, test_caller_built);
+	tcase_add_test(tc, test_duplicate_unknown_effect);
 	tcase_add_test(tc, test_flags);
 	tcase_add_test(tc, test_wellknown_handle);
 	tcase_add_test(tc, test_out_of_memory);
