@@ -82,7 +82,8 @@ enum kp_kind {
 	KP_KIND_PVC = 8,             /**< v1 PersistentVolumeClaim */
 	KP_KIND_PV = 9,              /**< v1 PersistentVolume */
 	KP_KIND_STORAGE_CLASS = 10,  /**< storage.k8s.io/v1 StorageClass */
-	KP_KIND_CSI_NODE = 11        /**< storage.k8s.io/v1 CSINode */
+	KP_KIND_CSI_NODE = 11,       /**< storage.k8s.io/v1 CSINode */
+	KP_KIND_NAMESPACE = 12       /**< v1 Namespace (metadata only) */
 };
 
 /**
@@ -1093,6 +1094,22 @@ typedef struct kp_csi_node {
 /** Static initializer for kp_csi_node. @since 0.1 */
 #define KP_CSI_NODE_INIT { sizeof(kp_csi_node), KP_KIND_CSI_NODE, NULL, NULL, NULL }
 
+/**
+ * @brief v1 Namespace. Only its metadata is modelled (name and labels are
+ *        what scheduling reads, for pod affinity namespaceSelector); spec
+ *        and status are ignored on decode.
+ * @since 0.1
+ */
+typedef struct kp_namespace {
+	uint32_t struct_size;     /**< sizeof(kp_namespace) */
+	uint32_t kind;            /**< KP_KIND_NAMESPACE */
+	const char *api_version;  /**< apiVersion as written; NULL = "v1" */
+	kp_object_meta *metadata; /**< metadata */
+} kp_namespace;
+
+/** Static initializer for kp_namespace. @since 0.1 */
+#define KP_NAMESPACE_INIT { sizeof(kp_namespace), KP_KIND_NAMESPACE, NULL, NULL }
+
 /* ------------------------------------------------------------------------ */
 /* Copy and free                                                            */
 
@@ -1196,6 +1213,15 @@ void kp_storage_class_free(kp_storage_class *sc);
  * Thread-safety: needs exclusive access to the object.
  */
 void kp_csi_node_free(kp_csi_node *csi_node);
+
+/**
+ * @brief Free a library-built Namespace (as kp_object_free).
+ * @param[in] ns the object, or NULL (no-op)
+ * @since 0.1
+ * Ownership: only for objects the library built.
+ * Thread-safety: needs exclusive access to the object.
+ */
+void kp_namespace_free(kp_namespace *ns);
 
 /**
  * @brief Deep-copy a Pod (as kp_object_copy with KP_KIND_POD).

@@ -39,9 +39,14 @@
  * (offerings of capacity type "reserved" are used like the others, without
  * upstream's ReservationManager), dynamic resource allocation (ResourceClaims
  * are ignored), the PreferencePolicy=Ignore option, consolidateAfter of the
- * consolidation simulation, namespace selectors of pod affinity terms other
- * than the empty one (Namespace objects are not part of the snapshot), and
- * the scheduler's cluster-level default topology spread constraints.
+ * consolidation simulation, and the scheduler's cluster-level default
+ * topology spread constraints.
+ *
+ * Pod affinity namespaces: a term selects the namespaces it lists plus
+ * those whose labels match its namespaceSelector (the Namespace objects of
+ * the snapshot, kp_cluster_spec.namespaces); with neither, the pod's own
+ * namespace. A namespace not given as an object has no labels, so only an
+ * empty selector ({}, every namespace) selects it.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -149,10 +154,15 @@ typedef struct kp_cluster_spec {
 	                                              core's; kept by reference: it must outlive the
 	                                              snapshot, unmodified */
 	int64_t now_ms;                          /**< the snapshot's "now" */
+	/** Namespaces, whose labels pod affinity namespaceSelectors match
+	 *  (only metadata.name and metadata.labels are read); NULL/0 = none:
+	 *  every namespace then has no labels. @since 0.1 */
+	const kp_namespace *const *namespaces;
+	size_t n_namespaces;                     /**< number of Namespaces */
 } kp_cluster_spec;
 
 /** Static initializer for kp_cluster_spec. @since 0.1 */
-#define KP_CLUSTER_SPEC_INIT { sizeof(kp_cluster_spec), 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
+#define KP_CLUSTER_SPEC_INIT { sizeof(kp_cluster_spec), 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * @brief Initialize @p spec as KP_CLUSTER_SPEC_INIT does (for FFI).

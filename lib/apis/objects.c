@@ -780,6 +780,17 @@ static const kp__field kp__type_csi_node_f[] = {
 PUBLIC(kp__type_csi_node, "CSINode", S);
 #undef S
 
+/* v1 Namespace: metadata only (spec.finalizers and status.phase are not
+ * modelled; decoding ignores them like any unknown field of a core kind). */
+#define S kp_namespace
+static const kp__field kp__type_namespace_f[] = {
+	API_VERSION(api_version),
+	KIND(kind),
+	STRUCT(metadata, "metadata", "ObjectMeta", kp__type_object_meta),
+};
+PUBLIC(kp__type_namespace, "Namespace", S);
+#undef S
+
 /* ------------------------------------------------------------------------ */
 /* karpenter.sh/v1                                                          */
 
@@ -979,6 +990,7 @@ static const kp__kind_info kinds[] = {
 	{ KP_KIND_PV, "PersistentVolume", "v1", 0, &kp__type_pv },
 	{ KP_KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io/v1", 0, &kp__type_storage_class },
 	{ KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, &kp__type_csi_node },
+	{ KP_KIND_NAMESPACE, "Namespace", "v1", 0, &kp__type_namespace },
 };
 
 const kp__kind_info *kp__kind_info_get(uint32_t kind)
@@ -1055,6 +1067,7 @@ TYPED(kp_pvc, kp_pvc, KP_KIND_PVC)
 TYPED(kp_pv, kp_pv, KP_KIND_PV)
 TYPED(kp_storage_class, kp_storage_class, KP_KIND_STORAGE_CLASS)
 TYPED(kp_csi_node, kp_csi_node, KP_KIND_CSI_NODE)
+TYPED(kp_namespace, kp_namespace, KP_KIND_NAMESPACE)
 #undef TYPED
 
 #define TYPED_COPY(prefix, ctype, kindv) \

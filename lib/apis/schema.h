@@ -113,6 +113,7 @@ extern const kp__type kp__type_pvc;
 extern const kp__type kp__type_pv;
 extern const kp__type kp__type_storage_class;
 extern const kp__type kp__type_csi_node;
+extern const kp__type kp__type_namespace;
 extern const kp__type kp__type_nodeclaim_template; /* NodeClaimTemplate */
 extern const kp__type kp__type_object_meta;
 

@@ -259,6 +259,33 @@ static int keep_nodeclaim(struct kp_cluster *c, const kp_nodeclaim *nc, const kp
 	return KP_OK;
 }
 
+/* Copies of the Namespace objects, whose labels pod affinity namespace
+ * selectors match (topology.c). One without a name cannot be selected and
+ * is left out. */
+static int namespaces_keep(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+{
+	c->namespaces = kp__calloc(spec->n_namespaces + 1, sizeof(*c->namespaces));
+	if (!c->namespaces)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < spec->n_namespaces; i++) {
+		const kp_namespace *ns = spec->namespaces[i];
+		if (!ns)
+			return kp__error(err, KP_EINVAL, "namespaces", "namespaces[%zu] is NULL", i);
+		kp_namespace *copy = NULL;
+		int rc = kp_object_copy((void **)&copy, KP_KIND_NAMESPACE, ns, err);
+		if (rc != KP_OK) {
+			kp__error_prefix(err, "namespaces");
+			return rc;
+		}
+		if (!copy->metadata || !copy->metadata->name || !copy->metadata->name[0]) {
+			kp_namespace_free(copy);
+			continue;
+		}
+		c->namespaces[c->n_namespaces++] = copy;
+	}
+	return KP_OK;
+}
+
 static int node_cmp(const void *a, const void *b)
 {
 	const sc_node *x = a, *y = b;
@@ -865,6 +892,8 @@ static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 		return KP_ENOMEM;
 	if ((rc = pools_init(c, spec, err)) != KP_OK)
 		return rc;
+	if ((rc = namespaces_keep(c, spec, err)) != KP_OK)
+		return rc;
 	if ((rc = catalogs_intern(c, spec)) != KP_OK)
 		return rc;
 	if ((rc = nodes_intern(c, spec)) != KP_OK)
@@ -950,6 +979,7 @@ KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_e
 	CHECK_ARRAY(pvs, n_pvs)
 	CHECK_ARRAY(storage_classes, n_storage_classes)
 	CHECK_ARRAY(csi_nodes, n_csi_nodes)
+	CHECK_ARRAY(namespaces, n_namespaces)
 #undef CHECK_ARRAY
 	for (size_t i = 0; i < s.n_nodeclasses; i++) {
 		const kp_nodeclass_status *st = s.nodeclasses[i];
@@ -1003,6 +1033,9 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	for (size_t i = 0; i < c->n_owned_nodeclaims; i++)
 		kp_nodeclaim_free(c->owned_nodeclaims[i]);
 	kp__free(c->owned_nodeclaims);
+	for (size_t i = 0; i < c->n_namespaces; i++)
+		kp_namespace_free(c->namespaces[i]);
+	kp__free(c->namespaces);
 	kp__free(c->classes);
 	kp__free(c->res_fmt);
 	kp__free(c->groups);

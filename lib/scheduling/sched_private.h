@@ -413,6 +413,8 @@ struct kp_cluster {
 	size_t n_owned_nodes, cap_owned_nodes;
 	kp_nodeclaim **owned_nodeclaims;
 	size_t n_owned_nodeclaims, cap_owned_nodeclaims;
+	kp_namespace **namespaces; /* copies of the Namespaces with a name (namespaceSelector) */
+	size_t n_namespaces;
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };

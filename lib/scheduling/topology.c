@@ -345,18 +345,17 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 	return group_pool_domains(c, g);
 }
 
-/* Namespaces of an affinity term (upstream buildNamespaceList). Namespace
- * objects are not modelled: a namespace selector adds nothing beyond the
- * listed namespaces, except that an empty selector selects every namespace
- * of the snapshot's pods. */
+/* Namespaces of an affinity term (upstream buildNamespaceList): the listed
+ * ones plus those whose labels match the namespace selector; with neither,
+ * the pod's own. Only the snapshot's Namespace objects have labels; an
+ * empty selector selects every namespace, those of the snapshot's pods
+ * included. */
 static int term_namespaces(struct kp_cluster *c, const sc_class *cls,
 			   const kp_pod_affinity_term *t, uint32_t **out, size_t *n)
 {
-	size_t cap = t->n_namespaces + 1;
-	int all = t->namespace_selector && !t->namespace_selector->match_labels.count &&
-		  !t->namespace_selector->n_match_expressions;
-	if (all)
-		cap += c->str.n;
+	const kp_label_selector *sel = t->namespace_selector;
+	int all = sel && !sel->match_labels.count && !sel->n_match_expressions;
+	size_t cap = t->n_namespaces + 1 + (sel ? c->n_namespaces : 0) + (all ? c->n_pods : 0);
 	uint32_t *ns = kp__arena_alloc(&c->arena, cap * sizeof(uint32_t));
 	if (!ns)
 		return KP_ENOMEM;
@@ -367,6 +366,13 @@ static int term_namespaces(struct kp_cluster *c, const sc_class *cls,
 		for (size_t i = 0; i < t->n_namespaces; i++)
 			if (kp__strtab_intern(&c->str, t->namespaces[i], &ns[k++]) != KP_OK)
 				return KP_ENOMEM;
+		for (size_t i = 0; sel && i < c->n_namespaces; i++) {
+			const kp_object_meta *m = c->namespaces[i]->metadata;
+			if (!all && !kp_label_selector_matches(sel, &m->labels))
+				continue;
+			if (kp__strtab_intern(&c->str, m->name, &ns[k++]) != KP_OK)
+				return KP_ENOMEM;
+		}
 		if (all)
 			for (size_t i = 0; i < c->n_pods; i++)
 				if (kp__strtab_intern(&c->str, c->pods[i].ns, &ns[k++]) != KP_OK)

@@ -314,7 +314,7 @@ END_TEST
 static const char *const fixtures[] = {
 	"pod.yaml", "node.yaml", "daemonset.yaml", "pdb.yaml", "storage.yaml",
 	"nodeclaim.yaml", "kwok-nodeclass.yaml", "nodepool-full.yaml", "nodepool-small.yaml",
-	"nodepool-small.json", "list.yaml",
+	"nodepool-small.json", "list.yaml", "namespace.yaml",
 };
 #define N_FIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
 
@@ -449,7 +449,7 @@ START_TEST(fixtures_cover_every_field)
 	static const uint32_t kinds[] = { KP_KIND_NODEPOOL, KP_KIND_NODECLAIM, KP_KIND_KWOK_NODECLASS,
 					  KP_KIND_POD, KP_KIND_NODE, KP_KIND_DAEMONSET, KP_KIND_PDB,
 					  KP_KIND_PVC, KP_KIND_PV, KP_KIND_STORAGE_CLASS,
-					  KP_KIND_CSI_NODE };
+					  KP_KIND_CSI_NODE, KP_KIND_NAMESPACE };
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		cov_register(kp__kind_info_get(kinds[k])->type);
 	size_t seen_kinds[16] = { 0 };
@@ -605,6 +605,20 @@ START_TEST(fixture_storage_and_pdb_fields)
 	ck_assert_str_eq(b->spec->max_unavailable.str_value, "25%");
 	kp_decode_result_free(r);
 	free(text);
+
+	/* Namespace: metadata only; spec and status are not modelled and
+	 * decode without a warning, as unknown fields of core kinds do. */
+	static const char ns_yaml[] = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n"
+				      "  labels:\n    team: a\nspec:\n  finalizers: [kubernetes]\n"
+				      "status:\n  phase: Active\n";
+	r = decode_ok(ns_yaml, sizeof(ns_yaml) - 1, 0);
+	ck_assert_uint_eq(kp_decode_result_count(r), 1);
+	ck_assert_uint_eq(kp_decode_result_warning_count(r), 0);
+	ck_assert_uint_eq(kp_decode_result_at(r, 0)->kind, KP_KIND_NAMESPACE);
+	const kp_namespace *ns = kp_decode_result_at(r, 0)->object;
+	ck_assert_str_eq(ns->metadata->name, "team-a");
+	ck_assert_uint_eq(ns->metadata->labels.count, 1);
+	kp_decode_result_free(r);
 }
 END_TEST
 
@@ -1451,6 +1465,8 @@ START_TEST(kinds_and_options)
 	ck_assert_str_eq(kp_kind_name(0), "");
 	ck_assert_str_eq(kp_kind_name(1000), "");
 	ck_assert_str_eq(kp_kind_api_version(KP_KIND_CSI_NODE), "storage.k8s.io/v1");
+	ck_assert_str_eq(kp_kind_name(KP_KIND_NAMESPACE), "Namespace");
+	ck_assert_uint_eq(kp_kind_lookup("v1", "Namespace"), KP_KIND_NAMESPACE);
 	ck_assert_str_eq(kp_kind_api_version(KP_KIND_KWOK_NODECLASS), "karpenter.kwok.sh/v1alpha1");
 	ck_assert_uint_eq(kp_kind_lookup("karpenter.sh/v1", "NodeClaim"), KP_KIND_NODECLAIM);
 	ck_assert_uint_eq(kp_kind_lookup("karpenter.sh/v1beta1", "NodePool"), KP_KIND_UNKNOWN);

@@ -156,6 +156,9 @@ void h_load(h_scenario *sc, const char *yaml, kp_instance_types *its)
 		case KP_KIND_CSI_NODE:
 			sc->csi_nodes[sc->n_csi_nodes++] = o->object;
 			break;
+		case KP_KIND_NAMESPACE:
+			sc->namespaces[sc->n_namespaces++] = o->object;
+			break;
 		default:
 			break;
 		}
@@ -202,6 +205,8 @@ int h_build(h_scenario *sc, kp_error *err)
 	spec.n_storage_classes = sc->n_scs;
 	spec.csi_nodes = sc->csi_nodes;
 	spec.n_csi_nodes = sc->n_csi_nodes;
+	spec.namespaces = sc->namespaces;
+	spec.n_namespaces = sc->n_namespaces;
 	spec.wellknown = sc->wk;
 	return kp_cluster_new(&sc->cluster, &spec, err);
 }

@@ -50,6 +50,8 @@ typedef struct h_scenario {
 	size_t n_scs;
 	const kp_csi_node *csi_nodes[32];
 	size_t n_csi_nodes;
+	const kp_namespace *namespaces[16];
+	size_t n_namespaces;
 	kp_instance_types *its;
 	kp_instance_types *per_pool[16];
 	kp_nodeclass_status *classes[8];

@@ -415,6 +415,102 @@ START_TEST(removed_node_pods_do_not_count)
 }
 END_TEST
 
+/* Namespaces team-a and team-b as objects, and a node with room in zone
+ * @p zone running pod "db" (app: db) in namespace team-a. */
+static size_t namespaced_db(char *y, size_t len, const char *zone, const char *cpu)
+{
+	return len + (size_t)snprintf(y + len, (1 << 16) - len,
+		"apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, labels: {team: a}}\n---\n"
+		"apiVersion: v1\nkind: Namespace\nmetadata: {name: team-b, labels: {team: b}}\n---\n"
+		"apiVersion: v1\nkind: Node\nmetadata:\n  name: node-%s\n  labels: {kubernetes.io/hostname: node-%s, "
+		"topology.kubernetes.io/zone: test-zone-%s}\nspec: {providerID: kwok://%s}\n"
+		"status: {allocatable: {cpu: \"%s\", pods: \"10\"}}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: team-a, uid: db, labels: {app: db}}\n"
+		"spec: {nodeName: node-%s, containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n---\n",
+		zone, zone, zone, zone, cpu, zone);
+}
+
+#define NS_TERM(kind, key, nssel)                                                                  \
+	"  affinity: {" kind ": {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: " key \
+	", labelSelector: {matchLabels: {app: db}}, namespaceSelector: " nssel "}]}}\n"
+
+START_TEST(anti_affinity_namespace_selector)
+{
+	/* upstream buildNamespaceList: the selector picks team-a by its labels,
+	 * so db (in team-a) keeps the pending pods off its zone and its node */
+	char *y = malloc(1 << 16);
+	size_t len = (size_t)snprintf(y, 1 << 16, "%s", NODEPOOL);
+	len = namespaced_db(y, len, "a", "8");
+	pods(y, &len, 1 << 16, "web", 2, "app: web", "1",
+	     NS_TERM("podAntiAffinity", "topology.kubernetes.io/zone", "{matchLabels: {team: a}}"));
+	pods(y, &len, 1 << 16, "host", 1, "app: host", "1",
+	     NS_TERM("podAntiAffinity", "kubernetes.io/hostname",
+		     "{matchExpressions: [{key: team, operator: In, values: [a]}]}"));
+	h_load(&sc, y, NULL);
+	free(y);
+	ck_assert_uint_eq(sc.n_namespaces, 2);
+	h_run(&sc, NULL);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 3);
+	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 3);
+	ck_assert_str_eq(zone_counts(&sc, "web"), "a=0 b=2 c=0");
+	const kp_sched_placement *h = h_pod(&sc, "host-0");
+	ck_assert_uint_eq(h->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_str_ne(h->node, "node-a");
+}
+END_TEST
+
+START_TEST(anti_affinity_namespace_selector_no_match)
+{
+	/* the selector picks team-b, where no db pod runs: no constraint, the
+	 * pods go to node-a; a namespace that is not given as an object has
+	 * no labels, so a selector does not pick the pod's own "default" */
+	char *y = malloc(1 << 16);
+	size_t len = (size_t)snprintf(y, 1 << 16, "%s", NODEPOOL);
+	len = namespaced_db(y, len, "a", "8");
+	len += (size_t)snprintf(y + len, (1 << 16) - len,
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: db2, uid: db2, labels: {app: db}}\n"
+		"spec: {nodeName: node-a, containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]}\n---\n");
+	pods(y, &len, 1 << 16, "web", 2, "app: web", "1",
+	     NS_TERM("podAntiAffinity", "topology.kubernetes.io/zone", "{matchLabels: {team: b}}"));
+	pods(y, &len, 1 << 16, "host", 1, "app: host", "1",
+	     NS_TERM("podAntiAffinity", "kubernetes.io/hostname",
+		     "{matchExpressions: [{key: team, operator: DoesNotExist}]}"));
+	h_load(&sc, y, NULL);
+	free(y);
+	h_run(&sc, NULL);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 3);
+	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 0);
+	ck_assert_str_eq(h_pod(&sc, "web-0")->node, "node-a");
+	ck_assert_str_eq(h_pod(&sc, "web-1")->node, "node-a");
+	ck_assert_str_eq(h_pod(&sc, "host-0")->node, "node-a");
+}
+END_TEST
+
+START_TEST(pod_affinity_namespace_selector)
+{
+	/* node-b is full; web follows db (team-a, picked by its labels) into
+	 * zone b; the empty selector picks every namespace; a selector that
+	 * picks only team-b finds nothing to follow */
+	char *y = malloc(1 << 16);
+	size_t len = (size_t)snprintf(y, 1 << 16, "%s", NODEPOOL);
+	len = namespaced_db(y, len, "b", "1");
+	pods(y, &len, 1 << 16, "web", 2, "app: web", "1",
+	     NS_TERM("podAffinity", "topology.kubernetes.io/zone", "{matchLabels: {team: a}}"));
+	pods(y, &len, 1 << 16, "any", 1, "app: any", "1",
+	     NS_TERM("podAffinity", "topology.kubernetes.io/zone", "{}"));
+	pods(y, &len, 1 << 16, "lonely", 1, "app: lonely", "1",
+	     NS_TERM("podAffinity", "topology.kubernetes.io/zone", "{matchLabels: {team: b}}"));
+	h_load(&sc, y, NULL);
+	free(y);
+	h_run(&sc, NULL);
+	ck_assert_str_eq(zone_counts(&sc, "web"), "a=0 b=2 c=0");
+	ck_assert_str_eq(zone_counts(&sc, "any"), "a=0 b=1 c=0");
+	const kp_sched_placement *l = h_pod(&sc, "lonely-0");
+	ck_assert_uint_eq(l->target, KP_SCHED_UNPLACED);
+	ck_assert_ptr_nonnull(h_reason(l, KP_REASON_POD_AFFINITY, "default", NULL));
+}
+END_TEST
+
 static Suite *topology_suite(void)
 {
 	Suite *s = suite_create("scheduler-topology");
@@ -435,6 +531,9 @@ static Suite *topology_suite(void)
 	tcase_add_test(tc, spread_node_affinity_policy);
 	tcase_add_test(tc, topology_deterministic_and_consolidation);
 	tcase_add_test(tc, removed_node_pods_do_not_count);
+	tcase_add_test(tc, anti_affinity_namespace_selector);
+	tcase_add_test(tc, anti_affinity_namespace_selector_no_match);
+	tcase_add_test(tc, pod_affinity_namespace_selector);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -73,6 +73,33 @@ run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" -f "$fx/other
 check "all pods placed exits 0" [ "$rc" -eq 0 ]
 check "other kinds are skipped on stderr" contains "$errout" "other-kinds.yaml: skipped ConfigMap/settings (v1): not a kind the simulation reads"
 check "all pods placed: the pods line" has_line "$out" "Pods: 4 pending: 4 on new NodeClaims, 0 on existing nodes, 0 cannot be placed"
+# Namespaces are read: a pod affinity namespaceSelector matches their labels.
+cat >"$tmpd/ns.yaml" <<'EOF'
+apiVersion: v1
+kind: Namespace
+metadata: {name: default, labels: {team: d}}
+EOF
+cat >"$tmpd/follower.yaml" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: follower, namespace: other, labels: {app: follower}}
+spec:
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        - topologyKey: kubernetes.io/hostname
+          labelSelector: {matchLabels: {app: small}}
+          namespaceSelector: {matchLabels: {team: d}}
+  containers:
+    - name: app
+      resources:
+        requests: {cpu: 100m}
+EOF
+run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" -f "$tmpd/ns.yaml" -f "$tmpd/follower.yaml"
+check "namespaceSelector: Namespaces are not skipped" [ -z "$errout" ]
+check "namespaceSelector: the follower is placed (exit 0)" [ "$rc" -eq 0 ]
+run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" -f "$tmpd/follower.yaml"
+check "namespaceSelector: without the Namespace nothing matches (exit 1)" [ "$rc" -eq 1 ]
 run_cmd sh -c "{ cat \"\$2\"; echo ---; cat \"\$3\"; } | \"\$1\" simulate -f - -o json" _ "$tool" "$fx/nodepool.yaml" "$fx/pods.yaml"
 check "stdin (-f -) works" [ "$rc" -eq 0 ]
 py "stdin: every pod placed on a new NodeClaim" '

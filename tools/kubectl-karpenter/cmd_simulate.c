@@ -40,7 +40,8 @@ static void simulate_usage(FILE *out)
 	      "Reads NodePools (with the v1 CRD defaults applied), KWOKNodeClasses, Nodes,\n"
 	      "NodeClaims, Pods (pending when spec.nodeName is empty, else bound to that\n"
 	      "node), DaemonSets, PodDisruptionBudgets, PersistentVolumeClaims,\n"
-	      "PersistentVolumes, StorageClasses and CSINodes; other kinds are skipped with\n"
+	      "PersistentVolumes, StorageClasses, CSINodes and Namespaces (whose labels\n"
+	      "pod affinity namespaceSelectors match); other kinds are skipped with\n"
 	      "a note on stderr. A KWOKNodeClass without a Ready condition counts as ready;\n"
 	      "when the input has no KWOKNodeClass at all, every NodePool's node class\n"
 	      "counts as ready.\n"
@@ -336,7 +337,7 @@ static void emit_yaml(FILE *out, const cJSON *doc)
 
 typedef struct objects {
 	ptrvec nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs, pvs,
-		storage_classes, csi_nodes;
+		storage_classes, csi_nodes, namespaces;
 	/* for duplicate detection */
 	struct seen {
 		uint32_t kind;
@@ -350,7 +351,7 @@ static void objects_free(objects *o)
 {
 	ptrvec *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes, &o->pods,
 			  &o->daemonsets, &o->pdbs, &o->pvcs, &o->pvs, &o->storage_classes,
-			  &o->csi_nodes };
+			  &o->csi_nodes, &o->namespaces };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		vec_free(all[i]);
 	free(o->seen);
@@ -376,8 +377,8 @@ static int cmp_seen_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass and
- * CSINode; a namespace written on them is ignored by the API server. */
+/* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass,
+ * CSINode and Namespace; a namespace written on them is ignored by the API server. */
 static int namespaced(uint32_t kind)
 {
 	return kind == KP_KIND_POD || kind == KP_KIND_DAEMONSET || kind == KP_KIND_PDB ||
@@ -717,6 +718,7 @@ static int collect(sim *s, size_t file, const kp_validate_options *vo, FILE *err
 		case KP_KIND_PV: v = &o->pvs; break;
 		case KP_KIND_STORAGE_CLASS: v = &o->storage_classes; break;
 		case KP_KIND_CSI_NODE: v = &o->csi_nodes; break;
+		case KP_KIND_NAMESPACE: v = &o->namespaces; break;
 		default:
 			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind the simulation reads\n",
 				PROG, fname, d->kind_name, d->name, d->api_version);
@@ -972,6 +974,8 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	spec.n_storage_classes = o->storage_classes.count;
 	spec.csi_nodes = (const kp_csi_node *const *)o->csi_nodes.items;
 	spec.n_csi_nodes = o->csi_nodes.count;
+	spec.namespaces = (const kp_namespace *const *)o->namespaces.items;
+	spec.n_namespaces = o->namespaces.count;
 	spec.wellknown = s.wk;
 	spec.now_ms = 0; /* no clock: the output must not depend on when it runs */
 	int r = kp_cluster_new(&s.cluster, &spec, &e);
