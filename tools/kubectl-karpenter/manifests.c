@@ -10,16 +10,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <karpenter/codec.h>
+
 #include "manifests.h"
 
+/*
+ * Read a whole stream, refusing more than the decoder would accept
+ * (KP_DECODE_DEFAULT_MAX_BYTES) with EFBIG, so that a huge file or an
+ * endless stdin is refused before it is held in memory.
+ */
 static char *read_stream(FILE *f, size_t *len)
 {
+	const size_t limit = KP_DECODE_DEFAULT_MAX_BYTES;
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	if (!buf)
 		return NULL;
 	for (;;) {
 		if (n == cap) {
+			if (cap > limit) {
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
 			char *nb = realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
@@ -40,6 +53,11 @@ static char *read_stream(FILE *f, size_t *len)
 			}
 			break;
 		}
+	}
+	if (n > limit) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
 	}
 	*len = n;
 	return buf;
@@ -85,7 +103,11 @@ static int add_file(cli_manifests *m, char *name, const char *prog, FILE *err)
 	if (f)
 		fclose(f);
 	if (!data) {
-		fprintf(err, "%s: cannot read \"%s\": %s\n", prog, name, strerror(e));
+		if (e == EFBIG)
+			fprintf(err, "%s: \"%s\" is larger than %zu MiB, the most a manifest may be\n",
+				prog, name, (size_t)(KP_DECODE_DEFAULT_MAX_BYTES >> 20));
+		else
+			fprintf(err, "%s: cannot read \"%s\": %s\n", prog, name, strerror(e));
 		free(name);
 		return -1;
 	}
@@ -193,7 +215,12 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 		char *data = read_stream(stdin, &len);
 		char *name = dup_str("<stdin>");
 		if (!data || !name) {
-			fprintf(err, "%s: cannot read stdin: %s\n", prog, strerror(errno ? errno : EIO));
+			if (errno == EFBIG)
+				fprintf(err, "%s: stdin is larger than %zu MiB, the most a manifest may be\n",
+					prog, (size_t)(KP_DECODE_DEFAULT_MAX_BYTES >> 20));
+			else
+				fprintf(err, "%s: cannot read stdin: %s\n", prog,
+					strerror(errno ? errno : EIO));
 			free(data);
 			free(name);
 			return -1;
