@@ -73,7 +73,13 @@
 	static const kp__enum_entry name##_e[] = { __VA_ARGS__ }; \
 	static const kp__enum name = { name##_e, N_(name##_e) }
 
-ENUM_TABLE(taint_effect, { "", KP_TAINT_EFFECT_NONE }, { "NoSchedule", KP_TAINT_EFFECT_NO_SCHEDULE },
+/* A toleration's "" effect means every effect; a taint's effect is required,
+ * so "" is the API server's `Unsupported value: ""` there (absent stays 0). */
+ENUM_TABLE(taint_effect, { "NoSchedule", KP_TAINT_EFFECT_NO_SCHEDULE },
+	   { "PreferNoSchedule", KP_TAINT_EFFECT_PREFER_NO_SCHEDULE },
+	   { "NoExecute", KP_TAINT_EFFECT_NO_EXECUTE });
+ENUM_TABLE(toleration_effect, { "", KP_TAINT_EFFECT_NONE },
+	   { "NoSchedule", KP_TAINT_EFFECT_NO_SCHEDULE },
 	   { "PreferNoSchedule", KP_TAINT_EFFECT_PREFER_NO_SCHEDULE },
 	   { "NoExecute", KP_TAINT_EFFECT_NO_EXECUTE });
 ENUM_TABLE(toleration_op, { "", KP_TOLERATION_OP_EQUAL }, { "Equal", KP_TOLERATION_OP_EQUAL },
@@ -215,7 +221,7 @@ static const kp__field t_toleration_f[] = {
 	STR(key, "key", "Key"),
 	CODE(op, "operator", "Operator", toleration_op),
 	STR(value, "value", "Value"),
-	CODE(effect, "effect", "Effect", taint_effect),
+	CODE(effect, "effect", "Effect", toleration_effect),
 	OPT_I64(toleration_seconds, has_toleration_seconds, "tolerationSeconds", "TolerationSeconds"),
 };
 FIXED(t_toleration, "Toleration", S);

@@ -1096,6 +1096,10 @@ static const dcase decode_cases[] = {
 	{ "NodePool:spec.template.spec.taints[*].effect:enum", NP_T(", taints: [{key: a, effect: Foo}]"),
 	  "NodePool/test: spec.template.spec.taints[0].effect: Unsupported value: \"Foo\": supported "
 	  "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
+	/* present but empty is the enum's failure, not "Required value" */
+	{ "NodePool:spec.template.spec.taints[*].effect:enum", NP_T(", taints: [{key: a, effect: \"\"}]"),
+	  "NodePool/test: spec.template.spec.taints[0].effect: Unsupported value: \"\": supported "
+	  "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "NodePool:spec.template.spec.startupTaints[*].effect:enum",
 	  NP_T(", startupTaints: [{key: a, effect: none}]"),
 	  "NodePool/test: spec.template.spec.startupTaints[0].effect: Unsupported value: \"none\": "
