@@ -10,31 +10,16 @@
 #include <check.h>
 
 #include "ec2nodeclass_fixture.h"
+#include "apis/schema_tables.h"
 #include "hash/hashstructure.h"
 
-#define F_(k, m, a, j, g, e, fl) \
-	{ .json = (j), .go = (g), .kind = (k), .flags = (fl), .tag = 0, .off = (m), .aux = (a), \
-	  .elem = (e), .en = NULL }
-#define OFF(m) offsetof(S, m)
+/* Flags beyond the shared table macros (lib/apis/schema_tables.h). */
 #define PTR KP__FF_GO_PTR
 #define IGN KP__FF_HASH_IGNORE
-
-#define STR(m, j, g) F_(KP__FK_STRING, OFF(m), 0, j, g, NULL, 0)
-#define PSTR(m, j, g) F_(KP__FK_STRING, OFF(m), 0, j, g, NULL, PTR) /* *string */
-#define BOOL(m, j, g) F_(KP__FK_BOOL, OFF(m), 0, j, g, NULL, 0)
-#define OPT_BOOL(m, has, j, g) F_(KP__FK_OPT_BOOL, OFF(m), OFF(has), j, g, NULL, 0)
-#define I32(m, j, g) F_(KP__FK_INT32, OFF(m), 0, j, g, NULL, 0)
-#define OPT_I32(m, has, j, g) F_(KP__FK_OPT_INT32, OFF(m), OFF(has), j, g, NULL, 0)
-#define OPT_I64(m, has, j, g) F_(KP__FK_OPT_INT64, OFF(m), OFF(has), j, g, NULL, 0)
-#define STRINGS(m, n, j, g) F_(KP__FK_STRINGS, OFF(m), OFF(n), j, g, NULL, 0)
-#define MAP(m, j, g) F_(KP__FK_MAP, OFF(m), 0, j, g, NULL, 0)
-#define PSTRUCT(m, j, g, T) F_(KP__FK_STRUCT, OFF(m), 0, j, g, &(T), PTR) /* *T */
-#define LIST(m, n, j, g, T, fl) F_(KP__FK_LIST, OFF(m), OFF(n), j, g, &(T), fl)
-#define IGNORED(j, g) F_(KP__FK_IGNORED, 0, 0, j, g, NULL, IGN)
-
-#define N_(a) (sizeof(a) / sizeof((a)[0]))
-#define SIZED(name, goname, ctype) \
-	static const kp__type name = { goname, sizeof(ctype), 1, 0, name##_f, N_(name##_f) }
+#define PSTR(m, j, g) F_(KP__FK_STRING, OFF(m), 0, j, g, NULL, NULL, PTR, 0) /* *string */
+#define PSTRUCT(m, j, g, T) F_(KP__FK_STRUCT, OFF(m), 0, j, g, &(T), NULL, PTR, 0) /* *T */
+#define LISTF(m, n, j, g, T, fl) F_(KP__FK_LIST, OFF(m), OFF(n), j, g, &(T), NULL, fl, 0)
+#define IGNORED_HASH(j, g) F_(KP__FK_IGNORED, 0, 0, j, g, NULL, NULL, IGN, 0)
 
 /* ---- selector terms (all hash:"ignore" in the spec) ---- */
 
@@ -91,7 +76,7 @@ static const kp__field t_kubelet_f[] = {
 	MAP(kube_reserved, "kubeReserved", "KubeReserved"),
 	MAP(eviction_hard, "evictionHard", "EvictionHard"),
 	MAP(eviction_soft, "evictionSoft", "EvictionSoft"),
-	IGNORED("evictionSoftGracePeriod", "EvictionSoftGracePeriod"),
+	IGNORED_HASH("evictionSoftGracePeriod", "EvictionSoftGracePeriod"),
 	OPT_I32(eviction_max_pod_grace_period, has_eviction_max_pod_grace_period,
 		"evictionMaxPodGracePeriod", "EvictionMaxPodGracePeriod"),
 	OPT_I32(image_gc_high, has_image_gc_high, "imageGCHighThresholdPercent",
@@ -114,8 +99,8 @@ static const kp__field t_block_device_f[] = {
 	OPT_I64(throughput, has_throughput, "throughput", "Throughput"),
 	OPT_I32(volume_initialization_rate, has_volume_initialization_rate,
 		"volumeInitializationRate", "VolumeInitializationRate"),
-	F_(KP__FK_STRING, OFF(volume_size), 0, "volumeSize", "VolumeSize", NULL,
-	   PTR | KP__FF_HASH_STRING),
+	F_(KP__FK_STRING, OFF(volume_size), 0, "volumeSize", "VolumeSize", NULL, NULL,
+	   PTR | KP__FF_HASH_STRING, 0),
 	PSTR(volume_type, "volumeType", "VolumeType"),
 };
 SIZED(t_block_device, "BlockDevice", S);
@@ -170,11 +155,11 @@ SIZED(t_cpu_options, "CPUOptions", S);
 /* The spec: the two layouts differ only in Kubelet. */
 #define S ec2_nodeclass_spec
 #define SPEC_FIELDS(KUBELET) \
-	LIST(subnet_selector_terms, n_subnet_selector_terms, "subnetSelectorTerms", \
+	LISTF(subnet_selector_terms, n_subnet_selector_terms, "subnetSelectorTerms", \
 	     "SubnetSelectorTerms", t_subnet_term, IGN), \
-	LIST(security_group_selector_terms, n_security_group_selector_terms, \
+	LISTF(security_group_selector_terms, n_security_group_selector_terms, \
 	     "securityGroupSelectorTerms", "SecurityGroupSelectorTerms", t_security_group_term, IGN), \
-	LIST(capacity_reservation_selector_terms, n_capacity_reservation_selector_terms, \
+	LISTF(capacity_reservation_selector_terms, n_capacity_reservation_selector_terms, \
 	     "capacityReservationSelectorTerms", "CapacityReservationSelectorTerms", \
 	     t_capacity_reservation_term, IGN), \
 	PSTRUCT(placement_group_selector, "placementGroupSelector", "PlacementGroupSelector", \
@@ -182,19 +167,19 @@ SIZED(t_cpu_options, "CPUOptions", S);
 	OPT_BOOL(associate_public_ip_address, has_associate_public_ip_address, \
 		 "associatePublicIPAddress", "AssociatePublicIPAddress"), \
 	F_(KP__FK_OPT_INT32, OFF(ip_prefix_count), OFF(has_ip_prefix_count), "ipPrefixCount", \
-	   "IPPrefixCount", NULL, IGN), \
-	LIST(ami_selector_terms, n_ami_selector_terms, "amiSelectorTerms", "AMISelectorTerms", \
+	   "IPPrefixCount", NULL, NULL, IGN, 0), \
+	LISTF(ami_selector_terms, n_ami_selector_terms, "amiSelectorTerms", "AMISelectorTerms", \
 	     t_ami_term, IGN), \
-	F_(KP__FK_STRING, OFF(ami_family), 0, "amiFamily", "AMIFamily", NULL, PTR | IGN), \
+	F_(KP__FK_STRING, OFF(ami_family), 0, "amiFamily", "AMIFamily", NULL, NULL, PTR | IGN, 0), \
 	PSTR(user_data, "userData", "UserData"), \
 	STR(role, "role", "Role"), \
 	PSTR(instance_profile, "instanceProfile", "InstanceProfile"), \
 	MAP(tags, "tags", "Tags"), \
 	KUBELET, \
-	LIST(block_device_mappings, n_block_device_mappings, "blockDeviceMappings", \
+	LISTF(block_device_mappings, n_block_device_mappings, "blockDeviceMappings", \
 	     "BlockDeviceMappings", t_block_device_mapping, 0), \
 	PSTR(instance_store_policy, "instanceStorePolicy", "InstanceStorePolicy"), \
-	LIST(network_interfaces, n_network_interfaces, "networkInterfaces", "NetworkInterfaces", \
+	LISTF(network_interfaces, n_network_interfaces, "networkInterfaces", "NetworkInterfaces", \
 	     t_network_interface, 0), \
 	OPT_BOOL(detailed_monitoring, has_detailed_monitoring, "detailedMonitoring", \
 		 "DetailedMonitoring"), \
@@ -206,7 +191,7 @@ SIZED(t_cpu_options, "CPUOptions", S);
 
 /* main (v6): KubeletConfiguration is map[string]apiextensionsv1.JSON,
  * hash:"ignore"; its String() is hashed beside the spec instead. */
-static const kp__field t_spec_v6_f[] = { SPEC_FIELDS(IGNORED("kubelet", "Kubelet")) };
+static const kp__field t_spec_v6_f[] = { SPEC_FIELDS(IGNORED_HASH("kubelet", "Kubelet")) };
 SIZED(t_spec_v6, "EC2NodeClassSpec", S);
 /* v1.14.1 (v5): *KubeletConfiguration, hashed. */
 static const kp__field t_spec_v5_f[] = { SPEC_FIELDS(PSTRUCT(kubelet, "kubelet", "Kubelet",
