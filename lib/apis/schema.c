@@ -557,6 +557,27 @@ static int decode_map(kp__dctx *c, kp_labels *out, kp__node *n)
 	return KP_OK;
 }
 
+/*
+ * Go's ParseQuantity reads "-", "+", "." and a bare suffix such as "Ki" as
+ * zero, but the quantity pattern of the Karpenter CRDs needs a digit in the
+ * number: the API server refuses them for those kinds.
+ */
+static int has_mantissa_digit(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; (*s >= '0' && *s <= '9') || *s == '.'; s++)
+		if (*s != '.')
+			return 1;
+	return 0;
+}
+
+static int crd_kind(const kp__dctx *c)
+{
+	const kp__kind_info *k = kp__kind_info_get(c->kind);
+	return k && k->karpenter;
+}
+
 static int decode_resources(kp__dctx *c, kp_resource_list *out, kp__node *n)
 {
 	if (n->type != KP__N_OBJECT)
@@ -575,6 +596,8 @@ static int decode_resources(kp__dctx *c, kp_resource_list *out, kp__node *n)
 			rc = type_err(c, "quantity (string or number)", v);
 		} else {
 			rc = kp_quantity_parse(&q, v->text, NULL);
+			if (rc == KP_OK && crd_kind(c) && !has_mantissa_digit(v->text))
+				rc = KP_EPARSE;
 			if (rc == KP_ERANGE)
 				rc = derr(c, KP_ERANGE, "quantity \"%s\" is out of range", v->text);
 			else if (rc)

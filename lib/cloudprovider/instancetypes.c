@@ -313,7 +313,8 @@ static int compute_allocatable(struct it_entry *e, kp_error *err)
 		if (strncmp(r->name, KP_RESOURCE_HUGEPAGES_PREFIX,
 			    strlen(KP_RESOURCE_HUGEPAGES_PREFIX)) != 0)
 			continue;
-		kp_quantity mem = { 0, 0, 0, KP_QUANTITY_BINARY_SI };
+		kp_quantity mem = KP_QUANTITY_ZERO;
+		mem.format = KP_QUANTITY_BINARY_SI;
 		if (kp_resources_get(&mem, &e->allocatable, KP_RESOURCE_MEMORY, NULL) != KP_OK)
 			mem.format = KP_QUANTITY_BINARY_SI;
 		rc = kp_quantity_sub(&mem, &r->quantity, err);

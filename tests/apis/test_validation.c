@@ -1087,6 +1087,15 @@ static const dcase decode_cases[] = {
 					       ", requirements: []}}"),
 	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
 	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	/* Go's parser reads these as zero; the CRD's quantity pattern needs a digit */
+	{ "NodePool:spec.limits.*:pattern", NP("limits: {cpu: \"-\"}, template: {spec: {" REF
+					       ", requirements: []}}"),
+	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
+	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	{ "NodePool:spec.limits.*:pattern", NP("limits: {memory: Ki}, template: {spec: {" REF
+					       ", requirements: []}}"),
+	  "NodePool/test: spec.limits[memory]: quantities must match the regular expression "
+	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
 	{ "NodePool:spec.replicas:format", NP("replicas: 1.5, template: {spec: {" REF
 					      ", requirements: []}}"),
 	  "NodePool/test: spec.replicas: expected integer, got number 1.5" },
