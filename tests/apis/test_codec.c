@@ -1530,51 +1530,14 @@ END_TEST
 
 /* ---- allocation failures ---- */
 
-static long alloc_budget = -1; /* allocations left before failing; -1 = never */
-static long alloc_count;
-
-static void *failing_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	alloc_count++;
-	if (alloc_budget == 0)
-		return NULL;
-	if (alloc_budget > 0)
-		alloc_budget--;
-	return malloc(n);
-}
-
-static void *failing_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	alloc_count++;
-	if (alloc_budget == 0)
-		return NULL;
-	if (alloc_budget > 0)
-		alloc_budget--;
-	return realloc(p, n);
-}
-
-static void plain_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 START_TEST(allocation_failures)
 {
-	kp_allocator a = KP_ALLOCATOR_INIT;
-	a.malloc_fn = failing_malloc;
-	a.realloc_fn = failing_realloc;
-	a.free_fn = plain_free;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+	kp_test_alloc_install();
 	const char *name = _i == 0 ? "nodepool-full.yaml" : "pod.yaml";
 	size_t len;
 	char *text = read_fixture(name, &len);
 
 	/* How many allocations a full decode + encode + copy needs. */
-	alloc_budget = -1;
-	alloc_count = 0;
 	kp_decode_result *r = decode_ok(text, len, 0);
 	const kp_decoded_object *o = kp_decode_result_at(r, 0);
 	char *out = NULL;
@@ -1583,12 +1546,12 @@ START_TEST(allocation_failures)
 	void *copy = NULL;
 	ck_assert_int_eq(kp_object_copy(&copy, o->kind, o->object, NULL), KP_OK);
 	kp_object_free(o->kind, copy);
-	long total = alloc_count;
+	long total = kp_test_alloc_count();
 	ck_assert_int_gt(total, 100);
 
 	int failures = 0;
 	for (long n = 0; n < total; n++) {
-		alloc_budget = n;
+		kp_test_alloc_fail_at(n);
 		kp_decode_result *r2 = NULL;
 		kp_error err = KP_ERROR_INIT;
 		int rc = kp_decode(&r2, text, len, NULL, &err);
@@ -1599,13 +1562,13 @@ START_TEST(allocation_failures)
 		} else {
 			kp_decode_result_free(r2);
 		}
-		alloc_budget = n;
+		kp_test_alloc_fail_at(n);
 		rc = kp_encode(&out, NULL, o->kind, o->object, KP_FORMAT_JSON, 0, &err);
 		if (rc == KP_OK)
 			kp_encoded_free(out);
 		else
 			ck_assert_int_eq(rc, KP_ENOMEM);
-		alloc_budget = n;
+		kp_test_alloc_fail_at(n);
 		rc = kp_object_copy(&copy, o->kind, o->object, &err);
 		if (rc == KP_OK)
 			kp_object_free(o->kind, copy);
@@ -1613,10 +1576,10 @@ START_TEST(allocation_failures)
 			ck_assert_int_eq(rc, KP_ENOMEM);
 	}
 	ck_assert_int_gt(failures, 0);
-	alloc_budget = -1;
+	kp_test_alloc_fail_at(-1);
 	kp_decode_result_free(r);
 	free(text);
-	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 

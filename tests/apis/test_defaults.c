@@ -205,47 +205,17 @@ START_TEST(test_errors)
 END_TEST
 
 /* An allocation failure leaves the object unchanged. */
-static long fail_at = -1;
-static long n_allocs;
-
-static void *fail_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	if (fail_at >= 0 && n_allocs++ == fail_at)
-		return NULL;
-	return malloc(n);
-}
-
-static void *fail_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	if (fail_at >= 0 && n_allocs++ == fail_at)
-		return NULL;
-	return realloc(p, n);
-}
-
-static void fail_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 START_TEST(test_out_of_memory)
 {
-	kp_allocator a = KP_ALLOCATOR_INIT;
-	a.malloc_fn = fail_malloc;
-	a.realloc_fn = fail_realloc;
-	a.free_fn = fail_free;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+	kp_test_alloc_install();
 	for (size_t i = 0; i < N(cases); i++) {
 		uint32_t kind;
 		void *obj = decode(cases[i].in, &kind);
 		char *before = encode(kind, obj);
 		for (long k = 0;; k++) {
-			n_allocs = 0;
-			fail_at = k;
+			kp_test_alloc_fail_at(k);
 			int rc = kp_object_default(kind, obj, NULL);
-			fail_at = -1;
+			kp_test_alloc_fail_at(-1);
 			char *now = encode(kind, obj);
 			if (rc == KP_OK) {
 				kp_encoded_free(now);

@@ -1746,38 +1746,9 @@ START_TEST(test_wellknown_handle)
 END_TEST
 
 /* Allocation failures: every failure point gives KP_ENOMEM, nothing leaks. */
-static long fail_at = -1;
-static long n_allocs;
-
-static void *fail_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	if (fail_at >= 0 && n_allocs++ == fail_at)
-		return NULL;
-	return malloc(n);
-}
-
-static void *fail_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	if (fail_at >= 0 && n_allocs++ == fail_at)
-		return NULL;
-	return realloc(p, n);
-}
-
-static void fail_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 START_TEST(test_out_of_memory)
 {
-	kp_allocator a = KP_ALLOCATOR_INIT;
-	a.malloc_fn = fail_malloc;
-	a.realloc_fn = fail_realloc;
-	a.free_fn = fail_free;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+	kp_test_alloc_install();
 	size_t len;
 	vcase c = { "", NULL, FIXTURE("nodepool-valid.yaml"), NULL, NULL, 0, 0, { NULL } };
 	char *text = case_text(&c, &len);
@@ -1797,15 +1768,13 @@ START_TEST(test_out_of_memory)
 		ck_assert_int_eq(kp_validate(&ref, kind, np, NULL, &o, NULL), KP_OK);
 		char *want = problems_text(ref);
 		kp_validation_free(ref);
-		int done = 0;
-		for (fail_at = 0; !done; fail_at++) {
+		for (long k = 0;; k++) {
 			kp_validation *v = NULL;
 			kp_error e = KP_ERROR_INIT;
-			n_allocs = 0;
+			kp_test_alloc_fail_at(k);
 			int rc = kp_validate(&v, kind, np, NULL, &o, &e);
+			kp_test_alloc_fail_at(-1);
 			if (rc == KP_OK) {
-				done = 1;
-				fail_at = -1;
 				char *got = problems_text(v);
 				ck_assert_str_eq(got, want);
 				free(got);

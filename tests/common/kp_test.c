@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <karpenter/common.h>
+
 #include "kp_test.h"
 
 int kp_test_run(Suite **suites, int n_suites)
@@ -78,4 +80,58 @@ cJSON *kp_test_load_json(const char *relative)
 	cJSON *j = cJSON_Parse(text);
 	free(text);
 	return j;
+}
+
+static long alloc_count, alloc_fail_at = -1;
+
+/* Counts this allocation and says whether it must fail. */
+static int alloc_fails(void)
+{
+	long i = alloc_count++;
+	return alloc_fail_at >= 0 && i >= alloc_fail_at;
+}
+
+static void *test_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return alloc_fails() ? NULL : malloc(n);
+}
+
+static void *test_realloc(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	return alloc_fails() ? NULL : realloc(p, n);
+}
+
+static void test_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+void kp_test_alloc_install(void)
+{
+	kp_allocator a = KP_ALLOCATOR_INIT;
+	a.malloc_fn = test_malloc;
+	a.realloc_fn = test_realloc;
+	a.free_fn = test_free;
+	kp_test_alloc_fail_at(-1);
+	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+}
+
+void kp_test_alloc_fail_at(long n)
+{
+	alloc_count = 0;
+	alloc_fail_at = n;
+}
+
+long kp_test_alloc_count(void)
+{
+	return alloc_count;
+}
+
+void kp_test_alloc_uninstall(void)
+{
+	kp_test_alloc_fail_at(-1);
+	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
 }

@@ -33,4 +33,17 @@ char *kp_test_read_file(const char *path, size_t *len);
 /* Parse a JSON file under the shared data folder (kp_test_require_data first). */
 cJSON *kp_test_load_json(const char *relative);
 
+/*
+ * A test allocator installed with kp_set_allocator: it counts every
+ * allocation the library makes (malloc and realloc) and can fail one.
+ * kp_test_alloc_fail_at(n) resets the count and lets n allocations succeed,
+ * then fails every later one (-1 = never fail); kp_test_alloc_count() is the
+ * number attempted since that reset. Checked fixtures fork per test, so the hook does
+ * not leak into other tests; kp_test_alloc_uninstall restores libc.
+ */
+void kp_test_alloc_install(void);
+void kp_test_alloc_fail_at(long n);
+long kp_test_alloc_count(void);
+void kp_test_alloc_uninstall(void);
+
 #endif

@@ -366,43 +366,11 @@ START_TEST(map_copy_rejects)
 END_TEST
 
 /* An allocator that fails after a budget of successful calls, and counts calls. */
-static long alloc_budget = -1;
-static long alloc_calls;
-
-static void *budget_malloc(void *ctx, size_t size)
-{
-	(void)ctx;
-	alloc_calls++;
-	if (alloc_budget == 0)
-		return NULL;
-	if (alloc_budget > 0)
-		alloc_budget--;
-	return malloc(size);
-}
-
-static void *budget_realloc(void *ctx, void *ptr, size_t size)
-{
-	(void)ctx;
-	alloc_calls++;
-	if (alloc_budget == 0)
-		return NULL;
-	if (alloc_budget > 0)
-		alloc_budget--;
-	return realloc(ptr, size);
-}
-
-static void budget_free(void *ctx, void *ptr)
-{
-	(void)ctx;
-	free(ptr);
-}
-
+/* The budget-th allocation from now fails (0-based; -1 = none). */
 static void use_budget_allocator(long budget)
 {
-	kp_allocator a = { sizeof(kp_allocator), 0, NULL, budget_malloc, budget_realloc, budget_free };
-	alloc_budget = budget;
-	alloc_calls = 0;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+	kp_test_alloc_install();
+	kp_test_alloc_fail_at(budget);
 }
 
 START_TEST(map_out_of_memory)
@@ -439,7 +407,7 @@ START_TEST(map_out_of_memory)
 	use_budget_allocator(7);
 	ck_assert_int_eq(kp_labels_copy(&out, &src, &err), KP_OK);
 	kp_labels_dispose(&out);
-	kp_set_allocator(NULL, NULL);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 
@@ -665,8 +633,8 @@ START_TEST(matching_does_not_allocate)
 	ck_assert_int_eq(kp_label_selector_matches(&bad_key_not_in, &l_other), 0);
 	ck_assert_str_eq(kp_labels_get(&l_all, "zone"), "z2");
 	ck_assert_int_eq(kp_label_selector_validate(&bad_value_not_in, NULL), KP_EINVAL);
-	ck_assert_int_eq(alloc_calls, 0);
-	kp_set_allocator(NULL, NULL);
+	ck_assert_int_eq(kp_test_alloc_count(), 0);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 

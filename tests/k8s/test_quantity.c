@@ -1023,33 +1023,9 @@ START_TEST(float_mirrors_upstream_representation)
 END_TEST
 
 /* The whole module must run without allocating. */
-static size_t n_alloc;
-static void *count_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	n_alloc++;
-	return malloc(n);
-}
-static void *count_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	n_alloc++;
-	return realloc(p, n);
-}
-static void count_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 START_TEST(no_allocation)
 {
-	kp_allocator a = KP_ALLOCATOR_INIT;
-	a.malloc_fn = count_malloc;
-	a.realloc_fn = count_realloc;
-	a.free_fn = count_free;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
-	n_alloc = 0;
+	kp_test_alloc_install();
 	kp_error err = KP_ERROR_INIT;
 	kp_quantity q, x;
 	char buf[KP_QUANTITY_STRING_MAX];
@@ -1064,8 +1040,8 @@ START_TEST(no_allocation)
 	kp_quantity_format(&q, buf, sizeof(buf));
 	kp_quantity_value(&q, &v);
 	kp_quantity_as_float64(&q);
-	ck_assert_uint_eq(n_alloc, 0);
-	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
+	ck_assert_int_eq(kp_test_alloc_count(), 0);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 

@@ -523,56 +523,24 @@ START_TEST(overflow_is_atomic)
 }
 END_TEST
 
-/* Allocator that fails the n-th allocation, to prove failures change nothing. */
-static long fail_at = -1, n_allocs;
-
-static void *t_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return n_allocs++ == fail_at ? NULL : malloc(n);
-}
-
-static void *t_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	return n_allocs++ == fail_at ? NULL : realloc(p, n);
-}
-
-static void t_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
-static void install_failing_allocator(void)
-{
-	kp_allocator a = KP_ALLOCATOR_INIT;
-	a.malloc_fn = t_malloc;
-	a.realloc_fn = t_realloc;
-	a.free_fn = t_free;
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
-}
-
 START_TEST(enomem_leaves_outputs_unchanged)
 {
-	install_failing_allocator();
+	kp_test_alloc_install();
 	int saw_enomem = 0;
 	for (long k = 0;; k++) {
 		kp_resource_list acc, out, rec;
 		tlist t;
-		fail_at = -1;
 		owned(&acc, "cpu=1,example.com/a=1,memory=1Gi,pods=1");
 		owned(&out, "example.com/old=1");
 		owned(&rec, "example.com/keep=1");
 		tpod *tp = tp_build("c:cpu=1,example.com/new=2|example.com/lim=1;s:example.com/side=1;"
 				    "i:cpu=4;o:example.com/oh=1");
 		kp_resource_list *x = tl_parse(&t, "example.com/b=1,cpu=1,example.com/c=2,example.com/d=3");
-		n_allocs = 0;
-		fail_at = k;
+		kp_test_alloc_fail_at(k); /* failures change nothing */
 		int rc_add = kp_resources_add(&acc, x, NULL);
 		int rc_pod = kp_resources_pod_requests(&out, &tp->p, NULL);
 		int rc_copy = kp_resources_copy(&rec, x, NULL);
-		fail_at = -1;
+		kp_test_alloc_fail_at(-1);
 		saw_enomem |= rc_add == KP_ENOMEM || rc_pod == KP_ENOMEM || rc_copy == KP_ENOMEM;
 		if (rc_add == KP_ENOMEM)
 			assert_list(&acc, "cpu=1,example.com/a=1,memory=1Gi,pods=1");
@@ -597,7 +565,7 @@ START_TEST(enomem_leaves_outputs_unchanged)
 		ck_assert_int_lt(k, 200);
 	}
 	ck_assert(saw_enomem);
-	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 
@@ -878,11 +846,10 @@ START_TEST(pod_many_resources)
 	for (long k = -1;; k++) {
 		kp_resource_list out;
 		owned(&out, "cpu=1");
-		install_failing_allocator();
-		n_allocs = 0;
-		fail_at = k;
+		kp_test_alloc_install();
+		kp_test_alloc_fail_at(k);
 		int rc = kp_resources_pod_requests(&out, &tp->p, NULL);
-		fail_at = -1;
+		kp_test_alloc_fail_at(-1);
 		if (k >= 0 && rc == KP_ENOMEM) {
 			assert_list(&out, "cpu=1");
 		} else {
@@ -894,7 +861,7 @@ START_TEST(pod_many_resources)
 			break;
 		ck_assert_int_lt(k, 200);
 	}
-	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
+	kp_test_alloc_uninstall();
 	free(tp);
 }
 END_TEST

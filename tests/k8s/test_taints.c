@@ -564,36 +564,9 @@ END_TEST
 
 /* ---- no allocation on the matching paths ---- */
 
-static long alloc_calls;
-
-static void *counting_malloc(void *ctx, size_t size)
-{
-	(void)ctx;
-	(void)size;
-	alloc_calls++;
-	return NULL;
-}
-
-static void *counting_realloc(void *ctx, void *ptr, size_t size)
-{
-	(void)ctx;
-	(void)ptr;
-	(void)size;
-	alloc_calls++;
-	return NULL;
-}
-
-static void counting_free(void *ctx, void *ptr)
-{
-	(void)ctx;
-	free(ptr);
-}
-
 START_TEST(matching_does_not_allocate)
 {
-	kp_allocator a = { sizeof(kp_allocator), 0, NULL, counting_malloc, counting_realloc,
-			   counting_free };
-	ck_assert_int_eq(kp_set_allocator(&a, NULL), KP_OK);
+	kp_test_alloc_install();
 	const kp_taint taints[] = { { "k", "5", NS, 0, 0 }, KP_TAINT_DISRUPTED_NO_SCHEDULE };
 	const kp_toleration tols[] = { { "k", "9", LT, ANY, 0, 0, 0 } };
 	kp_error err = KP_ERROR_INIT;
@@ -602,8 +575,8 @@ START_TEST(matching_does_not_allocate)
 	ck_assert_int_eq(kp_taints_tolerates(taints, 2, tols, 1, &err), KP_EINCOMPATIBLE);
 	ck_assert_int_eq(kp_taint_is_known_ephemeral(&taints[1]), 0);
 	ck_assert_int_eq(kp_taints_validate(taints, 2, &err), KP_OK);
-	ck_assert_int_eq(alloc_calls, 0);
-	kp_set_allocator(NULL, NULL);
+	ck_assert_int_eq(kp_test_alloc_count(), 0);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 

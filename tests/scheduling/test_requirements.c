@@ -1630,32 +1630,9 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* the hot queries never allocate                                      */
 
-static size_t n_allocs;
-
-static void *count_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	n_allocs++;
-	return malloc(n);
-}
-
-static void *count_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	n_allocs++;
-	return realloc(p, n);
-}
-
-static void count_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 START_TEST(queries_do_not_allocate)
 {
-	kp_allocator alloc = { sizeof(kp_allocator), 0, NULL, count_malloc, count_realloc, count_free };
-	ck_assert_int_eq(kp_set_allocator(&alloc, NULL), KP_OK);
+	kp_test_alloc_install();
 	kp_requirements *a = set_of(make_operand(KP_LABEL_TOPOLOGY_ZONE, IN_AB));
 	kp_requirements *b = set_of(make_operand(KP_LABEL_TOPOLOGY_ZONE, NOTIN_A));
 	kp_requirements *c = set_of(make_operand("custom", IN_A));
@@ -1663,7 +1640,7 @@ START_TEST(queries_do_not_allocate)
 	kp_requirement *rb = kp_requirements_get(b, KP_LABEL_TOPOLOGY_ZONE);
 	kp_error err = KP_ERROR_INIT;
 	char buf[128];
-	size_t before = n_allocs;
+	long before = kp_test_alloc_count();
 	for (int i = 0; i < 1000; i++) {
 		ck_assert_int_eq(kp_requirements_compatible(a, b, KP_COMPAT_ALLOW_UNDEFINED_WELLKNOWN, NULL, NULL), KP_OK);
 		ck_assert_int_eq(kp_requirements_compatible(a, c, 0, NULL, &err), KP_EINCOMPATIBLE);
@@ -1673,11 +1650,11 @@ START_TEST(queries_do_not_allocate)
 		kp_requirement_any(rb, buf, sizeof(buf));
 		kp_requirements_string(a, buf, sizeof(buf));
 	}
-	ck_assert_uint_eq(n_allocs, before);
+	ck_assert_int_eq(kp_test_alloc_count(), before);
 	kp_requirements_free(a);
 	kp_requirements_free(b);
 	kp_requirements_free(c);
-	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
+	kp_test_alloc_uninstall();
 }
 END_TEST
 
