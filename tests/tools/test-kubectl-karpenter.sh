@@ -11,7 +11,8 @@ check "no command prints usage on stderr" contains "$errout" "Usage: kubectl-kar
 run_cmd "$tool" --help
 check "--help exits 0" [ "$rc" -eq 0 ]
 check "--help lists version" contains "$out" "  version    Print library versions and SONAMEs"
-check "--help documents exit codes" contains "$out" "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error."
+check "--help documents exit codes" contains "$out" "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error"
+check "--help: an unreadable path is a usage error" contains "$out" "(an unreadable path or one without a manifest included)."
 
 run_cmd "$tool" frobnicate
 check "unknown command exits 2" [ "$rc" -eq 2 ]

@@ -7,11 +7,14 @@
 
 #include <stdio.h>
 
-/* Exit codes, documented in the README and in `--help`. */
+/* Exit codes, documented in the README (a table, one row per condition)
+ * and in `--help`. */
 enum {
 	CLI_OK = 0,      /* success */
-	CLI_INVALID = 1, /* invalid input or a failed decision */
-	CLI_USAGE = 2    /* bad command line */
+	CLI_INVALID = 1, /* invalid input or a failed decision; out of memory;
+			    output that cannot be written */
+	CLI_USAGE = 2    /* bad command line, or a path it names that cannot be
+			    read, has no manifest file or is over the size limit */
 };
 
 typedef struct cli_command {

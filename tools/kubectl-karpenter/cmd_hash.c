@@ -38,8 +38,9 @@ static void hash_usage(FILE *out)
 	      "  -o, --output FORMAT  text (default) or json\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 invalid input (a file that cannot be decoded, a\n"
-	      "NodePool that cannot be hashed, no NodePool at all), 2 usage error or\n"
-	      "unreadable file.\n", out);
+	      "NodePool that cannot be hashed, no NodePool at all), 2 usage error (a\n"
+	      "path that cannot be read, has no manifest file or is too large included).\n",
+	      out);
 }
 
 /* One row of the NodeClaim table. */
@@ -356,8 +357,10 @@ static int hash_run(int argc, char **argv, FILE *out, FILE *err)
 				fprintf(err, PROG ": empty file name\n");
 				goto done;
 			}
-			if (cli_manifests_add(&m, file, PROG, err))
+			rc = cli_manifests_add(&m, file, PROG, err);
+			if (rc)
 				goto done;
+			rc = CLI_USAGE;
 		}
 	}
 	if (!m.count) {

@@ -59,7 +59,8 @@ static void simulate_usage(FILE *out)
 	      "\n"
 	      "Output is deterministic: the same input gives the same bytes.\n"
 	      "Exit codes: 0 every pod is placed, 1 invalid input or some pod cannot be\n"
-	      "placed, 2 usage error or unreadable file.\n", out);
+	      "placed, 2 usage error (a path that cannot be read, has no manifest file or\n"
+	      "is too large included).\n", out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -876,19 +877,31 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	/* Read everything first: an unreadable path is a usage error, before
 	 * any output. */
 	for (size_t i = 0; i < n_files; i++)
-		if (cli_manifests_add(&s.manifests, files[i], PROG, err))
+		if ((rc = cli_manifests_add(&s.manifests, files[i], PROG, err)) != CLI_OK)
 			goto done;
 
-	rc = CLI_INVALID;
 	if (catalogue) {
-		int r = kp_kwok_catalog_load_file(&s.its, catalogue, &e);
+		/* Read here rather than by kp_kwok_catalog_load_file, so that a
+		 * catalogue that cannot be read (missing, a directory, too
+		 * large) is a usage error exactly as an -f path; only a
+		 * catalogue that is read and refused is invalid input. */
+		char *text = NULL;
+		size_t len = 0;
+		rc = cli_read_file(catalogue, KP_KWOK_CATALOG_MAX_BYTES,
+				   "an instance-type catalogue", &text, &len,
+				   PROG ": --instance-types", err);
+		if (rc)
+			goto done;
+		rc = CLI_INVALID;
+		int r = kp_kwok_catalog_parse(&s.its, text, len, catalogue, &e);
+		free(text);
 		if (r) {
 			fprintf(err, "%s: --instance-types: %s\n", PROG, e.message);
-			if (r == KP_ENOTFOUND)
-				rc = CLI_USAGE; /* unreadable, as for -f */
 			goto done;
 		}
-	} else if (kp_kwok_catalog_builtin(&s.its, &e)) {
+	}
+	rc = CLI_INVALID;
+	if (!catalogue && kp_kwok_catalog_builtin(&s.its, &e)) {
 		fprintf(err, "%s: %s\n", PROG, e.message);
 		goto done;
 	}

@@ -38,7 +38,8 @@ static void validate_usage(FILE *out)
 	      "                       Karpenter's controllers make after admission\n"
 	      "\n"
 	      "Exit codes: 0 every object is valid (skipped ones included), 1 a problem was\n"
-	      "found or a file could not be decoded, 2 usage error or unreadable file.\n", out);
+	      "found or a file could not be decoded, 2 usage error (a path that cannot be\n"
+	      "read, has no manifest file or is too large included).\n", out);
 }
 
 static int parse_bool(const char *v, int *out)
@@ -212,7 +213,7 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	/* Read everything first: an unreadable file is a usage error, before any
 	 * output. */
 	for (size_t i = 0; i < n_paths; i++)
-		if (cli_manifests_add(&inputs, paths[i], prog, err))
+		if ((rc = cli_manifests_add(&inputs, paths[i], prog, err)) != CLI_OK)
 			goto done;
 
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,7 +28,23 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\n"
 	      "Run 'kubectl-karpenter COMMAND --help' for a command's options.\n"
-	      "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error.\n", out);
+	      "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error\n"
+	      "(an unreadable path or one without a manifest included).\n", out);
+}
+
+/*
+ * Output that could not be written (a full disk, a closed pipe) is a
+ * failure, never a silent success: exit 1 unless the command already
+ * failed.
+ */
+static int finish_output(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	int e = errno ? errno : EIO;
+	fprintf(stderr, "kubectl-karpenter: cannot write the output: %s\n", strerror(e));
+	return rc ? rc : CLI_INVALID;
 }
 
 int main(int argc, char **argv)
@@ -50,7 +67,8 @@ int main(int argc, char **argv)
 				return CLI_OK;
 			}
 		}
-		return commands[i]->run(argc - 1, argv + 1, stdout, stderr);
+		int rc = commands[i]->run(argc - 1, argv + 1, stdout, stderr);
+		return finish_output(rc);
 	}
 	fprintf(stderr, "kubectl-karpenter: unknown command \"%s\"\n\n", name);
 	usage(stderr);

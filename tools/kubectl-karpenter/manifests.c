@@ -12,35 +12,39 @@
 
 #include <karpenter/codec.h>
 
+#include "cli.h"
 #include "manifests.h"
 
 /*
- * Read a whole stream, refusing more than the decoder would accept
- * (KP_DECODE_DEFAULT_MAX_BYTES) with EFBIG, so that a huge file or an
- * endless stdin is refused before it is held in memory.
+ * Read a whole stream, refusing more than @p limit bytes with EFBIG, so
+ * that a huge file or an endless stdin is refused before it is held in
+ * memory: the buffer never grows beyond limit + 1 bytes (the one byte that
+ * tells "too large").
  */
-static char *read_stream(FILE *f, size_t *len)
+static char *read_stream(FILE *f, size_t limit, size_t *len)
 {
-	const size_t limit = KP_DECODE_DEFAULT_MAX_BYTES;
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
-	if (!buf)
+	if (!buf) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	for (;;) {
 		if (n == cap) {
-			if (cap > limit) {
+			if (n > limit) {
 				free(buf);
 				errno = EFBIG;
 				return NULL;
 			}
-			char *nb = realloc(buf, cap * 2);
+			size_t ncap = cap > limit / 2 ? limit + 1 : cap * 2;
+			char *nb = realloc(buf, ncap);
 			if (!nb) {
 				free(buf);
 				errno = ENOMEM;
 				return NULL;
 			}
 			buf = nb;
-			cap *= 2;
+			cap = ncap;
 		}
 		size_t r = fread(buf + n, 1, cap - n, f);
 		n += r;
@@ -93,29 +97,45 @@ static int append(cli_manifests *m, char *name, char *data, size_t len)
 	return 0;
 }
 
-static int add_file(cli_manifests *m, char *name, const char *prog, FILE *err)
+int cli_read_file(const char *path, size_t limit, const char *what, char **data, size_t *len,
+		  const char *prog, FILE *err)
 {
-	size_t len = 0;
 	errno = 0;
-	FILE *f = fopen(name, "rb");
-	char *data = f ? read_stream(f, &len) : NULL;
+	FILE *f = fopen(path, "rb");
+	char *buf = f ? read_stream(f, limit, len) : NULL;
 	int e = errno ? errno : EIO;
 	if (f)
 		fclose(f);
-	if (!data) {
+	if (!buf) {
 		if (e == EFBIG)
-			fprintf(err, "%s: \"%s\" is larger than %zu MiB, the most a manifest may be\n",
-				prog, name, (size_t)(KP_DECODE_DEFAULT_MAX_BYTES >> 20));
+			fprintf(err, "%s: \"%s\" is larger than %zu MiB, the most %s may be\n", prog,
+				path, limit >> 20, what);
+		else if (e == ENOMEM)
+			fprintf(err, "%s: out of memory\n", prog);
 		else
-			fprintf(err, "%s: cannot read \"%s\": %s\n", prog, name, strerror(e));
+			fprintf(err, "%s: cannot read \"%s\": %s\n", prog, path, strerror(e));
+		return e == ENOMEM ? CLI_INVALID : CLI_USAGE;
+	}
+	*data = buf;
+	return CLI_OK;
+}
+
+/* Read one file and append it; takes @p name (malloc'd) in every case. */
+static int add_file(cli_manifests *m, char *name, const char *prog, FILE *err)
+{
+	size_t len = 0;
+	char *data = NULL;
+	int rc = cli_read_file(name, KP_DECODE_DEFAULT_MAX_BYTES, "a manifest", &data, &len, prog,
+			       err);
+	if (rc) {
 		free(name);
-		return -1;
+		return rc;
 	}
 	if (append(m, name, data, len)) {
 		fprintf(err, "%s: out of memory\n", prog);
-		return -1;
+		return CLI_INVALID;
 	}
-	return 0;
+	return CLI_OK;
 }
 
 static int is_manifest_name(const char *n)
@@ -132,36 +152,64 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* DIR/NAME, allocated. */
+static char *join(const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+	int slash = dl && dir[dl - 1] == '/';
+	char *full = malloc(dl + !slash + nl + 1);
+	if (!full)
+		return NULL;
+	memcpy(full, dir, dl);
+	if (!slash)
+		full[dl++] = '/';
+	memcpy(full + dl, name, nl + 1);
+	return full;
+}
+
+/*
+ * A directory's manifest files. A sub-directory named like a manifest
+ * (x.yaml/) is not one and is skipped before counting, so a directory that
+ * holds only such sub-directories has no manifest file, as an empty one.
+ * Any other entry with a manifest name is read, so one that cannot be read
+ * (a dangling link, no permission) is reported, not skipped.
+ */
 static int add_dir(cli_manifests *m, const char *path, const char *prog, FILE *err)
 {
 	DIR *d = opendir(path);
 	if (!d) {
 		fprintf(err, "%s: cannot read \"%s\": %s\n", prog, path, strerror(errno));
-		return -1;
+		return CLI_USAGE;
 	}
-	char **names = NULL;
+	char **names = NULL; /* full paths: one prefix, so they sort as the names */
 	size_t n = 0, cap = 0;
-	int rc = 0;
+	int rc = CLI_OK;
 	struct dirent *de;
-	errno = 0;
 	while ((de = readdir(d)) != NULL) {
 		if (!is_manifest_name(de->d_name))
 			continue;
+		char *full = join(path, de->d_name);
+		if (!full) {
+			rc = CLI_INVALID;
+			break;
+		}
+		struct stat st;
+		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(full);
+			continue;
+		}
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 16;
 			char **nn = realloc(names, nc * sizeof(*nn));
 			if (!nn) {
-				rc = -1;
+				free(full);
+				rc = CLI_INVALID;
 				break;
 			}
 			names = nn;
 			cap = nc;
 		}
-		if (!(names[n] = dup_str(de->d_name))) {
-			rc = -1;
-			break;
-		}
-		n++;
+		names[n++] = full;
 	}
 	closedir(d);
 	if (rc) {
@@ -170,27 +218,13 @@ static int add_dir(cli_manifests *m, const char *path, const char *prog, FILE *e
 	}
 	if (!n) {
 		fprintf(err, "%s: \"%s\" has no *.yaml, *.yml or *.json file\n", prog, path);
-		rc = -1;
+		rc = CLI_USAGE;
 		goto done;
 	}
 	qsort(names, n, sizeof(*names), cmp_str);
-	size_t plen = strlen(path);
-	int slash = plen && path[plen - 1] == '/';
 	for (size_t i = 0; i < n && !rc; i++) {
-		size_t len = plen + 1 + strlen(names[i]) + 1;
-		char *full = malloc(len);
-		if (!full) {
-			fprintf(err, "%s: out of memory\n", prog);
-			rc = -1;
-			break;
-		}
-		snprintf(full, len, "%s%s%s", path, slash ? "" : "/", names[i]);
-		struct stat st;
-		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-			free(full); /* a directory named x.yaml: not a manifest */
-			continue;
-		}
-		rc = add_file(m, full, prog, err);
+		rc = add_file(m, names[i], prog, err);
+		names[i] = NULL; /* taken by add_file */
 	}
 done:
 	for (size_t i = 0; i < n; i++)
@@ -203,33 +237,36 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 {
 	if (!*path) {
 		fprintf(err, "%s: empty file name\n", prog);
-		return -1;
+		return CLI_USAGE;
 	}
 	if (!strcmp(path, "-")) {
 		if (m->stdin_used++) {
 			fprintf(err, "%s: stdin (-) given twice\n", prog);
-			return -1;
+			return CLI_USAGE;
 		}
 		size_t len = 0;
 		errno = 0;
-		char *data = read_stream(stdin, &len);
-		char *name = dup_str("<stdin>");
+		char *data = read_stream(stdin, KP_DECODE_DEFAULT_MAX_BYTES, &len);
+		int e = errno ? errno : EIO;
+		char *name = data ? dup_str("<stdin>") : NULL;
 		if (!data || !name) {
-			if (errno == EFBIG)
+			free(data);
+			if (data || e == ENOMEM) {
+				fprintf(err, "%s: out of memory\n", prog);
+				return CLI_INVALID;
+			}
+			if (e == EFBIG)
 				fprintf(err, "%s: stdin is larger than %zu MiB, the most a manifest may be\n",
 					prog, (size_t)(KP_DECODE_DEFAULT_MAX_BYTES >> 20));
 			else
-				fprintf(err, "%s: cannot read stdin: %s\n", prog,
-					strerror(errno ? errno : EIO));
-			free(data);
-			free(name);
-			return -1;
+				fprintf(err, "%s: cannot read stdin: %s\n", prog, strerror(e));
+			return CLI_USAGE;
 		}
 		if (append(m, name, data, len)) {
 			fprintf(err, "%s: out of memory\n", prog);
-			return -1;
+			return CLI_INVALID;
 		}
-		return 0;
+		return CLI_OK;
 	}
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -237,7 +274,7 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 	char *name = dup_str(path);
 	if (!name) {
 		fprintf(err, "%s: out of memory\n", prog);
-		return -1;
+		return CLI_INVALID;
 	}
 	return add_file(m, name, prog, err);
 }

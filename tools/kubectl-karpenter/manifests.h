@@ -32,11 +32,22 @@ typedef struct cli_manifests {
 
 /*
  * Read PATH (a file, "-" or a directory) and append its files to @p m.
- * Returns 0, or -1 after printing "PROG: why" on @p err (unreadable path,
- * stdin given twice, a directory without manifests, out of memory); @p m
- * keeps what was read before.
+ * Returns the exit code: CLI_OK; CLI_USAGE after printing "PROG: why" on
+ * @p err for a path that cannot be read (missing, no permission, ...),
+ * stdin given twice, an empty name, a directory without a manifest file,
+ * a file larger than KP_DECODE_DEFAULT_MAX_BYTES; CLI_INVALID when out of
+ * memory. @p m keeps what was read before.
  */
 int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE *err);
+
+/*
+ * Read the file PATH whole into *data (malloc'd, not NUL-terminated) and
+ * *len, refusing more than @p limit bytes (a multiple of 1 MiB) as "the
+ * most WHAT may be". Returns the exit code as cli_manifests_add, after
+ * printing why on @p err; a directory cannot be read as a file (EISDIR).
+ */
+int cli_read_file(const char *path, size_t limit, const char *what, char **data, size_t *len,
+		  const char *prog, FILE *err);
 
 /* Free every file's text and name and reset @p m (NULL-safe). */
 void cli_manifests_free(cli_manifests *m);
