@@ -61,7 +61,7 @@ typedef struct kp_offering_spec {
 	const char *capacity_type;     /**< karpenter.sh/capacity-type: "spot", "on-demand", "reserved" */
 	const char *zone;              /**< topology.kubernetes.io/zone value */
 	const char *reservation_id;    /**< reservation ID for "reserved", else NULL */
-	double price;                  /**< price per hour: finite, >= 0 */
+	double price;                  /**< price per hour: from 0 to 1e6 */
 	int64_t reservation_capacity;  /**< instances left in the reservation (reserved only), >= 0 */
 	/** Further requirements of the offering (e.g. the reservation ID label), or NULL. */
 	const kp_node_selector_requirement *const *requirements;
@@ -202,7 +202,7 @@ int kp_instance_types_new(kp_instance_types **out, kp_error *err);
  * @brief Copy an instance type description into the catalogue.
  *
  * Names must be unique; every offering needs a capacity type and a zone;
- * prices must be finite and >= 0; reservation capacities >= 0; available is
+ * prices from 0 to 1e6 (per hour); reservation capacities >= 0; available is
  * 0 or 1. Error fields name the offending member ("name",
  * "offerings[2].zone", "requirements[0].values", "capacity").
  * @param[in,out] its a catalogue no one else holds a reference to

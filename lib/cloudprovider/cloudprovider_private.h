@@ -9,6 +9,15 @@
 
 #include <karpenter/cloudprovider.h>
 
+/*
+ * The highest hourly price an offering may have. Upstream sets none, but a
+ * price of 1.7e308 makes every sum of prices (a NodeClaim's, a simulation's
+ * total) overflow to infinity; no instance costs a million dollars an hour,
+ * so a larger price is a mistake in the catalogue. libkarpenter-kwok checks
+ * the same bound (KP_KWOK_PRICE_MAX) to name the JSON field.
+ */
+#define KP__PRICE_MAX 1e6
+
 /* Make kp_instance_types_add fail from now on (a catalogue handed out by a
  * provider is shared, whatever its reference count). */
 void kp__instance_types_freeze(kp_instance_types *its);

@@ -349,9 +349,10 @@ static int build_offering(kp_offering **out, const kp_instance_types *its,
 		return kp__error(err, KP_EINVAL, "capacity_type", "capacity type is empty");
 	if (!spec.zone || !*spec.zone)
 		return kp__error(err, KP_EINVAL, "zone", "zone is empty");
-	if (!isfinite(spec.price) || spec.price < 0)
-		return kp__error(err, KP_EINVAL, "price", "price %g is not a finite number >= 0",
-				 spec.price);
+	if (!(spec.price >= 0 && spec.price <= KP__PRICE_MAX)) /* NaN and infinities too */
+		return kp__error(err, KP_EINVAL, "price",
+				 "price %.10g is not a finite number from 0 to %.0f", spec.price,
+				 KP__PRICE_MAX);
 	if (spec.reservation_capacity < 0)
 		return kp__error(err, KP_EINVAL, "reservation_capacity",
 				 "reservation capacity %lld is negative",

@@ -319,6 +319,9 @@ static int read_offering(struct ctx *c, const cJSON *j, struct kp_kwok_offering_
 			rc = expect(c, pj, "number");
 		else if (!isfinite(pj->valuedouble))
 			rc = fail(c, KP_ERANGE, "number out of range");
+		else if (!(pj->valuedouble >= 0 && pj->valuedouble <= KP_KWOK_PRICE_MAX))
+			rc = fail(c, KP_EINVAL, "price %.10g is not a finite number from 0 to %.0f",
+				  pj->valuedouble, KP_KWOK_PRICE_MAX);
 		path_pop(c, old);
 		if (rc != KP_OK)
 			return rc;

@@ -21,6 +21,13 @@
 #define KP_KWOK_PRINTF(a, b)
 #endif
 
+/*
+ * The highest hourly price an offering may have: the core's own bound
+ * (kp_instance_types_add refuses more, to keep sums of prices finite),
+ * checked here first so that the error names the JSON field as written.
+ */
+#define KP_KWOK_PRICE_MAX 1e6
+
 /* Fill err (if non-NULL): code, field (NULL = ""), printf message. Returns code. */
 int kp_kwok__error(kp_error *err, int code, const char *field, const char *fmt, ...)
 	KP_KWOK_PRINTF(4, 5);

@@ -225,8 +225,16 @@ static const struct bad_case {
 	{ "duplicate", KP_EINVAL, "name", "duplicate instance type \"dup\"" },
 	{ "no zone", KP_EINVAL, "offerings[1].zone", "zone is empty" },
 	{ "no capacity type", KP_EINVAL, "offerings[0].capacity_type", "capacity type is empty" },
-	{ "negative price", KP_EINVAL, "offerings[0].price", "price -1 is not a finite number >= 0" },
-	{ "NaN price", KP_EINVAL, "offerings[0].price", "price nan is not a finite number >= 0" },
+	{ "negative price", KP_EINVAL, "offerings[0].price",
+	  "price -1 is not a finite number from 0 to 1000000" },
+	{ "NaN price", KP_EINVAL, "offerings[0].price",
+	  "price nan is not a finite number from 0 to 1000000" },
+	{ "infinite price", KP_EINVAL, "offerings[1].price",
+	  "price inf is not a finite number from 0 to 1000000" },
+	{ "price 1.7e308", KP_EINVAL, "offerings[1].price",
+	  "price 1.7e+308 is not a finite number from 0 to 1000000" },
+	{ "price just over 1e6", KP_EINVAL, "offerings[0].price",
+	  "price 1000000.5 is not a finite number from 0 to 1000000" },
 	{ "available 2", KP_EINVAL, "offerings[0].available", "available is 2, not 0 or 1" },
 	{ "negative reservation", KP_EINVAL, "offerings[0].reservation_capacity",
 	  "reservation capacity -3 is negative" },
@@ -275,6 +283,12 @@ START_TEST(add_rejects)
 		o0.price = -1;
 	else if (!strcmp(w, "NaN price"))
 		o0.price = NAN;
+	else if (!strcmp(w, "infinite price"))
+		o1.price = INFINITY;
+	else if (!strcmp(w, "price 1.7e308"))
+		o1.price = 1.7e308;
+	else if (!strcmp(w, "price just over 1e6"))
+		o0.price = 1000000.5;
 	else if (!strcmp(w, "available 2"))
 		o0.available = 2;
 	else if (!strcmp(w, "negative reservation"))
@@ -316,6 +330,23 @@ START_TEST(add_rejects)
 	kp_resources_dispose(&cap);
 	kp_resources_dispose(&big);
 	kp_resources_dispose(&minus);
+	kp_instance_types_free(its);
+}
+END_TEST
+
+/* The bounds themselves are prices: 0 (free) and 1e6 $/h. */
+START_TEST(price_bounds_accepted)
+{
+	kp_instance_types *its = NULL;
+	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
+	kp_offering_spec offs[2] = { offering("spot", "z", 0, 1), offering("on-demand", "z", 1e6, 1) };
+	add_type(its, "bounds", NULL, offs, 2);
+	const kp_instance_type *it = kp_instance_types_find(its, "bounds");
+	ck_assert_ptr_nonnull(it);
+	ck_assert_uint_eq(it->n_offerings, 2);
+	ck_assert_double_eq(it->offerings[0]->price, 0);
+	ck_assert_double_eq(it->offerings[1]->price, 1e6);
+	ck_assert_double_eq(kp_instance_type_worst_launch_price(it, NULL, NULL), 1e6);
 	kp_instance_types_free(its);
 }
 END_TEST
@@ -746,6 +777,7 @@ int main(void)
 	tcase_add_test(tc, instance_type_requirement_kept);
 	tcase_add_test(tc, refcount_and_freeze);
 	tcase_add_loop_test(tc, add_rejects, 0, (int)N(bad_cases));
+	tcase_add_test(tc, price_bounds_accepted);
 	tcase_add_test(tc, add_null_arguments);
 	suite_add_tcase(s, tc);
 
