@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +14,28 @@
 
 #include "hash_private.h"
 
-#define DRIFT_MESSAGE_MAX 1024
+/*
+ * A message built from the objects' own text (annotation values, condition
+ * statuses), allocated to its full length: a drift decision's message is a
+ * result, never truncated. NULL when out of memory.
+ */
+static char *message_printf(const char *fmt, ...) KP_PRINTF(1, 2);
+static char *message_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	char *s = kp__malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
 
 KP_EXPORT void kp_drift_options_init(kp_drift_options *opts)
 {
@@ -47,11 +69,12 @@ static int check_args(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_dr
 /* ------------------------------------------------------------------------ */
 /* Static drift                                                             */
 
-/* Evaluate static drift; why (may be NULL) receives an explanation. */
+/* Evaluate static drift; *why (why may be NULL) receives an explanation,
+ * allocated (the caller frees it with kp__free). */
 static int static_eval(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_drift_options *o,
-		       uint32_t *drifted, char *why, size_t why_size, kp_error *err)
+		       uint32_t *drifted, char **why, kp_error *err)
 {
-	char computed[KP_HASH_STRING_MAX];
+	char computed[KP_HASH_STRING_MAX]; /* a uint64_t in decimal: always fits */
 	const char *np_hash, *np_version;
 	const char *np_src = "NodePool";
 	if (o->flags & KP_DRIFT_HASH_FROM_SPEC) {
@@ -81,30 +104,30 @@ static int static_eval(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_d
 		missing_on = "NodeClaim";
 	}
 	*drifted = 0;
+	char *text = NULL;
 	if (missing_what) {
 		if (why)
-			snprintf(why, why_size, "static drift not evaluated: the %s has no %s annotation",
-				 missing_on, missing_what);
-		return KP_OK;
-	}
-	if (strcmp(np_version, nc_version) != 0) {
+			text = message_printf("static drift not evaluated: the %s has no %s annotation",
+					      missing_on, missing_what);
+	} else if (strcmp(np_version, nc_version) != 0) {
 		if (why)
-			snprintf(why, why_size,
-				 "static drift not evaluated: hash versions differ (NodePool %s, NodeClaim "
-				 "%s)", np_version, nc_version);
-		return KP_OK;
-	}
-	if (strcmp(np_hash, nc_hash) != 0) {
+			text = message_printf("static drift not evaluated: hash versions differ "
+					      "(NodePool %s, NodeClaim %s)", np_version, nc_version);
+	} else if (strcmp(np_hash, nc_hash) != 0) {
 		*drifted = 1;
 		if (why)
-			snprintf(why, why_size,
-				 "NodePool hash %s differs from the NodeClaim's %s (hash version %s): a "
-				 "static field of spec.template changed", np_hash, nc_hash, np_version);
-		return KP_OK;
+			text = message_printf("NodePool hash %s differs from the NodeClaim's %s (hash "
+					      "version %s): a static field of spec.template changed",
+					      np_hash, nc_hash, np_version);
+	} else if (why) {
+		text = message_printf("static fields match (hash %s, version %s)", np_hash,
+				      np_version);
 	}
-	if (why)
-		snprintf(why, why_size, "static fields match (hash %s, version %s)", np_hash,
-			 np_version);
+	if (why) {
+		if (!text)
+			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+		*why = text;
+	}
 	return KP_OK;
 }
 
@@ -118,7 +141,7 @@ KP_EXPORT int kp_drift_static(const kp_nodepool *nodepool, const kp_nodeclaim *n
 	if (rc)
 		return rc;
 	uint32_t d;
-	rc = static_eval(nodepool, nodeclaim, o, &d, NULL, 0, err);
+	rc = static_eval(nodepool, nodeclaim, o, &d, NULL, err);
 	if (rc == KP_OK)
 		*out_drifted = d;
 	return rc;
@@ -266,47 +289,57 @@ KP_EXPORT int kp_drift_check(kp_drift **out, const kp_nodepool *nodepool,
 	int rc = check_args(nodepool, nodeclaim, opts, &o, err);
 	if (rc)
 		return rc;
-	char msg[DRIFT_MESSAGE_MAX];
-
 	if (!(o->flags & KP_DRIFT_IGNORE_LAUNCHED)) {
 		const char *status = NULL;
 		int has = kp__nodeclaim_has_condition(nodeclaim, KP_CONDITION_LAUNCHED, &status);
 		if (!has || !status || strcmp(status, "True") != 0) {
-			if (has)
-				snprintf(msg, sizeof(msg),
-					 "not evaluated: the NodeClaim is not launched (condition "
-					 "Launched is \"%s\")", status ? status : "");
-			else
-				snprintf(msg, sizeof(msg),
-					 "not evaluated: the NodeClaim is not launched (no Launched "
-					 "condition)");
-			return make_drift(out, KP_DRIFT_NONE, msg, err);
+			if (!has)
+				return make_drift(out, KP_DRIFT_NONE,
+						  "not evaluated: the NodeClaim is not launched (no "
+						  "Launched condition)", err);
+			char *msg = message_printf("not evaluated: the NodeClaim is not launched "
+						   "(condition Launched is \"%s\")",
+						   status ? status : "");
+			if (!msg)
+				return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+			rc = make_drift(out, KP_DRIFT_NONE, msg, err);
+			kp__free(msg);
+			return rc;
 		}
 	}
 
 	/* Upstream evaluates both, then reports the first in this order. */
-	char why_static[512];
+	char *why_static = NULL, *msg = NULL;
 	uint32_t st = 0, rq = 0;
-	rc = static_eval(nodepool, nodeclaim, o, &st, why_static, sizeof(why_static), err);
+	rc = static_eval(nodepool, nodeclaim, o, &st, &why_static, err);
 	if (rc)
 		return rc;
 	kp_error detail;
 	memset(&detail, 0, sizeof(detail));
 	rc = requirements_eval(nodepool, nodeclaim, o->wk, &rq, &detail, err);
-	if (rc)
+	if (rc) {
+		kp__free(why_static);
 		return rc;
-	if (st)
-		return make_drift(out, KP_DRIFT_NODEPOOL, why_static, err);
-	if (rq) {
-		snprintf(msg, sizeof(msg),
-			 "the NodeClaim's labels are not compatible with the NodePool's requirements: %s",
-			 detail.message);
-		return make_drift(out, KP_DRIFT_REQUIREMENTS, msg, err);
 	}
-	snprintf(msg, sizeof(msg),
-		 "not drifted: %s; the NodeClaim's labels are compatible with the NodePool's "
-		 "requirements", why_static);
-	return make_drift(out, KP_DRIFT_NONE, msg, err);
+	uint32_t code = KP_DRIFT_NONE;
+	if (st) {
+		code = KP_DRIFT_NODEPOOL;
+		msg = why_static;
+		why_static = NULL;
+	} else if (rq) {
+		code = KP_DRIFT_REQUIREMENTS;
+		msg = message_printf("the NodeClaim's labels are not compatible with the NodePool's "
+				     "requirements: %s", detail.message);
+	} else {
+		msg = message_printf("not drifted: %s; the NodeClaim's labels are compatible with "
+				     "the NodePool's requirements", why_static);
+	}
+	kp__free(why_static);
+	if (!msg)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	rc = make_drift(out, code, msg, err);
+	kp__free(msg);
+	return rc;
 }
 
 KP_EXPORT void kp_drift_free(kp_drift *drift)

@@ -167,6 +167,77 @@ START_TEST(not_launched)
 }
 END_TEST
 
+/* A run of @p n copies of @p c (malloc'd). */
+static char *run_of(char c, size_t n)
+{
+	char *s = malloc(n + 1);
+	ck_assert_ptr_nonnull(s);
+	memset(s, c, n);
+	s[n] = '\0';
+	return s;
+}
+
+/* printf into a malloc'd string of the needed length. */
+static char *text_of(const char *fmt, const char *a, const char *b)
+{
+	int n = snprintf(NULL, 0, fmt, a, b);
+	ck_assert_int_ge(n, 0);
+	char *s = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(s);
+	snprintf(s, (size_t)n + 1, fmt, a, b);
+	return s;
+}
+
+/* A drift message is a result: the objects' text in it (hash annotations
+ * of 300 and 70,000 characters, a Launched status as long) is kept whole,
+ * never truncated to a fixed buffer. */
+static const size_t long_lengths[] = { 300, 70000 };
+
+START_TEST(long_values_kept_whole)
+{
+	size_t n = long_lengths[_i];
+	char *np_hash = run_of('1', n), *nc_hash = run_of('2', n), *status = run_of('S', n);
+	char *text = text_of("apiVersion: karpenter.sh/v1\nkind: NodePool\n"
+			     "metadata: {name: default, annotations: {karpenter.sh/nodepool-hash: '%s',"
+			     " karpenter.sh/nodepool-hash-version: v3}}\n"
+			     "spec:\n  template:\n    spec:\n"
+			     "      nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+			     "name: default}\n      requirements: []\n%s", np_hash, "");
+	kp_nodepool *np = ht_decode(KP_KIND_NODEPOOL, text);
+	free(text);
+	const char *nc_fmt = "apiVersion: karpenter.sh/v1\nkind: NodeClaim\n"
+			     "metadata:\n  name: nc\n  labels: {karpenter.sh/nodepool: default}\n"
+			     "  annotations: {karpenter.sh/nodepool-hash: '%s', "
+			     "karpenter.sh/nodepool-hash-version: v3}\n"
+			     "spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+			     "name: default}, requirements: []}\n"
+			     "status: {conditions: [{type: Launched, status: '%s', reason: Launched, "
+			     "message: '', lastTransitionTime: '2024-01-01T00:00:00Z'}]}\n";
+	text = text_of(nc_fmt, nc_hash, "True");
+	kp_nodeclaim *launched = ht_decode(KP_KIND_NODECLAIM, text);
+	free(text);
+	text = text_of(nc_fmt, nc_hash, status);
+	kp_nodeclaim *pending = ht_decode(KP_KIND_NODECLAIM, text);
+	free(text);
+
+	char *want = text_of("NodePool hash %s differs from the NodeClaim's %s (hash version v3): "
+			     "a static field of spec.template changed", np_hash, nc_hash);
+	expect(np, launched, KP_DRIFT_NODEPOOL, "NodePoolDrifted", want);
+	free(want);
+	want = text_of("not evaluated: the NodeClaim is not launched (condition Launched is "
+		       "\"%s\")%s", status, "");
+	expect(np, pending, KP_DRIFT_NONE, "", want);
+	free(want);
+
+	kp_nodeclaim_free(pending);
+	kp_nodeclaim_free(launched);
+	kp_nodepool_free(np);
+	free(status);
+	free(nc_hash);
+	free(np_hash);
+}
+END_TEST
+
 /* It("should remove the status condition from the nodeClaim if the
  * nodeClaim is no longer drifted"): the BeforeEach NodeClaim carries only
  * the hash annotation. */
@@ -544,6 +615,8 @@ static Suite *drift_suite(void)
 	tcase_add_test(tc, static_before_requirements);
 	tcase_add_test(tc, not_launched);
 	tcase_add_test(tc, not_drifted);
+	tcase_add_loop_test(tc, long_values_kept_whole, 0,
+			    (int)(sizeof(long_lengths) / sizeof(long_lengths[0])));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("requirements");
 	tcase_add_loop_test(tc, requirements_table, 0, (int)(sizeof(req_cases) / sizeof(req_cases[0])));
