@@ -55,7 +55,7 @@ typedef struct nc_row {
 typedef struct np_row {
 	const char *name;
 	const kp_nodepool *np;
-	char hash[KP_HASH_STRING_MAX];
+	char hash[KP_HASH_STRING_MAX]; /* a uint64_t in decimal: always fits */
 } np_row;
 
 typedef struct state {
@@ -112,6 +112,21 @@ static char *xstrdup(const char *t)
 	if (c)
 		memcpy(c, t, n);
 	return c;
+}
+
+/* "NodePool \"NAME\" is not in the input", allocated to the name's length
+ * (a label value of any length). */
+static char *not_in_input(const char *name)
+{
+	static const char head[] = "NodePool \"", tail[] = "\" is not in the input";
+	size_t n = strlen(name);
+	char *m = malloc(sizeof(head) - 1 + n + sizeof(tail));
+	if (m) {
+		memcpy(m, head, sizeof(head) - 1);
+		memcpy(m + sizeof(head) - 1, name, n);
+		memcpy(m + sizeof(head) - 1 + n, tail, sizeof(tail));
+	}
+	return m;
 }
 
 /* Decode one file and collect its NodePools (defaulted and hashed) and
@@ -184,7 +199,6 @@ static int evaluate(state *s, FILE *err)
 	for (size_t i = 0; i < s->n_ncs; i++) {
 		const kp_nodeclaim *nc = s->ncs[i]->object;
 		nc_row *r = &s->rows[i];
-		char buf[600];
 		r->name = s->ncs[i]->name;
 		r->nodepool = labelled_nodepool(nc);
 		r->reason = "";
@@ -193,8 +207,7 @@ static int evaluate(state *s, FILE *err)
 		if (!r->nodepool) {
 			r->message = xstrdup("the NodeClaim has no karpenter.sh/nodepool label");
 		} else if (!np) {
-			snprintf(buf, sizeof(buf), "NodePool \"%s\" is not in the input", r->nodepool);
-			r->message = xstrdup(buf);
+			r->message = not_in_input(r->nodepool);
 		} else {
 			kp_drift *d = NULL;
 			kp_error e = KP_ERROR_INIT;

@@ -55,39 +55,45 @@ static int parse_bool(const char *v, int *out)
 	return -1;
 }
 
-/* Why an object is not validated, or NULL when it is. *invalid is set when
- * the object cannot be served by the v1 CRDs at all. */
-static const char *skip_reason(const kp_decoded_object *o, char *buf, size_t size, int *invalid)
+/*
+ * An object this command does not validate: print why on @p out (written
+ * straight to the stream, so an apiVersion or kind of any length is shown
+ * whole) and return 1; *invalid is set when the object cannot be served by
+ * the v1 CRDs at all. 0 for an object to validate.
+ */
+static int print_skipped(const kp_decoded_object *o, FILE *out, int *invalid)
 {
 	const char *av = o->api_version ? o->api_version : "";
 	const char *kind = o->kind_name ? o->kind_name : "";
 	*invalid = 0;
 	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM ||
 	    o->kind == KP_KIND_KWOK_NODECLASS)
-		return NULL;
+		return 0;
 	size_t glen = strcspn(av, "/");
+	fprintf(out, "%s/%s: ", o->kind_name, o->name);
 	if (!strncmp(av, "karpenter.k8s.aws/", 18)) {
-		snprintf(buf, size, "%s %s is validated by the AWS provider, not built yet", av, kind);
+		fprintf(out, "skipped: %s %s is validated by the AWS provider, not built yet\n", av,
+			kind);
 	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen) &&
 		   (!strcmp(kind, "NodePool") || !strcmp(kind, "NodeClaim"))) {
 		*invalid = 1;
-		snprintf(buf, size,
-			 "apiVersion: Invalid value: \"%s\": the v1 CRDs serve %s only (no matches for "
-			 "kind \"%s\" in version \"%s\")", av, kp_kind_api_version(KP_KIND_NODEPOOL),
-			 kind, av);
+		fprintf(out,
+			"apiVersion: Invalid value: \"%s\": the v1 CRDs serve %s only (no matches for "
+			"kind \"%s\" in version \"%s\")\n", av, kp_kind_api_version(KP_KIND_NODEPOOL),
+			kind, av);
 	} else if (glen == strlen("karpenter.kwok.sh") && !strncmp(av, "karpenter.kwok.sh", glen) &&
 		   !strcmp(kind, "KWOKNodeClass")) {
 		*invalid = 1;
-		snprintf(buf, size,
-			 "apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
-			 "kind \"%s\" in version \"%s\")", av,
-			 kp_kind_api_version(KP_KIND_KWOK_NODECLASS), kind, av);
+		fprintf(out,
+			"apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
+			"kind \"%s\" in version \"%s\")\n", av,
+			kp_kind_api_version(KP_KIND_KWOK_NODECLASS), kind, av);
 	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen)) {
-		snprintf(buf, size, "%s %s is not validated by this build", av, kind);
+		fprintf(out, "skipped: %s %s is not validated by this build\n", av, kind);
 	} else {
-		snprintf(buf, size, "%s %s is not a Karpenter kind", av, kind);
+		fprintf(out, "skipped: %s %s is not a Karpenter kind\n", av, kind);
 	}
-	return buf;
+	return 1;
 }
 
 typedef struct tally {
@@ -115,17 +121,13 @@ static int validate_input(const cli_manifest *in, uint32_t decode_flags, const k
 		fprintf(err, "Warning: %s\n", kp_decode_result_warning(res, i));
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
-		char why[512];
 		int bad = 0;
 		t->objects++;
-		const char *reason = skip_reason(o, why, sizeof(why), &bad);
-		if (reason) {
+		if (print_skipped(o, out, &bad)) {
 			if (bad) {
-				fprintf(out, "%s/%s: %s\n", o->kind_name, o->name, reason);
 				t->invalid++;
 				t->problems++;
 			} else {
-				fprintf(out, "%s/%s: skipped: %s\n", o->kind_name, o->name, reason);
 				t->skipped++;
 			}
 			continue;
