@@ -42,8 +42,12 @@ static int finish_output(int rc)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	int e = errno ? errno : EIO;
-	fprintf(stderr, "kubectl-karpenter: cannot write the output: %s\n", strerror(e));
+	/* errno is known only when this flush failed, not when an earlier
+	 * write (or a command's own fflush) did. */
+	if (errno)
+		fprintf(stderr, "kubectl-karpenter: cannot write the output: %s\n", strerror(errno));
+	else
+		fputs("kubectl-karpenter: cannot write the output\n", stderr);
 	return rc ? rc : CLI_INVALID;
 }
 
