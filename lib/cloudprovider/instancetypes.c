@@ -254,7 +254,7 @@ KP_EXPORT const kp_instance_type *kp_instance_types_find(kp_instance_types *its,
 /* Prefix err's field with "name[i]". */
 static void prefix_index(kp_error *err, const char *name, size_t i)
 {
-	char prefix[64];
+	char prefix[64]; /* "[" size_t "]": always fits */
 	snprintf(prefix, sizeof(prefix), "[%zu]", i);
 	kp__error_prefix(err, prefix);
 	kp__error_prefix(err, name);
@@ -718,6 +718,8 @@ static int min_values(size_t *min_needed, const kp_instance_type *const *its, si
 		return KP_OK;
 	}
 	/* Keys are in byte order already (requirement sets are ordered by key). */
+	/* Only ever part of kp_error's message[KP_ERROR_MESSAGE_MAX], which
+	 * would cut the list at the same length. */
 	char list[KP_ERROR_MESSAGE_MAX];
 	size_t len = 0;
 	const char *first = NULL;

@@ -139,6 +139,7 @@ int kp_kwok__catalog_add(kp_instance_types *its, const struct kp_kwok_type_in *i
 	}
 
 	/* The four instance labels. */
+	/* KP_QUANTITY_STRING_MAX holds any canonical quantity by contract. */
 	char cpu[KP_QUANTITY_STRING_MAX], memory[KP_QUANTITY_STRING_MAX];
 	rc = format_resource(&res, KP_RESOURCE_CPU, cpu, sizeof(cpu), err);
 	if (rc == KP_OK)
@@ -275,7 +276,7 @@ static int builtin_add(kp_instance_types *its, int cpu, int mem_factor, const ch
 		if (families[i].factor == mem_factor)
 			family = families[i].family;
 
-	char name[64], text[32];
+	char name[64], text[32]; /* from the built-in tables' constants and ints only */
 	snprintf(name, sizeof(name), "%s-%dx-%s-%s", family, cpu, arch, os);
 	int mem = cpu * mem_factor;
 	int pods = cpu * 16 > 1024 ? 1024 : cpu * 16;

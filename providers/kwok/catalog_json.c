@@ -32,6 +32,12 @@
 struct ctx {
 	const char *source;
 	kp_error *err;
+	/*
+	 * The path feeds only kp_error's field[KP_ERROR_FIELD_MAX] (the same
+	 * size) and message, so it is kept bounded, as the field would be;
+	 * a path cut short (a 300-character key) ends in "..." so that it is
+	 * never mistaken for the whole path.
+	 */
 	char path[KP_ERROR_FIELD_MAX];
 	size_t len;
 	void **scratch;
@@ -49,8 +55,10 @@ static size_t path_push(struct ctx *c, const char *fmt, ...)
 		va_end(ap);
 		if (n > 0)
 			c->len += (size_t)n;
-		if (c->len > sizeof(c->path) - 1)
+		if (c->len > sizeof(c->path) - 1) {
 			c->len = sizeof(c->path) - 1;
+			memcpy(c->path + c->len - 3, "...", 4);
+		}
 	}
 	return old;
 }
@@ -75,6 +83,8 @@ static void path_pop(struct ctx *c, size_t old)
 static int fail(struct ctx *c, int code, const char *fmt, ...) KP_KWOK_PRINTF(3, 4);
 static int fail(struct ctx *c, int code, const char *fmt, ...)
 {
+	/* Only ever part of kp_error's message[KP_ERROR_MESSAGE_MAX], which
+	 * would cut it at the same length. */
 	char problem[KP_ERROR_MESSAGE_MAX];
 	va_list ap;
 	va_start(ap, fmt);

@@ -168,7 +168,7 @@ static int nodeclaim_requirements(struct provider *p, const kp_nodeclaim_spec *s
 		rc = kp_nodeclaim_requirement_view(spec->requirements[i], &sels[i], err);
 		if (rc != KP_OK && err) {
 			/* Prefix the field with "spec.requirements[i]." (truncating). */
-			char prefix[48];
+			char prefix[48]; /* a constant and a size_t: always fits */
 			size_t pl = (size_t)snprintf(prefix, sizeof(prefix), "spec.requirements[%zu].", i);
 			size_t fl = strlen(err->field);
 			if (pl + fl > sizeof(err->field) - 1)
@@ -305,6 +305,8 @@ static int build_labels(kp_labels *labels, const kp_nodeclaim *nc, const kp_inst
 		rc = set_requirement_labels(labels, it->requirements, err);
 	if (rc == KP_OK)
 		rc = set_requirement_labels(labels, off->requirements, err);
+	/* Fits by construction: the core refuses a price above 1e6
+	 * (kp_instance_types_add), so "%f" writes at most "1000000.000000". */
 	char price[64];
 	snprintf(price, sizeof(price), "%f", off->price);
 	if (rc == KP_OK)

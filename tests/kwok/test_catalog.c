@@ -551,6 +551,37 @@ START_TEST(error_messages)
 }
 END_TEST
 
+/* A key of 300 or 70,000 characters: the path in the error is cut to the
+ * field's size and says so ("..."); the message keeps the problem. */
+static const size_t long_keys[] = { 300, 70000 };
+
+START_TEST(long_keys_cut_visibly)
+{
+	size_t n = long_keys[_i];
+	static const char head[] = "[{\"name\": \"x\", \"resources\": {\"",
+			  tail[] = "\": \"abc\"}}]";
+	char *json = malloc(sizeof(head) + n + sizeof(tail));
+	ck_assert_ptr_nonnull(json);
+	memcpy(json, head, sizeof(head) - 1);
+	memset(json + sizeof(head) - 1, 'a', n);
+	memcpy(json + sizeof(head) - 1 + n, tail, sizeof(tail));
+	char field[KP_ERROR_FIELD_MAX];
+	size_t keep = sizeof(field) - 1 - strlen("[0].resources.") - 3;
+	snprintf(field, sizeof(field), "[0].resources.%.*s...", (int)keep, json + sizeof(head) - 1);
+	char message[KP_ERROR_MESSAGE_MAX];
+	snprintf(message, sizeof(message), "t.json: %s: invalid quantity \"abc\": " QRE, field);
+
+	kp_instance_types *its = NULL;
+	kp_error err = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_kwok_catalog_parse(&its, json, strlen(json), "t.json", &err), KP_EPARSE);
+	ck_assert_ptr_null(its);
+	ck_assert_uint_eq(strlen(err.field), sizeof(field) - 1);
+	ck_assert_str_eq(err.field, field);
+	ck_assert_str_eq(err.message, message);
+	free(json);
+}
+END_TEST
+
 /* Errors from the core's catalogue keep their field, under the index. */
 START_TEST(core_errors_are_located)
 {
@@ -599,6 +630,7 @@ static Suite *catalog_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, error_messages);
+	tcase_add_loop_test(tc, long_keys_cut_visibly, 0, (int)(sizeof(long_keys) / sizeof(long_keys[0])));
 	tcase_add_test(tc, core_errors_are_located);
 	tcase_add_test(tc, limits_and_files);
 	suite_add_tcase(s, tc);
