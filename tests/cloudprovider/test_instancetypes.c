@@ -346,7 +346,8 @@ START_TEST(price_bounds_accepted)
 	ck_assert_uint_eq(it->n_offerings, 2);
 	ck_assert_double_eq(it->offerings[0]->price, 0);
 	ck_assert_double_eq(it->offerings[1]->price, 1e6);
-	ck_assert_double_eq(kp_instance_type_worst_launch_price(it, NULL, NULL), 1e6);
+	/* WorstLaunchPrice takes spot before on-demand. */
+	ck_assert_double_eq(kp_instance_type_worst_launch_price(it, NULL, NULL), 0);
 	kp_instance_types_free(its);
 }
 END_TEST
