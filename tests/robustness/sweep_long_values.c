@@ -200,6 +200,7 @@ typedef struct leaf {
 	size_t start;   /* the scalar's span in the source text */
 	size_t end;
 	size_t column;  /* column of the span's start */
+	size_t parent;  /* length of the path's parent part (the map of a key) */
 	int sweep;      /* 1 unless it repeats an earlier leaf (same kind and path) */
 } leaf;
 
@@ -374,6 +375,7 @@ static void scan_yaml(manifest *m)
 					leaf l = { 0 };
 					l.doc = doc;
 					l.path = xstrdup(path.s);
+					l.parent = keep;
 					l.orig = xstrdup(value);
 					l.is_key = is_key;
 					l.flow = top && top->flow;
@@ -419,13 +421,15 @@ static void scan_yaml(manifest *m)
 }
 
 /* The dedup key of a leaf: its document's kind and its path without
- * sequence indexes. */
+ * sequence indexes; for a key, the path of its map (one key of a map stands
+ * for all: set long, any key is an ordinary unknown one). */
 static char *leaf_class(const manifest *m, const leaf *l)
 {
 	buf b = { 0 };
 	buf_adds(&b, m->docs[l->doc].kind);
 	buf_adds(&b, l->is_key ? " key " : " value ");
-	for (const char *p = l->path; *p; p++) {
+	const char *end = l->path + (l->is_key ? l->parent : strlen(l->path));
+	for (const char *p = l->path; p < end; p++) {
 		if (*p == '[' && p[1] >= '0' && p[1] <= '9') {
 			const char *q = p + 1;
 			while (*q >= '0' && *q <= '9')
@@ -503,365 +507,10 @@ static char *mutate_yaml(const manifest *m, const leaf *l, size_t n, size_t *len
 }
 
 /* ------------------------------------------------------------------ */
-/* Running one mutation in a child                                     */
+/* The catalogue: the first entries of upstream KWOK's file; every     */
+/* string leaf and key of the first entry is swept.                    */
 /* ------------------------------------------------------------------ */
 
-typedef struct sweep {
-	char *tmp;       /* scratch directory */
-	char *cluster;   /* tmp/cluster: a copy of the example manifests */
-	char *catalogue; /* tmp/catalogue.json */
-	char *log;       /* tmp/child.log: the child's stderr */
-	const char *cli; /* kubectl-karpenter, for the sampled CLI pass */
-	manifest *mans;
-	size_t n_mans;
-	int full;
-} sweep;
-
-static void stage(const char *name)
-{
-	char line[128];
-	int n = snprintf(line, sizeof(line), "== sweep stage: %s\n", name);
-	if (write(2, line, (size_t)n) < 0)
-		_exit(98);
-}
-
-/* Decode strict and lenient; encode what decodes as JSON and YAML and decode
- * that again. Returns 0, or -1 when encoded output does not read back. */
-static int decode_round_trip(const char *text, size_t len)
-{
-	int bad = 0;
-	for (uint32_t flags = 0; flags <= KP_DECODE_LENIENT; flags += KP_DECODE_LENIENT) {
-		kp_decode_options o = KP_DECODE_OPTIONS_INIT;
-		o.flags = flags;
-		kp_decode_result *res = NULL;
-		kp_error e = KP_ERROR_INIT;
-		if (kp_decode(&res, text, len, &o, &e) == KP_OK) {
-			for (size_t i = 0; i < kp_decode_result_count(res); i++) {
-				const kp_decoded_object *d = kp_decode_result_at(res, i);
-				if (!d || !d->object)
-					continue;
-				for (uint32_t fmt = KP_FORMAT_JSON; fmt <= KP_FORMAT_YAML; fmt++) {
-					char *out = NULL;
-					size_t ol = 0;
-					if (kp_encode(&out, &ol, d->kind, d->object, fmt, 0, &e) ==
-					    KP_OK) {
-						kp_decode_result *again = NULL;
-						kp_decode_options o2 = KP_DECODE_OPTIONS_INIT;
-						if (kp_decode(&again, out, ol, &o2, &e) != KP_OK) {
-							char msg[400];
-							int n = snprintf(msg, sizeof(msg),
-									 "encoded %s of %s does not "
-									 "decode: %s\n",
-									 fmt == KP_FORMAT_JSON ? "JSON"
-											       : "YAML",
-									 d->kind_name, e.message);
-							if (write(2, msg, (size_t)n) < 0)
-								_exit(98);
-							bad = 1;
-						}
-						kp_decode_result_free(again);
-					}
-					kp_encoded_free(out);
-				}
-			}
-		}
-		kp_decode_result_free(res);
-	}
-	return bad ? -1 : 0;
-}
-
-static int run_cli(const cli_command *cmd, char **argv, int argc, FILE *null)
-{
-	return cmd->run(argc, argv, null, null);
-}
-
-/* The child: returns its exit status. */
-static int child_main(const sweep *s, char *file, const char *text, size_t len,
-		      int is_catalogue)
-{
-	FILE *null = fopen("/dev/null", "w");
-	if (!null)
-		return 97;
-	int bad = 0, rc;
-	char *sim_argv[6] = { "simulate", "-f", s->cluster, NULL, NULL, NULL };
-	int sim_argc = 3;
-	if (is_catalogue) {
-		sim_argv[3] = "--instance-types";
-		sim_argv[4] = s->catalogue;
-		sim_argc = 5;
-	} else {
-		stage("decode");
-		if (decode_round_trip(text, len))
-			bad = 1;
-		char *val_argv[] = { "validate", "-f", file, NULL };
-		stage("validate");
-		rc = run_cli(&cli_cmd_validate, val_argv, 3, null);
-		if (rc < 0 || rc > 2) {
-			fprintf(stderr, "validate returned %d\n", rc);
-			bad = 1;
-		}
-		char *hash_argv[] = { "hash", "-f", file, NULL };
-		stage("hash");
-		rc = run_cli(&cli_cmd_hash, hash_argv, 3, null);
-		if (rc < 0 || rc > 2) {
-			fprintf(stderr, "hash returned %d\n", rc);
-			bad = 1;
-		}
-	}
-	stage("simulate");
-	rc = run_cli(&cli_cmd_simulate, sim_argv, sim_argc, null);
-	if (rc < 0 || rc > 2) {
-		fprintf(stderr, "simulate returned %d\n", rc);
-		bad = 1;
-	}
-	fclose(null);
-	stage("exit");
-	return bad ? 96 : CHILD_PASS;
-}
-
-/* Distil the child's log into a one-line symptom plus report lines. */
-static char *symptom(const sweep *s, int status)
-{
-	buf b = { 0 };
-	char tmp[160];
-	if (WIFSIGNALED(status))
-		snprintf(tmp, sizeof(tmp), "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status) == 96)
-		snprintf(tmp, sizeof(tmp), "a command misbehaved");
-	else
-		snprintf(tmp, sizeof(tmp), "exit status %d", WEXITSTATUS(status));
-	buf_adds(&b, tmp);
-	size_t len = 0;
-	char *log = read_file(s->log, &len);
-	/* The last stage reached before the report, then the report's first
-	 * lines and top frames. */
-	const char *last_stage = NULL;
-	int frames = 0, lines = 0;
-	for (char *line = log; line && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "== sweep stage: ", 16)) {
-			if (!frames && !lines)
-				last_stage = line + 16;
-		} else if (strstr(line, "ERROR: ") || strstr(line, "runtime error") ||
-			   strstr(line, "SUMMARY: ") || strstr(line, "returned ") ||
-			   strstr(line, "does not decode") || strstr(line, "LeakSanitizer")) {
-			if (lines < 6) {
-				buf_adds(&b, "\n    ");
-				buf_add(&b, line, strlen(line) > 300 ? 300 : strlen(line));
-			}
-			lines++;
-		} else {
-			const char *t = line;
-			while (*t == ' ')
-				t++;
-			if (t[0] == '#' && t[1] >= '0' && t[1] <= '9' && frames < 6 && lines) {
-				buf_adds(&b, "\n      ");
-				buf_add(&b, t, strlen(t) > 200 ? 200 : strlen(t));
-				frames++;
-			}
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	if (last_stage) {
-		char *out = xasprintf("in %s: %s", last_stage, b.s);
-		free(b.s);
-		b.s = out;
-	}
-	free(log);
-	return b.s;
-}
-
-/* Runs one mutation; returns NULL when it passed, else the symptom. */
-static char *run_child(const sweep *s, char *file, const char *text, size_t len,
-		       int is_catalogue)
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (pid == 0) {
-		int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || dup2(fd, 2) < 0)
-			_exit(97);
-		close(fd);
-		alarm(CHILD_TIMEOUT_S);
-		int st = child_main(s, file, text, len, is_catalogue);
-#ifdef SWEEP_ASAN
-		{
-			extern int __lsan_do_recoverable_leak_check(void);
-			if (__lsan_do_recoverable_leak_check())
-				_exit(95);
-		}
-#endif
-		_exit(st);
-	}
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_PASS)
-		return NULL;
-	return symptom(s, status);
-}
-
-/* ------------------------------------------------------------------ */
-/* The CLI binary                                                      */
-/* ------------------------------------------------------------------ */
-
-/* Runs kubectl-karpenter ARGS; NULL when it exited 0, 1 or 2. */
-static char *run_binary(const sweep *s, char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	pid_t pid;
-	fflush(stdout);
-	int e = posix_spawn(&pid, s->cli, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (e)
-		return xasprintf("cannot run %s: %s", s->cli, strerror(e));
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2) {
-		/* A sanitizer report with exitcode 1 would pass the status check. */
-		size_t len;
-		char *log = read_file(s->log, &len);
-		int report = strstr(log, "Sanitizer") || strstr(log, "runtime error");
-		free(log);
-		if (!report)
-			return NULL;
-	}
-	char *sy = symptom(s, status);
-	char *r = xasprintf("%s %s: %s", argv[1], argv[2], sy);
-	free(sy);
-	return r;
-}
-
-/* ------------------------------------------------------------------ */
-/* The sweep                                                           */
-/* ------------------------------------------------------------------ */
-
-typedef struct tally {
-	size_t run, failed;
-	buf report;
-} tally;
-
-static void note_failure(tally *t, const char *where, size_t n, const char *sy)
-{
-	char head[64];
-	t->failed++;
-	snprintf(head, sizeof(head), " (length %zu)", n);
-	buf_adds(&t->report, "# FAIL ");
-	buf_adds(&t->report, where);
-	buf_adds(&t->report, head);
-	buf_adds(&t->report, ": ");
-	for (const char *p = sy; *p; p++) {
-		buf_add(&t->report, p, 1);
-		if (*p == '\n')
-			buf_adds(&t->report, "#");
-	}
-	buf_adds(&t->report, "\n");
-}
-
-static int tap_no;
-
-static int tap_line(tally *t, const char *what)
-{
-	printf("%s %d - %s: %zu mutations, %zu failed\n", t->failed ? "not ok" : "ok", ++tap_no,
-	       what, t->run, t->failed);
-	if (t->report.s)
-		fputs(t->report.s, stdout);
-	fflush(stdout);
-	int failed = t->failed != 0;
-	free(t->report.s);
-	memset(t, 0, sizeof(*t));
-	return failed;
-}
-
-static void describe(buf *b, const manifest *m, const leaf *l)
-{
-	const docinfo *d = &m->docs[l->doc];
-	char *s = xasprintf("%s document %zu (%s/%s) %s%s", m->file, l->doc, d->kind, d->name,
-			    l->path, l->is_key ? " (the key)" : "");
-	buf_adds(b, s);
-	free(s);
-}
-
-/* CLI sample: every @p every-th swept mutation goes through the binary too. */
-typedef struct sample {
-	size_t every, seen, run, failed;
-	buf report;
-} sample;
-
-static void cli_sample(const sweep *s, sample *sm, const manifest *m, const leaf *l, size_t n,
-		       char *path)
-{
-	if (!s->cli || sm->seen++ % sm->every)
-		return;
-	char *argvs[3][6] = {
-		{ "kubectl-karpenter", "validate", "-f", path, NULL, NULL },
-		{ "kubectl-karpenter", "hash", "-f", path, NULL, NULL },
-		{ "kubectl-karpenter", "simulate", "-f", s->cluster, NULL, NULL },
-	};
-	for (int i = 0; i < 3; i++) {
-		sm->run++;
-		char *sy = run_binary(s, argvs[i]);
-		if (sy) {
-			buf where = { 0 };
-			describe(&where, m, l);
-			tally t = { 0 };
-			note_failure(&t, where.s, n, sy);
-			buf_adds(&sm->report, t.report.s);
-			free(t.report.s);
-			free(where.s);
-			free(sy);
-			sm->failed++;
-		}
-	}
-}
-
-static int sweep_manifest(const sweep *s, const manifest *m, size_t n, sample *sm)
-{
-	tally t = { 0 };
-	char *path = xasprintf("%s/%s", s->cluster, m->file);
-	for (size_t i = 0; i < m->n_leaves; i++) {
-		const leaf *l = &m->leaves[i];
-		if (!l->sweep)
-			continue;
-		size_t len;
-		char *value;
-		char *text = mutate_yaml(m, l, n, &len, &value);
-		write_file(path, text, len);
-		t.run++;
-		char *sy = run_child(s, path, text, len, 0);
-		if (sy) {
-			buf where = { 0 };
-			describe(&where, m, l);
-			note_failure(&t, where.s, n, sy);
-			free(where.s);
-			free(sy);
-		}
-		cli_sample(s, sm, m, l, n, path);
-		free(text);
-		free(value);
-	}
-	write_file(path, m->text, m->len);
-	free(path);
-	char *what = xasprintf("%s, every leaf at %zu characters", m->file, n);
-	int f = tap_line(&t, what);
-	free(what);
-	return f;
-}
-
-/* The catalogue: the first entries of upstream KWOK's file; every string
- * leaf and key of the first entry is swept. */
 typedef struct jleaf {
 	cJSON *node;
 	int is_key;
@@ -919,51 +568,444 @@ static cJSON *load_catalogue(const char *file)
 	return all;
 }
 
-static int sweep_catalogue(const sweep *s, const char *file, size_t n)
+/* ------------------------------------------------------------------ */
+/* Jobs: one mutation each, run in batches by forked children          */
+/* ------------------------------------------------------------------ */
+
+typedef struct job {
+	long man;      /* index in sweep.mans, or -1 for the catalogue */
+	size_t leaf;   /* index in the manifest's leaves or in sweep.jleaves */
+	size_t length; /* characters */
+	char *failure; /* the symptom, when it failed */
+} job;
+
+typedef struct sweep {
+	char *tmp;       /* scratch directory */
+	char *cluster;   /* tmp/cluster: a copy of the example manifests */
+	char *catalogue; /* tmp/catalogue.json */
+	char *log;       /* tmp/child.log: the child's stderr */
+	const char *cli; /* kubectl-karpenter, for the sampled CLI pass */
+	manifest *mans;
+	size_t n_mans;
+	int full;
+	cJSON *cat;
+	char *cat_text;
+	jleaf *jleaves;
+	size_t n_jleaves;
+	job *jobs;
+	size_t n_jobs;
+} sweep;
+
+static void stage(const char *name)
 {
-	tally t = { 0 };
-	cJSON *all = load_catalogue(file);
-	jleaf *leaves = NULL;
-	size_t nl = 0, cap = 0;
-	buf path = { 0 };
-	buf_adds(&path, "[0]");
-	scan_json(cJSON_GetArrayItem(all, 0), &path, &leaves, &nl, &cap, s->full);
-	free(path.s);
-	for (size_t i = 0; i < nl; i++) {
-		jleaf *l = &leaves[i];
+	char line[128];
+	int n = snprintf(line, sizeof(line), "== sweep stage: %s\n", name);
+	if (write(2, line, (size_t)n) < 0)
+		_exit(98);
+}
+
+/* Decode strict and lenient; encode what decodes as JSON and YAML and decode
+ * that again. Returns 0, or -1 when encoded output does not read back. */
+static int decode_round_trip(const char *text, size_t len)
+{
+	int bad = 0;
+	for (uint32_t flags = 0; flags <= KP_DECODE_LENIENT; flags += KP_DECODE_LENIENT) {
+		kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+		o.flags = flags;
+		kp_decode_result *res = NULL;
+		kp_error e = KP_ERROR_INIT;
+		if (kp_decode(&res, text, len, &o, &e) != KP_OK) {
+			kp_decode_result_free(res);
+			continue;
+		}
+		for (size_t i = 0; i < kp_decode_result_count(res); i++) {
+			const kp_decoded_object *d = kp_decode_result_at(res, i);
+			if (!d || !d->object)
+				continue;
+			for (uint32_t fmt = KP_FORMAT_JSON; fmt <= KP_FORMAT_YAML; fmt++) {
+				char *out = NULL;
+				size_t ol = 0;
+				if (kp_encode(&out, &ol, d->kind, d->object, fmt, 0, &e) == KP_OK) {
+					kp_decode_result *again = NULL;
+					kp_decode_options o2 = KP_DECODE_OPTIONS_INIT;
+					o2.flags = flags;
+					if (kp_decode(&again, out, ol, &o2, &e) != KP_OK) {
+						fprintf(stderr, "encoded %s of %s does not decode: %s\n",
+							fmt == KP_FORMAT_JSON ? "JSON" : "YAML",
+							d->kind_name, e.message);
+						bad = 1;
+					}
+					kp_decode_result_free(again);
+				}
+				kp_encoded_free(out);
+			}
+		}
+		kp_decode_result_free(res);
+	}
+	return bad ? -1 : 0;
+}
+
+static int cli_ok(const char *what, int rc)
+{
+	if (rc >= 0 && rc <= 2)
+		return 1;
+	fprintf(stderr, "%s returned %d\n", what, rc);
+	return 0;
+}
+
+/* The mutated text of a job, and the file it replaces. */
+static char *job_text(const sweep *s, const job *j, size_t *len, char **file)
+{
+	if (j->man < 0) {
+		const jleaf *l = &s->jleaves[j->leaf];
 		char *saved = l->is_key ? l->node->string : l->node->valuestring;
 		buf v = { 0 };
-		long_value(&v, saved, n);
+		long_value(&v, saved, j->length);
 		if (l->is_key)
 			l->node->string = v.s;
 		else
 			l->node->valuestring = v.s;
-		char *text = cJSON_PrintUnformatted(all);
+		char *text = cJSON_PrintUnformatted(s->cat);
 		if (l->is_key)
 			l->node->string = saved;
 		else
 			l->node->valuestring = saved;
+		free(v.s);
 		if (!text)
 			die("out of memory");
-		write_file(s->catalogue, text, strlen(text));
-		t.run++;
-		char *sy = run_child(s, s->catalogue, text, strlen(text), 1);
-		if (sy) {
-			char *where = xasprintf("catalogue %s", l->path);
-			note_failure(&t, where, n, sy);
-			free(where);
-			free(sy);
-		}
-		cJSON_free(text);
-		free(v.s);
-		free(l->path);
+		*len = strlen(text);
+		*file = xstrdup(s->catalogue);
+		return text;
 	}
-	free(leaves);
-	cJSON_Delete(all);
-	char *what = xasprintf("KWOK catalogue entry, every leaf at %zu characters", n);
-	int f = tap_line(&t, what);
-	free(what);
-	return f;
+	const manifest *m = &s->mans[j->man];
+	char *value;
+	char *text = mutate_yaml(m, &m->leaves[j->leaf], j->length, len, &value);
+	free(value);
+	*file = xasprintf("%s/%s", s->cluster, m->file);
+	return text;
+}
+
+static void restore(const sweep *s, const job *j)
+{
+	if (j->man < 0) {
+		write_file(s->catalogue, s->cat_text, strlen(s->cat_text));
+	} else {
+		char *file = xasprintf("%s/%s", s->cluster, s->mans[j->man].file);
+		write_file(file, s->mans[j->man].text, s->mans[j->man].len);
+		free(file);
+	}
+}
+
+/* In the child: one job through decode, validate, hash and simulate.
+ * Returns 0, or -1 when a command misbehaved without crashing. */
+static int child_job(const sweep *s, const job *j, FILE *null)
+{
+	size_t len;
+	char *file;
+	char *text = job_text(s, j, &len, &file);
+	write_file(file, text, len);
+	int ok = 1;
+	char a_validate[] = "validate", a_hash[] = "hash", a_simulate[] = "simulate", a_f[] = "-f",
+	     a_it[] = "--instance-types";
+	if (j->man >= 0) {
+		char *val_argv[] = { a_validate, a_f, file, NULL };
+		char *hash_argv[] = { a_hash, a_f, file, NULL };
+		stage("decode");
+		ok &= decode_round_trip(text, len) == 0;
+		stage("validate");
+		ok &= cli_ok("validate", cli_cmd_validate.run(3, val_argv, null, null));
+		stage("hash");
+		ok &= cli_ok("hash", cli_cmd_hash.run(3, hash_argv, null, null));
+	}
+	char *sim_argv[] = { a_simulate, a_f, s->cluster, a_it, s->catalogue, NULL };
+	stage("simulate");
+	/* Manifests on the built-in catalogue, as `simulate` runs by default;
+	 * a catalogue mutation through --instance-types. */
+	ok &= cli_ok("simulate", cli_cmd_simulate.run(j->man >= 0 ? 3 : 5, sim_argv, null, null));
+	stage("done");
+	restore(s, j);
+	free(file);
+	free(text);
+	return ok ? 0 : -1;
+}
+
+#ifdef SWEEP_ASAN
+int __lsan_do_recoverable_leak_check(void);
+#endif
+
+/* The child: jobs [from, to); reports "INDEX ok" or "INDEX bad" on @p fd
+ * and stops after a bad one. Exit: CHILD_PASS, CHILD_BAD, CHILD_LEAK. */
+enum { CHILD_BAD = 96, CHILD_LEAK = 95 };
+
+static void child(const sweep *s, size_t from, size_t to, int fd)
+{
+	int log = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (log < 0 || dup2(log, 2) < 0)
+		_exit(97);
+	close(log);
+	FILE *null = fopen("/dev/null", "w");
+	if (!null)
+		_exit(97);
+	for (size_t i = from; i < to; i++) {
+		/* The log holds the current job's output only. */
+		fflush(stderr);
+		if (ftruncate(2, 0) || lseek(2, 0, SEEK_SET) < 0)
+			_exit(97);
+		alarm(CHILD_TIMEOUT_S);
+		int r = child_job(s, &s->jobs[i], null);
+		fflush(stderr);
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%zu %s\n", i, r ? "bad" : "ok");
+		if (write(fd, line, (size_t)n) != n)
+			_exit(97);
+		if (r)
+			_exit(CHILD_BAD);
+	}
+	fclose(null);
+	alarm(0);
+#ifdef SWEEP_ASAN
+	if (__lsan_do_recoverable_leak_check())
+		_exit(CHILD_LEAK);
+#endif
+	_exit(CHILD_PASS);
+}
+
+/* Distil the child's log into a one-line symptom plus report lines. */
+static char *symptom(const sweep *s, int status)
+{
+	buf b = { 0 };
+	char tmp[160];
+	if (WIFSIGNALED(status))
+		snprintf(tmp, sizeof(tmp), "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) == CHILD_BAD)
+		snprintf(tmp, sizeof(tmp), "a command misbehaved");
+	else if (WEXITSTATUS(status) == CHILD_LEAK)
+		snprintf(tmp, sizeof(tmp), "memory leaked");
+	else
+		snprintf(tmp, sizeof(tmp), "exit status %d", WEXITSTATUS(status));
+	buf_adds(&b, tmp);
+	size_t len = 0;
+	char *log = read_file(s->log, &len);
+	/* The last stage reached before the report, then the report's first
+	 * lines and top frames. */
+	const char *last_stage = NULL;
+	int frames = 0, lines = 0;
+	for (char *line = log; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		const char *t = line;
+		while (*t == ' ')
+			t++;
+		if (!strncmp(line, "== sweep stage: ", 16)) {
+			if (!lines)
+				last_stage = line + 16;
+		} else if (strstr(line, "ERROR: ") || strstr(line, "runtime error") ||
+			   strstr(line, "SUMMARY: ") || strstr(line, "returned ") ||
+			   strstr(line, "does not decode") || strstr(line, "leak of")) {
+			if (lines < 4) {
+				buf_adds(&b, "\n    ");
+				buf_add(&b, line, strlen(line) > 240 ? 240 : strlen(line));
+			}
+			lines++;
+		} else if (t[0] == '#' && t[1] >= '0' && t[1] <= '9' && frames < 6 && lines) {
+			buf_adds(&b, "\n      ");
+			buf_add(&b, t, strlen(t) > 200 ? 200 : strlen(t));
+			frames++;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (last_stage && strcmp(last_stage, "done")) {
+		char *out = xasprintf("in %s: %s", last_stage, b.s);
+		free(b.s);
+		b.s = out;
+	}
+	free(log);
+	return b.s;
+}
+
+static void restore_all(const sweep *s)
+{
+	for (size_t i = 0; i < s->n_mans; i++) {
+		char *file = xasprintf("%s/%s", s->cluster, s->mans[i].file);
+		write_file(file, s->mans[i].text, s->mans[i].len);
+		free(file);
+	}
+	write_file(s->catalogue, s->cat_text, strlen(s->cat_text));
+}
+
+/* Runs jobs [from, to), forking a new child after each failure. A batch
+ * that leaks is run again one job per child to find the leaking ones. */
+static void run_jobs(sweep *s, size_t from, size_t to, int single)
+{
+	while (from < to) {
+		size_t end = single ? from + 1 : to;
+		int fds[2];
+		if (pipe(fds))
+			die("pipe: %s", strerror(errno));
+		fflush(stdout);
+		fflush(stderr);
+		pid_t pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			close(fds[0]);
+			child(s, from, end, fds[1]);
+		}
+		close(fds[1]);
+		FILE *in = fdopen(fds[0], "r");
+		if (!in)
+			die("fdopen: %s", strerror(errno));
+		size_t next = from; /* the first job not reported */
+		char line[64];
+		while (fgets(line, sizeof(line), in)) {
+			size_t idx;
+			char word[8];
+			if (sscanf(line, "%zu %7s", &idx, word) == 2 && idx + 1 > next)
+				next = idx + 1;
+		}
+		fclose(in);
+		int status = 0;
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+		restore_all(s);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_PASS) {
+			from = end;
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_LEAK) {
+			if (single) {
+				s->jobs[from].failure = symptom(s, status);
+				from = end;
+			} else {
+				run_jobs(s, from, end, 1);
+				from = end;
+			}
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_BAD) {
+			s->jobs[next - 1].failure = symptom(s, status);
+			from = next;
+		} else {
+			/* Died in the job after the last one reported. */
+			if (next >= end)
+				next = end - 1; /* died on the way out */
+			s->jobs[next].failure = symptom(s, status);
+			from = next + 1;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The CLI binary on a sample                                          */
+/* ------------------------------------------------------------------ */
+
+/* Runs kubectl-karpenter ARGS; NULL when it exited 0, 1 or 2 without a
+ * sanitizer report. */
+static char *run_binary(const sweep *s, char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, s->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	pid_t pid;
+	fflush(stdout);
+	int e = posix_spawn(&pid, s->cli, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e)
+		return xasprintf("cannot run %s: %s", s->cli, strerror(e));
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2) {
+		/* A sanitizer report with exitcode 1 would pass the status check. */
+		size_t len;
+		char *log = read_file(s->log, &len);
+		int report = strstr(log, "Sanitizer") || strstr(log, "runtime error");
+		free(log);
+		if (!report)
+			return NULL;
+	}
+	char *sy = symptom(s, status);
+	char *r = xasprintf("kubectl-karpenter %s: %s", argv[1], sy);
+	free(sy);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report                                                              */
+/* ------------------------------------------------------------------ */
+
+static int tap_no;
+
+static void describe(buf *b, const sweep *s, const job *j)
+{
+	char *d;
+	if (j->man < 0) {
+		d = xasprintf("catalogue %s", s->jleaves[j->leaf].path);
+	} else {
+		const manifest *m = &s->mans[j->man];
+		const leaf *l = &m->leaves[j->leaf];
+		d = xasprintf("%s document %zu (%s/%s) %s%s", m->file, l->doc, m->docs[l->doc].kind,
+			      m->docs[l->doc].name, l->path, l->is_key ? " (the key)" : "");
+	}
+	buf_adds(b, d);
+	free(d);
+}
+
+static void add_failure(buf *r, const sweep *s, const job *j, const char *sy)
+{
+	char head[64];
+	buf_adds(r, "# FAIL ");
+	describe(r, s, j);
+	snprintf(head, sizeof(head), " (length %zu): ", j->length);
+	buf_adds(r, head);
+	for (const char *p = sy; *p; p++) {
+		buf_add(r, p, 1);
+		if (*p == '\n')
+			buf_adds(r, "#");
+	}
+	buf_adds(r, "\n");
+}
+
+static int tap_line(size_t run, size_t failed, const buf *report, const char *what)
+{
+	printf("%s %d - %s: %zu mutations, %zu failed\n", failed ? "not ok" : "ok", ++tap_no, what,
+	       run, failed);
+	if (report->s)
+		fputs(report->s, stdout);
+	fflush(stdout);
+	return failed != 0;
+}
+
+/* One TAP line per manifest and length (and the catalogue per length). */
+static int report(const sweep *s, const size_t *lengths, size_t n_lengths)
+{
+	int failed = 0;
+	for (size_t li = 0; li < n_lengths; li++) {
+		for (long m = 0; m <= (long)s->n_mans; m++) {
+			long man = m == (long)s->n_mans ? -1 : m;
+			size_t run = 0, nf = 0;
+			buf r = { 0 };
+			for (size_t i = 0; i < s->n_jobs; i++) {
+				const job *j = &s->jobs[i];
+				if (j->man != man || j->length != lengths[li])
+					continue;
+				run++;
+				if (j->failure) {
+					nf++;
+					add_failure(&r, s, j, j->failure);
+				}
+			}
+			char *what = man < 0 ? xasprintf("KWOK catalogue entry, every leaf at %zu "
+							 "characters", lengths[li])
+					     : xasprintf("%s, every leaf at %zu characters",
+							 s->mans[man].file, lengths[li]);
+			failed |= tap_line(run, nf, &r, what);
+			free(what);
+			free(r.s);
+		}
+	}
+	return failed;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1009,9 +1051,6 @@ static void load_manifests(sweep *s, const char *dir)
 		m->text = read_file(p, &m->len);
 		free(p);
 		scan_yaml(m);
-		p = xasprintf("%s/%s", s->cluster, m->file);
-		write_file(p, m->text, m->len);
-		free(p);
 	}
 	free(names);
 	/* Mark the first leaf of each (kind, path) class across all files. */
@@ -1040,7 +1079,7 @@ static void load_manifests(sweep *s, const char *dir)
 	free(seen);
 }
 
-static void free_manifests(sweep *s)
+static void free_sweep(sweep *s)
 {
 	for (size_t i = 0; i < s->n_mans; i++) {
 		manifest *m = &s->mans[i];
@@ -1058,6 +1097,14 @@ static void free_manifests(sweep *s)
 		free(m->file);
 	}
 	free(s->mans);
+	for (size_t i = 0; i < s->n_jleaves; i++)
+		free(s->jleaves[i].path);
+	free(s->jleaves);
+	for (size_t i = 0; i < s->n_jobs; i++)
+		free(s->jobs[i].failure);
+	free(s->jobs);
+	cJSON_Delete(s->cat);
+	cJSON_free(s->cat_text);
 }
 
 static void remove_tree(const char *dir)
@@ -1084,7 +1131,7 @@ static void remove_tree(const char *dir)
 /* --emit-corpus DIR: a few representative long-value inputs for the fuzz
  * targets: the NodePools, the node class and the jobs as one stream, with one
  * leaf set long, at each length. */
-static void emit_corpus(sweep *s, const char *dir, const size_t *lengths, size_t n_lengths)
+static void emit_corpus(const sweep *s, const char *dir, const size_t *lengths, size_t n_lengths)
 {
 	static const struct {
 		const char *file, *path;
@@ -1099,8 +1146,8 @@ static void emit_corpus(sweep *s, const char *dir, const size_t *lengths, size_t
 		{ "jobs.yaml", "metadata.labels.app", 0 },
 		{ "jobs.yaml", "spec.containers[0].resources.requests.memory", 0 },
 	};
-	const manifest *parts[3] = { NULL, NULL, NULL };
 	static const char *const part_names[3] = { "nodepools.yaml", "nodeclass.yaml", "jobs.yaml" };
+	const manifest *parts[3] = { NULL, NULL, NULL };
 	for (size_t i = 0; i < s->n_mans; i++)
 		for (int p = 0; p < 3; p++)
 			if (!strcmp(s->mans[i].file, part_names[p]))
@@ -1119,8 +1166,10 @@ static void emit_corpus(sweep *s, const char *dir, const size_t *lengths, size_t
 					continue;
 				for (size_t j = 0; j < parts[p]->n_leaves && !hit; j++) {
 					const leaf *l = &parts[p]->leaves[j];
-					if (l->is_key == picks[k].is_key && !strcmp(l->path, picks[k].path))
-						hit = l, hm = parts[p];
+					if (l->is_key == picks[k].is_key && !strcmp(l->path, picks[k].path)) {
+						hit = l;
+						hm = parts[p];
+					}
 				}
 			}
 			if (!hit)
@@ -1148,6 +1197,15 @@ static void emit_corpus(sweep *s, const char *dir, const size_t *lengths, size_t
 		}
 	}
 	fprintf(stderr, "wrote %zu corpus files to %s\n", written, dir);
+}
+
+static void add_job(sweep *s, long man, size_t index, size_t length)
+{
+	job *nj = realloc(s->jobs, (s->n_jobs + 1) * sizeof(*nj));
+	if (!nj)
+		die("out of memory");
+	s->jobs = nj;
+	s->jobs[s->n_jobs++] = (job){ man, index, length, NULL };
 }
 
 int main(int argc, char **argv)
@@ -1192,6 +1250,13 @@ int main(int argc, char **argv)
 	const char *full = getenv("KP_SWEEP_FULL");
 	s.full = full && *full && strcmp(full, "0");
 
+	load_manifests(&s, argv[1]);
+	if (corpus) {
+		emit_corpus(&s, corpus, lengths, n_lengths);
+		free_sweep(&s);
+		return 0;
+	}
+
 	char tmpl[] = "/tmp/kp-sweep-XXXXXX";
 	if (!mkdtemp(tmpl))
 		die("mkdtemp: %s", strerror(errno));
@@ -1201,67 +1266,100 @@ int main(int argc, char **argv)
 	s.log = xasprintf("%s/child.log", s.tmp);
 	if (mkdir(s.cluster, 0700))
 		die("mkdir: %s", strerror(errno));
-	load_manifests(&s, argv[1]);
-
-	int failed = 0;
-	if (corpus) {
-		emit_corpus(&s, corpus, lengths, n_lengths);
-	} else {
-		/* Unmutated, everything must pass: else the sweep measures nothing. */
-		size_t leaves = 0, swept = 0, skipped = 0;
-		for (size_t i = 0; i < s.n_mans; i++) {
-			leaves += s.mans[i].n_leaves;
-			skipped += s.mans[i].skipped;
-			for (size_t j = 0; j < s.mans[i].n_leaves; j++)
-				swept += s.mans[i].leaves[j].sweep;
-		}
-		printf("# %zu manifests, %zu leaves (%zu swept, the others repeat a swept field "
-		       "path%s), %zu scalars not checkable against the source\n",
-		       s.n_mans, leaves, swept, s.full ? "; KP_SWEEP_FULL" : "", skipped);
-		size_t ct;
-		char *cat = read_file(argv[2], &ct);
-		free(cat);
-		{
-			cJSON *all = load_catalogue(argv[2]);
-			char *text = cJSON_PrintUnformatted(all);
-			write_file(s.catalogue, text, strlen(text));
-			cJSON_free(text);
-			cJSON_Delete(all);
-		}
-		tally t = { 0 };
-		t.run = 1;
-		char *sy = run_child(&s, s.catalogue, NULL, 0, 1);
-		if (sy) {
-			note_failure(&t, "unmutated cluster", 0, sy);
-			free(sy);
-		}
-		failed |= tap_line(&t, "the unmutated cluster and catalogue");
-
-		sample sm = { 0 };
-		sm.every = 1;
-		size_t total = swept * n_lengths;
-		if (total > 12)
-			sm.every = total / 12; /* about 12 mutations x 3 commands */
-		struct timespec t0, t1;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (size_t li = 0; li < n_lengths; li++) {
-			for (size_t i = 0; i < s.n_mans; i++)
-				failed |= sweep_manifest(&s, &s.mans[i], lengths[li], &sm);
-			failed |= sweep_catalogue(&s, argv[2], lengths[li]);
-		}
-		if (s.cli) {
-			tally ct2 = { 0 };
-			ct2.run = sm.run;
-			ct2.failed = sm.failed;
-			ct2.report = sm.report;
-			failed |= tap_line(&ct2, "kubectl-karpenter binary on a sample of the mutations");
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		printf("# %.1f s\n", (double)(t1.tv_sec - t0.tv_sec) +
-					     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-		printf("1..%d\n", tap_no);
+	s.cat = load_catalogue(argv[2]);
+	s.cat_text = cJSON_PrintUnformatted(s.cat);
+	if (!s.cat_text)
+		die("out of memory");
+	{
+		buf path = { 0 };
+		size_t cap = 0;
+		buf_adds(&path, "[0]");
+		scan_json(cJSON_GetArrayItem(s.cat, 0), &path, &s.jleaves, &s.n_jleaves, &cap, s.full);
+		free(path.s);
 	}
-	free_manifests(&s);
+	restore_all(&s);
+
+	size_t leaves = 0, swept = 0, skipped = 0;
+	for (size_t li = 0; li < n_lengths; li++) {
+		for (size_t i = 0; i < s.n_mans; i++)
+			for (size_t j = 0; j < s.mans[i].n_leaves; j++)
+				if (s.mans[i].leaves[j].sweep)
+					add_job(&s, (long)i, j, lengths[li]);
+		for (size_t j = 0; j < s.n_jleaves; j++)
+			add_job(&s, -1, j, lengths[li]);
+	}
+	for (size_t i = 0; i < s.n_mans; i++) {
+		leaves += s.mans[i].n_leaves;
+		skipped += s.mans[i].skipped;
+		for (size_t j = 0; j < s.mans[i].n_leaves; j++)
+			swept += s.mans[i].leaves[j].sweep;
+	}
+	printf("# %zu manifests: %zu leaves, %zu swept (the others repeat a swept field path "
+	       "or another key of the same map%s), %zu scalars not checkable against the "
+	       "source; %zu catalogue leaves; %zu mutations\n",
+	       s.n_mans, leaves, swept, s.full ? "; KP_SWEEP_FULL" : "", skipped, s.n_jleaves,
+	       s.n_jobs);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+
+	/* Unmutated, everything must pass: else the sweep measures nothing. */
+	int failed = 0;
+	{
+		char a_simulate[] = "simulate", a_f[] = "-f", a_validate[] = "validate";
+		char *sim_argv[] = { a_simulate, a_f, s.cluster, NULL };
+		char *val_argv[] = { a_validate, a_f, s.cluster, NULL };
+		FILE *null = fopen("/dev/null", "w");
+		int v = cli_cmd_validate.run(3, val_argv, null, null);
+		int r = cli_cmd_simulate.run(3, sim_argv, null, null);
+		fclose(null);
+		buf none = { 0 };
+		/* The example cluster is valid; one of its pods cannot be placed. */
+		failed |= tap_line(2, (v != 0) + (r != 1), &none, "the unmutated example cluster: "
+				   "validate exits 0, simulate 1");
+	}
+
+	run_jobs(&s, 0, s.n_jobs, 0);
+	failed |= report(&s, lengths, n_lengths);
+
+	if (s.cli) {
+		/* The real binary on about a dozen of the same mutations. */
+		size_t every = s.n_jobs > 12 ? s.n_jobs / 12 : 1, run = 0, nf = 0;
+		buf r = { 0 };
+		for (size_t i = 0; i < s.n_jobs; i += every) {
+			const job *j = &s.jobs[i];
+			size_t len;
+			char *file;
+			char *text = job_text(&s, j, &len, &file);
+			write_file(file, text, len);
+			char a0[] = "kubectl-karpenter", a_v[] = "validate", a_h[] = "hash",
+			     a_s[] = "simulate", a_f[] = "-f", a_it[] = "--instance-types";
+			char *argvs[3][7] = {
+				{ a0, a_v, a_f, file, NULL, NULL },
+				{ a0, a_h, a_f, file, NULL, NULL },
+				{ a0, a_s, a_f, s.cluster, j->man < 0 ? a_it : NULL, s.catalogue },
+			};
+			for (int c = j->man < 0 ? 2 : 0; c < 3; c++) {
+				run++;
+				char *sy = run_binary(&s, argvs[c]);
+				if (sy) {
+					nf++;
+					add_failure(&r, &s, j, sy);
+					free(sy);
+				}
+			}
+			restore_all(&s);
+			free(file);
+			free(text);
+		}
+		failed |= tap_line(run, nf, &r, "the kubectl-karpenter binary on a sample of the "
+				   "mutations (command runs)");
+		free(r.s);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# %.1f s\n", (double)(t1.tv_sec - t0.tv_sec) +
+				     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	printf("1..%d\n", tap_no);
+	free_sweep(&s);
 	remove_tree(s.tmp);
 	free(s.cluster);
 	free(s.catalogue);
