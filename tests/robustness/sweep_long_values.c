@@ -1218,10 +1218,6 @@ int main(int argc, char **argv)
 				"[--emit-corpus DIR]\n", argv[0]);
 		return 2;
 	}
-	if (access(argv[2], R_OK)) {
-		printf("1..0 # SKIP %s: %s\n", argv[2], strerror(errno));
-		return 77;
-	}
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--cli") && i + 1 < argc)
 			s.cli = argv[++i];
@@ -1255,6 +1251,11 @@ int main(int argc, char **argv)
 		emit_corpus(&s, corpus, lengths, n_lengths);
 		free_sweep(&s);
 		return 0;
+	}
+	if (access(argv[2], R_OK)) {
+		printf("1..0 # SKIP %s: %s\n", argv[2], strerror(errno));
+		free_sweep(&s);
+		return 77;
 	}
 
 	char tmpl[] = "/tmp/kp-sweep-XXXXXX";
