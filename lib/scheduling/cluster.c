@@ -528,6 +528,19 @@ static const kp_nodeclass_status *find_nodeclass(const kp_cluster_spec *spec,
 	return NULL;
 }
 
+/* The NodePool's Ready condition when it is there and not True (upstream's
+ * provisioner skips NodePools that are not ready; none counts as ready). */
+static const kp_condition *pool_ready_condition(const kp_nodepool *np)
+{
+	const kp_nodepool_status *st = np->status;
+	for (size_t i = 0; st && i < st->n_conditions; i++) {
+		const kp_condition *cd = st->conditions[i];
+		if (cd && cd->type && !strcmp(cd->type, "Ready"))
+			return cd->status && !strcmp(cd->status, "True") ? NULL : cd;
+	}
+	return NULL;
+}
+
 /* Template requirements: the NodePool's requirements, its labels, the
  * nodepool and node class labels, and registered/initialized In [true]. */
 static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
@@ -557,14 +570,28 @@ static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
 	rc = kp_labels_set(&labels, KP_LABEL_NODEPOOL, p->name, err);
 	const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
 	if (rc == KP_OK && ref && ref->group && ref->kind) {
-		char key[256];
-		size_t gl = strlen(ref->group);
-		snprintf(key, sizeof(key), "%s/%s", ref->group, ref->kind);
-		for (char *k = key + gl + 1; *k; k++)
-			if (*k >= 'A' && *k <= 'Z')
-				*k = (char)(*k - 'A' + 'a');
-		p->nodeclass_label_key = kp__arena_strdup(&c->arena, key);
-		rc = kp_labels_set(&labels, key, ref->name ? ref->name : "", err);
+		/* upstream NodeClassLabelKey: "<group>/<lowercase(kind)>", built
+		 * at its full length; a key that is not a valid label key makes
+		 * the NodePool unusable (pools_compile) instead of being cut */
+		size_t gl = strlen(ref->group), kl = strlen(ref->kind);
+		char *key = kp__arena_alloc(&c->arena, gl + kl + 2);
+		if (!key) {
+			rc = KP_ENOMEM;
+		} else {
+			memcpy(key, ref->group, gl);
+			key[gl] = '/';
+			for (size_t i = 0; i < kl; i++) {
+				char ch = ref->kind[i];
+				key[gl + 1 + i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+			}
+			key[gl + 1 + kl] = '\0';
+			p->nodeclass_label_key = key;
+			const char *problem = NULL;
+			if (kp_label_key_problems(key, &problem, 1))
+				p->nodeclass_key_problem = problem;
+			else
+				rc = kp_labels_set(&labels, key, ref->name ? ref->name : "", err);
+		}
 	}
 	kp_requirements *lr = NULL;
 	if (rc == KP_OK && (rc = kp_requirements_from_labels(&lr, &labels, c->wk, err)) == KP_OK) {
@@ -801,9 +828,24 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 						      ? np->spec->template_->spec : NULL;
 		const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
 		p->cat = spec->instance_types ? catalog_for(c, spec->instance_types[i]) : NULL;
+		const kp_condition *ready = pool_ready_condition(np);
 		if (np->metadata && np->metadata->deletion_timestamp_ms) {
 			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
 			p->unusable_msg = "the NodePool is being deleted";
+		} else if (p->nodeclass_key_problem) {
+			char q[KP_QUOTE_EXCERPT_MAX]; /* an excerpt: bounded by construction */
+			kp__quote_excerpt(q, sizeof(q), p->nodeclass_label_key,
+					  strlen(p->nodeclass_label_key));
+			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
+			p->unusable_msg = kp__arena_printf(
+				&c->arena, "the node class label key %s (nodeClassRef group/kind) is not a valid label key: %s",
+				q, p->nodeclass_key_problem);
+		} else if (ready) {
+			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
+			p->unusable_msg = kp__arena_printf(
+				&c->arena, "the NodePool is not ready (Ready=%s%s%s)", ready->status,
+				ready->message && ready->message[0] ? ": " : "",
+				ready->message ? ready->message : "");
 		} else if (np->spec && np->spec->has_replicas) {
 			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
 			p->unusable_msg = "static NodePools (spec.replicas) do not provision for pending pods";

@@ -229,6 +229,7 @@ typedef struct sc_pool {
 	int64_t *usage;             /* n_res: capacity of active existing nodes of the pool */
 	const char *hash;           /* karpenter.sh/nodepool-hash value */
 	const char *nodeclass_label_key; /* "<group>/<kind lowercased>" or NULL */
+	const char *nodeclass_key_problem; /* why that key is not a valid label key, or NULL */
 } sc_pool;
 
 /* An existing Node or in-flight NodeClaim (upstream StateNode). */
