@@ -558,7 +558,7 @@ static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
 		kp_node_selector_requirement sel = KP_NODE_SELECTOR_REQUIREMENT_INIT;
 		if ((rc = kp_nodeclaim_requirement_view(ts->requirements[i], &sel, err)) != KP_OK ||
 		    (rc = kp_requirements_add_selector(reqs, &sel, c->wk, err)) != KP_OK) {
-			char f[64];
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
 			snprintf(f, sizeof(f), "spec.template.spec.requirements[%zu]", i);
 			kp__error_prefix(err, f);
 			return rc;
@@ -793,17 +793,17 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 	for (size_t i = 0; i < c->n_pools; i++) {
 		sc_pool *p = &c->pools[i];
 		const kp_nodepool *np = p->np;
-		char hash[KP_HASH_STRING_MAX];
+		char hash[KP_HASH_STRING_MAX]; /* a decimal uint64_t hash: fits by construction */
 		int rc = kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), err);
 		if (rc != KP_OK) {
-			char f[64];
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
 			snprintf(f, sizeof(f), "nodepools[%zu]", i);
 			kp__error_prefix(err, f);
 			return rc;
 		}
 		p->hash = kp__arena_strdup(&c->arena, hash);
 		if ((rc = pool_requirements(c, p, err)) != KP_OK) {
-			char f[64];
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
 			snprintf(f, sizeof(f), "nodepools[%zu]", i);
 			kp__error_prefix(err, f);
 			return rc;

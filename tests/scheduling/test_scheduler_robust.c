@@ -200,6 +200,68 @@ START_TEST(nodepool_ready_or_without_condition_is_used)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------------ */
+/* Texts at full length                                                */
+
+START_TEST(long_taint_in_reason)
+{
+	/* a valid taint of 140 bytes as text: the reason's field holds all of it */
+	h_load(&sc,
+	       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np, uid: np}\n"
+	       "spec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, "
+	       "kind: KWOKNodeClass, name: default}\n      requirements: []\n      taints:\n"
+	       "      - {key: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, "
+	       "value: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, effect: NoSchedule}\n"
+	       "---\n" POD("p1", "1", "1Gi"), NULL);
+	h_run(&sc, NULL);
+	const kp_sched_placement *p = h_pod(&sc, "p1");
+	ck_assert_uint_eq(p->target, KP_SCHED_UNPLACED);
+	const kp_sched_reason *r = h_reason(p, KP_REASON_TAINTS, "np", NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(r->field,
+			 "example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa="
+			 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb:NoSchedule");
+}
+END_TEST
+
+START_TEST(long_ephemeral_claim_name)
+{
+	/* the claim of ephemeral volume "scratch" of a pod with a 250-byte name
+	 * is "<pod>-scratch"; a claim named like its first 255 bytes is another one */
+	char pod[251], yaml[8192];
+	memset(pod, 'e', 250);
+	pod[250] = '\0';
+	snprintf(yaml, sizeof(yaml),
+		 "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np, uid: np}\n"
+		 "spec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, "
+		 "kind: KWOKNodeClass, name: default}\n      requirements: []\n---\n"
+		 "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: zone-c}\n"
+		 "provisioner: ebs.csi.aws.com\nvolumeBindingMode: WaitForFirstConsumer\n"
+		 "allowedTopologies:\n- matchLabelExpressions: [{key: topology.kubernetes.io/zone, "
+		 "values: [test-zone-c]}]\n---\n"
+		 "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv-b}\nspec:\n"
+		 "  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}\n  nodeAffinity:\n    required:\n"
+		 "      nodeSelectorTerms:\n      - matchExpressions: [{key: topology.kubernetes.io/zone, "
+		 "operator: In, values: [test-zone-b]}]\n---\n"
+		 "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: %s-scra\n"
+		 "  namespace: default\n  annotations: {pv.kubernetes.io/bind-completed: \"yes\"}\n"
+		 "spec: {volumeName: pv-b}\nstatus: {phase: Bound}\n---\n"
+		 "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, uid: eph}\nspec:\n"
+		 "  containers: [{name: c}]\n  volumes:\n  - name: scratch\n    ephemeral:\n"
+		 "      volumeClaimTemplate: {spec: {storageClassName: zone-c, accessModes: "
+		 "[ReadWriteOnce]}}\n---\n",
+		 pod, pod);
+	h_load(&sc, yaml, NULL);
+	h_run(&sc, NULL);
+	char name[300];
+	snprintf(name, sizeof(name), "default/%s", pod);
+	const kp_sched_nodeclaim *n = h_pod_nc(&sc, name);
+	ck_assert_ptr_nonnull(n);
+	ck_assert_str_eq(n->zone, "test-zone-c");
+}
+END_TEST
+
 Suite *robust_suite(void);
 Suite *robust_suite(void)
 {
@@ -215,6 +277,11 @@ Suite *robust_suite(void)
 	tcase_add_loop_test(tc, nodepool_not_ready_is_skipped, 0, 2);
 	tcase_add_test(tc, nodepool_not_ready_reason);
 	tcase_add_test(tc, nodepool_ready_or_without_condition_is_used);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("full_length_texts");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, long_taint_in_reason);
+	tcase_add_test(tc, long_ephemeral_claim_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
