@@ -453,10 +453,31 @@ static int nodes_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_err
 	qsort(nodes, n, sizeof(*nodes), node_cmp);
 	c->nodes = nodes;
 	c->n_nodes = n;
+	/* Pods bind to a Node by its name; a NodeClaim without a Node takes no
+	 * bound pod, whatever it is called (upstream cluster state maps Node
+	 * names to provider IDs). Names given to removed_nodes may be either. */
 	for (size_t i = 0; i < n; i++) {
-		int inserted = 0;
 		if (kp__map_put(&c->node_by_name, nodes[i].name, strlen(nodes[i].name), (uint32_t)i,
-				NULL, &inserted) != KP_OK)
+				NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+		const char *nn = nodes[i].node ? meta_name(nodes[i].node->metadata) : NULL;
+		const char *cn = nodes[i].nodeclaim ? meta_name(nodes[i].nodeclaim->metadata) : NULL;
+		if (nn && kp__map_put(&c->node_by_node_name, nn, strlen(nn), (uint32_t)i, NULL,
+				      NULL) != KP_OK)
+			return KP_ENOMEM;
+		if (cn && kp__map_put(&c->node_by_name, cn, strlen(cn), (uint32_t)i, NULL, NULL) !=
+				  KP_OK)
+			return KP_ENOMEM;
+	}
+	/* names new NodeClaims must not take: every Node and NodeClaim given */
+	for (size_t i = 0; i < spec->n_nodes; i++) {
+		const char *nn = meta_name(spec->nodes[i]->metadata);
+		if (kp__map_put(&c->taken_names, nn, strlen(nn), 0, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < spec->n_nodeclaims; i++) {
+		const char *cn = meta_name(spec->nodeclaims[i]->metadata);
+		if (kp__map_put(&c->taken_names, cn, strlen(cn), 0, NULL, NULL) != KP_OK)
 			return KP_ENOMEM;
 	}
 	return KP_OK;
@@ -1090,6 +1111,8 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__strtab_free(&c->res);
 	kp__strtab_free(&c->str);
 	kp__map_free(&c->node_by_name);
+	kp__map_free(&c->node_by_node_name);
+	kp__map_free(&c->taken_names);
 	kp__map_free(&c->pod_by_key);
 	kp__map_free(&c->group_by_key);
 	kp__arena_free(&c->arena);

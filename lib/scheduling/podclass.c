@@ -1120,7 +1120,7 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 		const char *nn = pod_node_name(p);
 		if (nn) {
 			uint32_t ni;
-			if (!kp__map_gets(&c->node_by_name, nn, &ni)) {
+			if (!kp__map_gets(&c->node_by_node_name, nn, &ni)) {
 				sp->state |= SC_POD_IGNORED;
 				continue;
 			}

@@ -414,7 +414,27 @@ static int labels_to_arena(sc_arena *a, const kp_labels *src, kp_labels *dst)
 
 /* Build the NodeClaim in the result's arena (strings borrowed from the
  * snapshot), as upstream's ToNodeClaim. */
-static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
+/* The name of the next new NodeClaim of @p pool: "<pool>-NNNNN" with the
+ * next number (counted over all pools, from 1) whose name no Node or
+ * NodeClaim of the input and no earlier new NodeClaim has (upstream's
+ * generateName never collides). */
+static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, size_t *seq,
+			     sc_map *generated, sc_arena *a)
+{
+	for (;;) {
+		char *name = kp__arena_printf(a, "%s-%05zu", pool->name, ++*seq);
+		if (!name)
+			return NULL;
+		uint32_t v;
+		if (kp__map_gets(&c->taken_names, name, &v) || kp__map_gets(generated, name, &v))
+			continue;
+		if (kp__map_put(generated, name, strlen(name), 0, NULL, NULL) != KP_OK)
+			return NULL;
+		return name;
+	}
+}
+
+static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, sc_map *generated, sc_arena *a,
 		       const kp_nodeclaim **out, const char **name_out)
 {
 	const struct kp_cluster *c = s->c;
@@ -488,7 +508,7 @@ static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
 	owners[0] = owner;
 	kp_object_meta minit = KP_OBJECT_META_INIT;
 	*meta = minit;
-	meta->name = kp__arena_printf(a, "%s-%05zu", p->name, index + 1);
+	meta->name = next_name(c, p, seq, generated, a);
 	meta->generate_name = kp__arena_printf(a, "%s-", p->name);
 	if (!meta->name || !meta->generate_name || labels_to_arena(a, &labels, &meta->labels) ||
 	    labels_to_arena(a, &annotations, &meta->annotations))
@@ -705,6 +725,8 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	if (!res->pl || !res->ncs || !new_index || !nc_names)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
+	size_t seq = 0;
+	sc_map generated = { 0 };
 	for (size_t k = 0; k < s->n_ncs; k++) {
 		sc_nc *nc = s->ncs[k];
 		new_index[k] = -1;
@@ -713,9 +735,11 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		const char *name = NULL;
 		const kp_nodeclaim *obj = NULL;
 		kp_requirements *reqs = nc->reqs;
-		int r = materialize(s, nc, res->n_ncs, &res->arena, &obj, &name);
-		if (r != KP_OK)
+		int r = materialize(s, nc, &seq, &generated, &res->arena, &obj, &name);
+		if (r != KP_OK) {
+			kp__map_free(&generated);
 			goto fail;
+		}
 		kp_sched_nodeclaim *snc = &res->ncs[res->n_ncs];
 		snc->struct_size = sizeof(*snc);
 		snc->nodeclaim = obj;
@@ -752,6 +776,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		new_index[k] = (int32_t)res->n_ncs;
 		res->n_ncs++;
 	}
+	kp__map_free(&generated);
 	/* placements in snapshot order */
 	for (size_t i = 0; i < c->n_pods; i++) {
 		if (!s->in_sim[i])

@@ -392,7 +392,9 @@ struct kp_cluster {
 	size_t cap_res_fmt;
 	sc_node *nodes;            /* in sort order: initialized first, then by name */
 	size_t n_nodes;
-	sc_map node_by_name;
+	sc_map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
+	sc_map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
+	sc_map taken_names;        /* every Node and NodeClaim name of the input */
 	sc_pod *pods;              /* spec order */
 	size_t n_pods;
 	sc_map pod_by_key;         /* "namespace/name" -> pod index */

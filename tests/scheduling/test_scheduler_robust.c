@@ -262,6 +262,116 @@ START_TEST(long_ephemeral_claim_name)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------------ */
+/* Generated NodeClaim names                                           */
+
+#define SIMPLE_POOL(name)                                                                          \
+	"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: " name ", uid: " name "}\n"  \
+	"spec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, kind: "     \
+	"KWOKNodeClass, name: default}\n      requirements: []\n---\n"
+
+/* An in-flight NodeClaim (launched, no Node) of pool default with @p cpu. */
+#define INFLIGHT(name, cpu)                                                                        \
+	"apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n  name: " name "\n"               \
+	"  labels: {karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: small, "      \
+	"topology.kubernetes.io/zone: test-zone-a}\nspec:\n  nodeClassRef: {group: "               \
+	"karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n  requirements: []\n"              \
+	"status: {providerID: \"kwok://" name "\", capacity: {cpu: \"" cpu "\", memory: 8Gi, "      \
+	"pods: \"20\"}, allocatable: {cpu: \"" cpu "\", memory: 8Gi, pods: \"20\"}}\n---\n"
+
+/* An unmanaged Node, tainted so that nothing pending lands on it. */
+#define TAINTED_NODE(name)                                                                         \
+	"apiVersion: v1\nkind: Node\nmetadata:\n  name: " name "\n  labels: {kubernetes.io/hostname: " \
+	name "}\nspec:\n  providerID: \"kwok://" name "\"\n  taints: [{key: x, effect: NoSchedule}]\n" \
+	"status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"20\"}}\n---\n"
+
+/* A NodeClaim not launched yet (no provider ID): not a state node. */
+#define UNLAUNCHED(name)                                                                           \
+	"apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: " name "}\nspec:\n"         \
+	"  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"         \
+	"  requirements: []\n---\n"
+
+START_TEST(generated_names_skip_input_names)
+{
+	/* default-00001 is a Node, default-00002 an in-flight NodeClaim (too
+	 * small), default-00004 a NodeClaim not launched: the new ones take
+	 * 00003, 00005 and, in pool other, other-00006 */
+	h_load(&sc,
+	       SIMPLE_POOL("default") TAINTED_NODE("default-00001") INFLIGHT("default-00002", "100m")
+	       UNLAUNCHED("default-00004") POD("p1", "9", "1Gi") POD("p2", "9", "1Gi"), NULL);
+	h_run(&sc, NULL);
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
+	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
+			 "default-00003");
+	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->name,
+			 "default-00005");
+	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->generate_name,
+			 "default-");
+	/* a pod names the NodeClaim it goes to */
+	const kp_sched_placement *p = h_pod(&sc, "p1");
+	ck_assert_uint_eq(p->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_str_eq(p->node,
+			 kp_sched_result_nodeclaim(sc.result, p->nodeclaim_index)->nodeclaim->metadata->name);
+}
+END_TEST
+
+START_TEST(generated_names_without_conflict_unchanged)
+{
+	h_load(&sc, SIMPLE_POOL("default") TAINTED_NODE("node-a") INFLIGHT("default-abcde", "100m")
+		       POD("p1", "9", "1Gi") POD("p2", "9", "1Gi"), NULL);
+	h_run(&sc, NULL);
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
+	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
+			 "default-00001");
+	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->name,
+			 "default-00002");
+}
+END_TEST
+
+START_TEST(pods_bind_to_nodes_not_nodeclaims)
+{
+	/* a running pod whose spec.nodeName is an in-flight NodeClaim's name is
+	 * on no Node (upstream maps Node names only): it takes nothing of the
+	 * NodeClaim, which then has room for the pending pod */
+	h_load(&sc,
+	       SIMPLE_POOL("default") INFLIGHT("default-abcde", "2")
+	       "apiVersion: v1\nkind: Pod\nmetadata: {name: running, namespace: default, uid: running}\n"
+	       "spec:\n  nodeName: default-abcde\n  containers: [{name: c, resources: {requests: "
+	       "{cpu: \"2\"}}}]\nstatus: {phase: Running}\n---\n"
+	       POD("p1", "1", "1Gi"), NULL);
+	h_run(&sc, NULL);
+	const kp_sched_placement *p = h_pod(&sc, "p1");
+	ck_assert_uint_eq(p->target, KP_SCHED_INFLIGHT);
+	ck_assert_str_eq(p->node, "default-abcde");
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 0);
+}
+END_TEST
+
+START_TEST(pods_bind_to_unregistered_node_by_its_name)
+{
+	/* a Node not registered yet goes by its NodeClaim's name, but pods
+	 * bound to the Node's name count on it */
+	const char *yaml =
+		SIMPLE_POOL("default")
+		"apiVersion: v1\nkind: Node\nmetadata:\n  name: node-x\n  labels: {kubernetes.io/hostname: "
+		"node-x, karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: small, "
+		"topology.kubernetes.io/zone: test-zone-a}\nspec: {providerID: \"kwok://claim-x\"}\n"
+		"status: {allocatable: {cpu: \"2\", memory: 8Gi, pods: \"20\"}}\n---\n"
+		INFLIGHT("claim-x", "2")
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: running, namespace: default, uid: running}\n"
+		"spec:\n  nodeName: node-x\n  containers: [{name: c, resources: {requests: "
+		"{cpu: \"2\"}}}]\nstatus: {phase: Running}\n---\n"
+		POD("p1", "1", "1Gi");
+	h_load(&sc, yaml, NULL);
+	h_run(&sc, NULL);
+	/* the running pod fills the node: p1 needs a new NodeClaim */
+	const kp_sched_placement *p = h_pod(&sc, "p1");
+	ck_assert_uint_eq(p->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
+}
+END_TEST
+
 Suite *robust_suite(void);
 Suite *robust_suite(void)
 {
@@ -277,6 +387,13 @@ Suite *robust_suite(void)
 	tcase_add_loop_test(tc, nodepool_not_ready_is_skipped, 0, 2);
 	tcase_add_test(tc, nodepool_not_ready_reason);
 	tcase_add_test(tc, nodepool_ready_or_without_condition_is_used);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("generated_names");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, generated_names_skip_input_names);
+	tcase_add_test(tc, generated_names_without_conflict_unchanged);
+	tcase_add_test(tc, pods_bind_to_nodes_not_nodeclaims);
+	tcase_add_test(tc, pods_bind_to_unregistered_node_by_its_name);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("full_length_texts");
 	tcase_add_checked_fixture(tc, NULL, teardown);
