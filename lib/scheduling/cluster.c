@@ -818,14 +818,14 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 		int rc = kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), err);
 		if (rc != KP_OK) {
 			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "nodepools[%zu]", i);
+			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
 			kp__error_prefix(err, f);
 			return rc;
 		}
 		p->hash = kp__arena_strdup(&c->arena, hash);
 		if ((rc = pool_requirements(c, p, err)) != KP_OK) {
 			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "nodepools[%zu]", i);
+			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
 			kp__error_prefix(err, f);
 			return rc;
 		}
@@ -945,11 +945,184 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 }
 
 /* ------------------------------------------------------------------ */
+/* Canonical order                                                     */
+
+/*
+ * Every object array of the spec is sorted by namespace/name, then uid
+ * (objects without one last, then by position), before anything is built
+ * from it: the order of the input documents then decides nothing (topology
+ * groups and their domains, pools of equal weight, existing nodes, pods of
+ * equal queue keys, NodeClaims). Placements are still reported in the
+ * caller's order, and errors name the caller's positions.
+ */
+struct canon_key {
+	const char *ns, *name, *uid;
+	uint32_t pos;
+	int null;
+};
+
+static int canon_cmp(const void *a, const void *b)
+{
+	const struct canon_key *x = a, *y = b;
+	if (x->null != y->null)
+		return x->null - y->null;
+	int s = strcmp(x->ns, y->ns);
+	if (!s)
+		s = strcmp(x->name, y->name);
+	if (!s)
+		s = strcmp(x->uid, y->uid);
+	if (s)
+		return s;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+typedef const kp_object_meta *(*canon_meta_fn)(const void *);
+#define CANON_META(type)                                                                           \
+	static const kp_object_meta *canon_meta_##type(const void *o)                              \
+	{                                                                                          \
+		return ((const type *)o)->metadata;                                                \
+	}
+CANON_META(kp_nodepool)
+CANON_META(kp_node)
+CANON_META(kp_nodeclaim)
+CANON_META(kp_pod)
+CANON_META(kp_daemonset)
+CANON_META(kp_pdb)
+CANON_META(kp_pvc)
+CANON_META(kp_pv)
+CANON_META(kp_storage_class)
+CANON_META(kp_csi_node)
+CANON_META(kp_namespace)
+#undef CANON_META
+
+/* Sort @p n objects; *order gets the positions in sorted order (kp__free
+ * it) and *sorted the sorted array (kept by the cluster). */
+static int canon_sort(struct kp_cluster *c, const void *const *objs, size_t n, canon_meta_fn meta,
+		      uint32_t **order, const void ***sorted)
+{
+	*sorted = NULL;
+	if (order)
+		*order = NULL;
+	if (!n || !objs)
+		return KP_OK;
+	struct canon_key *keys = kp__calloc(n, sizeof(*keys));
+	const void **out = kp__calloc(n, sizeof(*out));
+	uint32_t *pos = order ? kp__calloc(n, sizeof(*pos)) : NULL;
+	if (!keys || !out || (order && !pos) ||
+	    kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+		     sizeof(*c->canon)) != KP_OK) {
+		kp__free(keys);
+		kp__free(out);
+		kp__free(pos);
+		return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const kp_object_meta *m = objs[i] ? meta(objs[i]) : NULL;
+		keys[i].null = objs[i] == NULL;
+		keys[i].ns = m && m->namespace_ ? m->namespace_ : "";
+		keys[i].name = m && m->name ? m->name : "";
+		keys[i].uid = m && m->uid ? m->uid : "";
+		keys[i].pos = (uint32_t)i;
+	}
+	qsort(keys, n, sizeof(*keys), canon_cmp);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = objs[keys[i].pos];
+		if (pos)
+			pos[i] = keys[i].pos;
+	}
+	kp__free(keys);
+	c->canon[c->n_canon++] = out;
+	*sorted = out;
+	if (order)
+		*order = pos;
+	return KP_OK;
+}
+
+/* NULL entries are reported with the caller's positions, in the order the
+ * build would meet them. */
+static int canon_check_nulls(const kp_cluster_spec *spec, kp_error *err)
+{
+#define NULLS(a, n, what)                                                                          \
+	for (size_t i = 0; i < spec->n; i++)                                                       \
+		if (!spec->a[i])                                                                   \
+			return kp__error(err, KP_EINVAL, what, what "[%zu] is NULL", i);
+	NULLS(nodepools, n_nodepools, "nodepools")
+	NULLS(namespaces, n_namespaces, "namespaces")
+	NULLS(pods, n_pods, "pods")
+	NULLS(nodes, n_nodes, "nodes")
+	NULLS(nodeclaims, n_nodeclaims, "nodeclaims")
+#undef NULLS
+	return KP_OK;
+}
+
+static int canonical_spec(struct kp_cluster *c, kp_cluster_spec *s, kp_error *err)
+{
+	int rc = canon_check_nulls(s, err);
+	if (rc != KP_OK)
+		return rc;
+	const void **sorted;
+	uint32_t *order = NULL;
+	/* NodePools, with their instance types */
+	if ((rc = canon_sort(c, (const void *const *)s->nodepools, s->n_nodepools,
+			     canon_meta_kp_nodepool, &order, &sorted)) != KP_OK)
+		return rc;
+	if (s->n_nodepools) {
+		c->pool_spec_index = order;
+		s->nodepools = (const kp_nodepool *const *)sorted;
+		if (s->instance_types) {
+			kp_instance_types **its = kp__calloc(s->n_nodepools, sizeof(*its));
+			if (!its || kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+					     sizeof(*c->canon)) != KP_OK) {
+				kp__free(its);
+				return KP_ENOMEM;
+			}
+			for (size_t i = 0; i < s->n_nodepools; i++)
+				its[i] = s->instance_types[order[i]];
+			c->canon[c->n_canon++] = its;
+			s->instance_types = its;
+		}
+	}
+	/* pods, remembering the caller's order */
+	if ((rc = canon_sort(c, (const void *const *)s->pods, s->n_pods, canon_meta_kp_pod, &order,
+			     &sorted)) != KP_OK)
+		return rc;
+	if (s->n_pods) {
+		c->pod_spec_index = order;
+		if (!(c->pod_at_spec = kp__calloc(s->n_pods, sizeof(uint32_t))))
+			return KP_ENOMEM;
+		for (size_t i = 0; i < s->n_pods; i++)
+			c->pod_at_spec[order[i]] = (uint32_t)i;
+		s->pods = (const kp_pod *const *)sorted;
+	}
+#define SORT(a, n, type)                                                                           \
+	if ((rc = canon_sort(c, (const void *const *)s->a, s->n, canon_meta_##type, NULL,          \
+			     &sorted)) != KP_OK)                                                   \
+		return rc;                                                                         \
+	if (s->n)                                                                                  \
+		s->a = (const type *const *)sorted;
+	SORT(nodes, n_nodes, kp_node)
+	SORT(nodeclaims, n_nodeclaims, kp_nodeclaim)
+	SORT(daemonsets, n_daemonsets, kp_daemonset)
+	SORT(pdbs, n_pdbs, kp_pdb)
+	SORT(pvcs, n_pvcs, kp_pvc)
+	SORT(pvs, n_pvs, kp_pv)
+	SORT(storage_classes, n_storage_classes, kp_storage_class)
+	SORT(csi_nodes, n_csi_nodes, kp_csi_node)
+	SORT(namespaces, n_namespaces, kp_namespace)
+#undef SORT
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
 /* kp_cluster_new / free                                               */
 
-static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *caller, kp_error *err)
 {
-	int rc;
+	kp_cluster_spec canon = *caller;
+	const kp_cluster_spec *spec = &canon;
+	int rc = canonical_spec(c, &canon, err);
+	if (rc != KP_OK)
+		return rc;
 	uint32_t pods_id;
 	if (kp__strtab_intern(&c->res, KP_RESOURCE_PODS, &pods_id) != KP_OK)
 		return KP_ENOMEM;
@@ -1079,6 +1252,12 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	for (size_t i = 0; i < c->n_to_free; i++)
 		kp_requirements_free(c->to_free[i]);
 	kp__free(c->to_free);
+	for (size_t i = 0; i < c->n_canon; i++)
+		kp__free(c->canon[i]);
+	kp__free(c->canon);
+	kp__free(c->pool_spec_index);
+	kp__free(c->pod_spec_index);
+	kp__free(c->pod_at_spec);
 	for (size_t i = 0; i < c->n_cats; i++)
 		kp_instance_types_free(c->cats[i].its);
 	for (size_t i = 0; i < c->n_owned_pools; i++)

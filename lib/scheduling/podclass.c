@@ -822,7 +822,7 @@ int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_
 		if ((rc = pod_pairs(c, p, &scratch, &pairs[i].res, &pairs[i].val, &pairs[i].n,
 				    err)) != KP_OK) {
 			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "pods[%zu]", i);
+			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
 			kp__error_prefix(err, f);
 		}
 	}
@@ -1143,7 +1143,7 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 		}
 		if ((rc = pod_class(c, spec, i, &classes, &cap_classes, &key, err)) != KP_OK) {
 			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "pods[%zu]", i);
+			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
 			kp__error_prefix(err, f);
 			break;
 		}

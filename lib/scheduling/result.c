@@ -777,8 +777,9 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		res->n_ncs++;
 	}
 	kp__map_free(&generated);
-	/* placements in snapshot order */
-	for (size_t i = 0; i < c->n_pods; i++) {
+	/* placements in the order of the caller's pods */
+	for (size_t k = 0; k < c->n_pods; k++) {
+		size_t i = c->pod_at_spec[k];
 		if (!s->in_sim[i])
 			continue;
 		const sc_pod *p = &c->pods[i];

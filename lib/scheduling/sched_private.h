@@ -424,6 +424,13 @@ struct kp_cluster {
 	size_t n_owned_nodeclaims, cap_owned_nodeclaims;
 	kp_namespace **namespaces; /* copies of the Namespaces with a name (namespaceSelector) */
 	size_t n_namespaces;
+	/* canonical order (cluster.c): the spec's object arrays sorted by
+	 * namespace/name, then uid, so that document order decides nothing */
+	void **canon;              /* the sorted pointer arrays */
+	size_t n_canon, cap_canon;
+	uint32_t *pool_spec_index; /* per pool: its position in the caller's nodepools */
+	uint32_t *pod_spec_index;  /* per pod: its position in the caller's pods */
+	uint32_t *pod_at_spec;     /* per position in the caller's pods: the pod */
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };
