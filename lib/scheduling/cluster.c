@@ -1055,6 +1055,22 @@ static int canon_check_nulls(const kp_cluster_spec *spec, kp_error *err)
 	return KP_OK;
 }
 
+static int nodeclass_cmp(const void *a, const void *b)
+{
+	const kp_nodeclass_status *x = *(const kp_nodeclass_status *const *)a;
+	const kp_nodeclass_status *y = *(const kp_nodeclass_status *const *)b;
+	int r = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+	if (!r)
+		r = strcmp(x->kind ? x->kind : "", y->kind ? y->kind : "");
+	if (!r)
+		r = strcmp(x->group ? x->group : "", y->group ? y->group : "");
+	if (!r && x->ready != y->ready)
+		r = x->ready < y->ready ? -1 : 1;
+	if (!r)
+		r = strcmp(x->message ? x->message : "", y->message ? y->message : "");
+	return r;
+}
+
 static int canonical_spec(struct kp_cluster *c, kp_cluster_spec *s, kp_error *err)
 {
 	int rc = canon_check_nulls(s, err);
@@ -1110,6 +1126,20 @@ static int canonical_spec(struct kp_cluster *c, kp_cluster_spec *s, kp_error *er
 	SORT(csi_nodes, n_csi_nodes, kp_csi_node)
 	SORT(namespaces, n_namespaces, kp_namespace)
 #undef SORT
+	/* node classes (checked non-NULL by kp_cluster_new): equal entries
+	 * compare equal, so their order does not matter */
+	if (s->n_nodeclasses) {
+		const kp_nodeclass_status **ncs = kp__calloc(s->n_nodeclasses, sizeof(*ncs));
+		if (!ncs || kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+				     sizeof(*c->canon)) != KP_OK) {
+			kp__free(ncs);
+			return KP_ENOMEM;
+		}
+		memcpy(ncs, s->nodeclasses, s->n_nodeclasses * sizeof(*ncs));
+		qsort(ncs, s->n_nodeclasses, sizeof(*ncs), nodeclass_cmp);
+		c->canon[c->n_canon++] = ncs;
+		s->nodeclasses = ncs;
+	}
 	return KP_OK;
 }
 
