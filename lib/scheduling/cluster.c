@@ -453,10 +453,31 @@ static int nodes_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_err
 	qsort(nodes, n, sizeof(*nodes), node_cmp);
 	c->nodes = nodes;
 	c->n_nodes = n;
+	/* Pods bind to a Node by its name; a NodeClaim without a Node takes no
+	 * bound pod, whatever it is called (upstream cluster state maps Node
+	 * names to provider IDs). Names given to removed_nodes may be either. */
 	for (size_t i = 0; i < n; i++) {
-		int inserted = 0;
 		if (kp__map_put(&c->node_by_name, nodes[i].name, strlen(nodes[i].name), (uint32_t)i,
-				NULL, &inserted) != KP_OK)
+				NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+		const char *nn = nodes[i].node ? meta_name(nodes[i].node->metadata) : NULL;
+		const char *cn = nodes[i].nodeclaim ? meta_name(nodes[i].nodeclaim->metadata) : NULL;
+		if (nn && kp__map_put(&c->node_by_node_name, nn, strlen(nn), (uint32_t)i, NULL,
+				      NULL) != KP_OK)
+			return KP_ENOMEM;
+		if (cn && kp__map_put(&c->node_by_name, cn, strlen(cn), (uint32_t)i, NULL, NULL) !=
+				  KP_OK)
+			return KP_ENOMEM;
+	}
+	/* names new NodeClaims must not take: every Node and NodeClaim given */
+	for (size_t i = 0; i < spec->n_nodes; i++) {
+		const char *nn = meta_name(spec->nodes[i]->metadata);
+		if (kp__map_put(&c->taken_names, nn, strlen(nn), 0, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < spec->n_nodeclaims; i++) {
+		const char *cn = meta_name(spec->nodeclaims[i]->metadata);
+		if (kp__map_put(&c->taken_names, cn, strlen(cn), 0, NULL, NULL) != KP_OK)
 			return KP_ENOMEM;
 	}
 	return KP_OK;
@@ -528,6 +549,19 @@ static const kp_nodeclass_status *find_nodeclass(const kp_cluster_spec *spec,
 	return NULL;
 }
 
+/* The NodePool's Ready condition when it is there and not True (upstream's
+ * provisioner skips NodePools that are not ready; none counts as ready). */
+static const kp_condition *pool_ready_condition(const kp_nodepool *np)
+{
+	const kp_nodepool_status *st = np->status;
+	for (size_t i = 0; st && i < st->n_conditions; i++) {
+		const kp_condition *cd = st->conditions[i];
+		if (cd && cd->type && !strcmp(cd->type, "Ready"))
+			return cd->status && !strcmp(cd->status, "True") ? NULL : cd;
+	}
+	return NULL;
+}
+
 /* Template requirements: the NodePool's requirements, its labels, the
  * nodepool and node class labels, and registered/initialized In [true]. */
 static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
@@ -545,7 +579,7 @@ static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
 		kp_node_selector_requirement sel = KP_NODE_SELECTOR_REQUIREMENT_INIT;
 		if ((rc = kp_nodeclaim_requirement_view(ts->requirements[i], &sel, err)) != KP_OK ||
 		    (rc = kp_requirements_add_selector(reqs, &sel, c->wk, err)) != KP_OK) {
-			char f[64];
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
 			snprintf(f, sizeof(f), "spec.template.spec.requirements[%zu]", i);
 			kp__error_prefix(err, f);
 			return rc;
@@ -557,14 +591,28 @@ static int pool_requirements(struct kp_cluster *c, sc_pool *p, kp_error *err)
 	rc = kp_labels_set(&labels, KP_LABEL_NODEPOOL, p->name, err);
 	const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
 	if (rc == KP_OK && ref && ref->group && ref->kind) {
-		char key[256];
-		size_t gl = strlen(ref->group);
-		snprintf(key, sizeof(key), "%s/%s", ref->group, ref->kind);
-		for (char *k = key + gl + 1; *k; k++)
-			if (*k >= 'A' && *k <= 'Z')
-				*k = (char)(*k - 'A' + 'a');
-		p->nodeclass_label_key = kp__arena_strdup(&c->arena, key);
-		rc = kp_labels_set(&labels, key, ref->name ? ref->name : "", err);
+		/* upstream NodeClassLabelKey: "<group>/<lowercase(kind)>", built
+		 * at its full length; a key that is not a valid label key makes
+		 * the NodePool unusable (pools_compile) instead of being cut */
+		size_t gl = strlen(ref->group), kl = strlen(ref->kind);
+		char *key = kp__arena_alloc(&c->arena, gl + kl + 2);
+		if (!key) {
+			rc = KP_ENOMEM;
+		} else {
+			memcpy(key, ref->group, gl);
+			key[gl] = '/';
+			for (size_t i = 0; i < kl; i++) {
+				char ch = ref->kind[i];
+				key[gl + 1 + i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+			}
+			key[gl + 1 + kl] = '\0';
+			p->nodeclass_label_key = key;
+			const char *problem = NULL;
+			if (kp_label_key_problems(key, &problem, 1))
+				p->nodeclass_key_problem = problem;
+			else
+				rc = kp_labels_set(&labels, key, ref->name ? ref->name : "", err);
+		}
 	}
 	kp_requirements *lr = NULL;
 	if (rc == KP_OK && (rc = kp_requirements_from_labels(&lr, &labels, c->wk, err)) == KP_OK) {
@@ -766,18 +814,18 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 	for (size_t i = 0; i < c->n_pools; i++) {
 		sc_pool *p = &c->pools[i];
 		const kp_nodepool *np = p->np;
-		char hash[KP_HASH_STRING_MAX];
+		char hash[KP_HASH_STRING_MAX]; /* a decimal uint64_t hash: fits by construction */
 		int rc = kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), err);
 		if (rc != KP_OK) {
-			char f[64];
-			snprintf(f, sizeof(f), "nodepools[%zu]", i);
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
+			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
 			kp__error_prefix(err, f);
 			return rc;
 		}
 		p->hash = kp__arena_strdup(&c->arena, hash);
 		if ((rc = pool_requirements(c, p, err)) != KP_OK) {
-			char f[64];
-			snprintf(f, sizeof(f), "nodepools[%zu]", i);
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
+			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
 			kp__error_prefix(err, f);
 			return rc;
 		}
@@ -801,9 +849,24 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 						      ? np->spec->template_->spec : NULL;
 		const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
 		p->cat = spec->instance_types ? catalog_for(c, spec->instance_types[i]) : NULL;
+		const kp_condition *ready = pool_ready_condition(np);
 		if (np->metadata && np->metadata->deletion_timestamp_ms) {
 			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
 			p->unusable_msg = "the NodePool is being deleted";
+		} else if (p->nodeclass_key_problem) {
+			char q[KP_QUOTE_EXCERPT_MAX]; /* an excerpt: bounded by construction */
+			kp__quote_excerpt(q, sizeof(q), p->nodeclass_label_key,
+					  strlen(p->nodeclass_label_key));
+			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
+			p->unusable_msg = kp__arena_printf(
+				&c->arena, "the node class label key %s (nodeClassRef group/kind) is not a valid label key: %s",
+				q, p->nodeclass_key_problem);
+		} else if (ready) {
+			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
+			p->unusable_msg = kp__arena_printf(
+				&c->arena, "the NodePool is not ready (Ready=%s%s%s)", ready->status,
+				ready->message && ready->message[0] ? ": " : "",
+				ready->message ? ready->message : "");
 		} else if (np->spec && np->spec->has_replicas) {
 			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
 			p->unusable_msg = "static NodePools (spec.replicas) do not provision for pending pods";
@@ -882,11 +945,214 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 }
 
 /* ------------------------------------------------------------------ */
+/* Canonical order                                                     */
+
+/*
+ * Every object array of the spec is sorted by namespace/name, then uid
+ * (objects without one last, then by position), before anything is built
+ * from it: the order of the input documents then decides nothing (topology
+ * groups and their domains, pools of equal weight, existing nodes, pods of
+ * equal queue keys, NodeClaims). Placements are still reported in the
+ * caller's order, and errors name the caller's positions.
+ */
+struct canon_key {
+	const char *ns, *name, *uid;
+	uint32_t pos;
+	int null;
+};
+
+static int canon_cmp(const void *a, const void *b)
+{
+	const struct canon_key *x = a, *y = b;
+	if (x->null != y->null)
+		return x->null - y->null;
+	int s = strcmp(x->ns, y->ns);
+	if (!s)
+		s = strcmp(x->name, y->name);
+	if (!s)
+		s = strcmp(x->uid, y->uid);
+	if (s)
+		return s;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+typedef const kp_object_meta *(*canon_meta_fn)(const void *);
+#define CANON_META(type)                                                                           \
+	static const kp_object_meta *canon_meta_##type(const void *o)                              \
+	{                                                                                          \
+		return ((const type *)o)->metadata;                                                \
+	}
+CANON_META(kp_nodepool)
+CANON_META(kp_node)
+CANON_META(kp_nodeclaim)
+CANON_META(kp_pod)
+CANON_META(kp_daemonset)
+CANON_META(kp_pdb)
+CANON_META(kp_pvc)
+CANON_META(kp_pv)
+CANON_META(kp_storage_class)
+CANON_META(kp_csi_node)
+CANON_META(kp_namespace)
+#undef CANON_META
+
+/* Sort @p n objects; *order gets the positions in sorted order (kp__free
+ * it) and *sorted the sorted array (kept by the cluster). */
+static int canon_sort(struct kp_cluster *c, const void *const *objs, size_t n, canon_meta_fn meta,
+		      uint32_t **order, const void ***sorted)
+{
+	*sorted = NULL;
+	if (order)
+		*order = NULL;
+	if (!n || !objs)
+		return KP_OK;
+	struct canon_key *keys = kp__calloc(n, sizeof(*keys));
+	const void **out = kp__calloc(n, sizeof(*out));
+	uint32_t *pos = order ? kp__calloc(n, sizeof(*pos)) : NULL;
+	if (!keys || !out || (order && !pos) ||
+	    kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+		     sizeof(*c->canon)) != KP_OK) {
+		kp__free(keys);
+		kp__free(out);
+		kp__free(pos);
+		return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const kp_object_meta *m = objs[i] ? meta(objs[i]) : NULL;
+		keys[i].null = objs[i] == NULL;
+		keys[i].ns = m && m->namespace_ ? m->namespace_ : "";
+		keys[i].name = m && m->name ? m->name : "";
+		keys[i].uid = m && m->uid ? m->uid : "";
+		keys[i].pos = (uint32_t)i;
+	}
+	qsort(keys, n, sizeof(*keys), canon_cmp);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = objs[keys[i].pos];
+		if (pos)
+			pos[i] = keys[i].pos;
+	}
+	kp__free(keys);
+	c->canon[c->n_canon++] = out;
+	*sorted = out;
+	if (order)
+		*order = pos;
+	return KP_OK;
+}
+
+/* NULL entries are reported with the caller's positions, in the order the
+ * build would meet them. */
+static int canon_check_nulls(const kp_cluster_spec *spec, kp_error *err)
+{
+#define NULLS(a, n, what)                                                                          \
+	for (size_t i = 0; i < spec->n; i++)                                                       \
+		if (!spec->a[i])                                                                   \
+			return kp__error(err, KP_EINVAL, what, what "[%zu] is NULL", i);
+	NULLS(nodepools, n_nodepools, "nodepools")
+	NULLS(namespaces, n_namespaces, "namespaces")
+	NULLS(pods, n_pods, "pods")
+	NULLS(nodes, n_nodes, "nodes")
+	NULLS(nodeclaims, n_nodeclaims, "nodeclaims")
+#undef NULLS
+	return KP_OK;
+}
+
+static int nodeclass_cmp(const void *a, const void *b)
+{
+	const kp_nodeclass_status *x = *(const kp_nodeclass_status *const *)a;
+	const kp_nodeclass_status *y = *(const kp_nodeclass_status *const *)b;
+	int r = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+	if (!r)
+		r = strcmp(x->kind ? x->kind : "", y->kind ? y->kind : "");
+	if (!r)
+		r = strcmp(x->group ? x->group : "", y->group ? y->group : "");
+	if (!r && x->ready != y->ready)
+		r = x->ready < y->ready ? -1 : 1;
+	if (!r)
+		r = strcmp(x->message ? x->message : "", y->message ? y->message : "");
+	return r;
+}
+
+static int canonical_spec(struct kp_cluster *c, kp_cluster_spec *s, kp_error *err)
+{
+	int rc = canon_check_nulls(s, err);
+	if (rc != KP_OK)
+		return rc;
+	const void **sorted;
+	uint32_t *order = NULL;
+	/* NodePools, with their instance types */
+	if ((rc = canon_sort(c, (const void *const *)s->nodepools, s->n_nodepools,
+			     canon_meta_kp_nodepool, &order, &sorted)) != KP_OK)
+		return rc;
+	if (s->n_nodepools) {
+		c->pool_spec_index = order;
+		s->nodepools = (const kp_nodepool *const *)sorted;
+		if (s->instance_types) {
+			kp_instance_types **its = kp__calloc(s->n_nodepools, sizeof(*its));
+			if (!its || kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+					     sizeof(*c->canon)) != KP_OK) {
+				kp__free(its);
+				return KP_ENOMEM;
+			}
+			for (size_t i = 0; i < s->n_nodepools; i++)
+				its[i] = s->instance_types[order[i]];
+			c->canon[c->n_canon++] = its;
+			s->instance_types = its;
+		}
+	}
+	/* pods, remembering the caller's order */
+	if ((rc = canon_sort(c, (const void *const *)s->pods, s->n_pods, canon_meta_kp_pod, &order,
+			     &sorted)) != KP_OK)
+		return rc;
+	if (s->n_pods) {
+		c->pod_spec_index = order;
+		if (!(c->pod_at_spec = kp__calloc(s->n_pods, sizeof(uint32_t))))
+			return KP_ENOMEM;
+		for (size_t i = 0; i < s->n_pods; i++)
+			c->pod_at_spec[order[i]] = (uint32_t)i;
+		s->pods = (const kp_pod *const *)sorted;
+	}
+#define SORT(a, n, type)                                                                           \
+	if ((rc = canon_sort(c, (const void *const *)s->a, s->n, canon_meta_##type, NULL,          \
+			     &sorted)) != KP_OK)                                                   \
+		return rc;                                                                         \
+	if (s->n)                                                                                  \
+		s->a = (const type *const *)sorted;
+	SORT(nodes, n_nodes, kp_node)
+	SORT(nodeclaims, n_nodeclaims, kp_nodeclaim)
+	SORT(daemonsets, n_daemonsets, kp_daemonset)
+	SORT(pdbs, n_pdbs, kp_pdb)
+	SORT(pvcs, n_pvcs, kp_pvc)
+	SORT(pvs, n_pvs, kp_pv)
+	SORT(storage_classes, n_storage_classes, kp_storage_class)
+	SORT(csi_nodes, n_csi_nodes, kp_csi_node)
+	SORT(namespaces, n_namespaces, kp_namespace)
+#undef SORT
+	/* node classes (checked non-NULL by kp_cluster_new): equal entries
+	 * compare equal, so their order does not matter */
+	if (s->n_nodeclasses) {
+		const kp_nodeclass_status **ncs = kp__calloc(s->n_nodeclasses, sizeof(*ncs));
+		if (!ncs || kp__grow((void **)&c->canon, &c->cap_canon, c->n_canon + 1,
+				     sizeof(*c->canon)) != KP_OK) {
+			kp__free(ncs);
+			return KP_ENOMEM;
+		}
+		memcpy(ncs, s->nodeclasses, s->n_nodeclasses * sizeof(*ncs));
+		qsort(ncs, s->n_nodeclasses, sizeof(*ncs), nodeclass_cmp);
+		c->canon[c->n_canon++] = ncs;
+		s->nodeclasses = ncs;
+	}
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
 /* kp_cluster_new / free                                               */
 
-static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *caller, kp_error *err)
 {
-	int rc;
+	kp_cluster_spec canon = *caller;
+	const kp_cluster_spec *spec = &canon;
+	int rc = canonical_spec(c, &canon, err);
+	if (rc != KP_OK)
+		return rc;
 	uint32_t pods_id;
 	if (kp__strtab_intern(&c->res, KP_RESOURCE_PODS, &pods_id) != KP_OK)
 		return KP_ENOMEM;
@@ -1016,6 +1282,12 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	for (size_t i = 0; i < c->n_to_free; i++)
 		kp_requirements_free(c->to_free[i]);
 	kp__free(c->to_free);
+	for (size_t i = 0; i < c->n_canon; i++)
+		kp__free(c->canon[i]);
+	kp__free(c->canon);
+	kp__free(c->pool_spec_index);
+	kp__free(c->pod_spec_index);
+	kp__free(c->pod_at_spec);
 	for (size_t i = 0; i < c->n_cats; i++)
 		kp_instance_types_free(c->cats[i].its);
 	for (size_t i = 0; i < c->n_owned_pools; i++)
@@ -1048,6 +1320,8 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__strtab_free(&c->res);
 	kp__strtab_free(&c->str);
 	kp__map_free(&c->node_by_name);
+	kp__map_free(&c->node_by_node_name);
+	kp__map_free(&c->taken_names);
 	kp__map_free(&c->pod_by_key);
 	kp__map_free(&c->group_by_key);
 	kp__arena_free(&c->arena);

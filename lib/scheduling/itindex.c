@@ -146,7 +146,7 @@ int kp__cat_compile(struct kp_cluster *c, sc_catalog *cat)
 		if (!col->of_it || !col->blocks)
 			return KP_ENOMEM;
 		sc_map seen = { 0 };
-		char small[512];
+		char small[512]; /* checked: longer texts are kept, not deduplicated */
 		for (size_t i = 0; i < cat->n && rc == KP_OK; i++) {
 			kp_requirement *r = kp_requirements_get(cat->items[i].it->requirements, col->key);
 			if (!r) {

@@ -180,7 +180,7 @@ static void parse_ip(const char *s, sc_port *p)
 	p->unspecified = 0;
 	if (!s || !s[0])
 		s = "0.0.0.0";
-	unsigned char buf[16];
+	unsigned char buf[16]; /* binary address: 16 bytes by construction */
 	if (inet_pton(AF_INET, s, buf) == 1) {
 		p->ip[10] = 0xff;
 		p->ip[11] = 0xff;
@@ -319,9 +319,12 @@ static const char *validate_requirement(struct kp_cluster *c, const char *key, u
 	if (op < KP_SELECTOR_OP_IN || op > KP_SELECTOR_OP_LTE)
 		return kp__arena_printf(&c->arena, "key %s has an unsupported operator", key);
 	if (kp_wellknown_check_restricted(c->wk, key, &e) != KP_OK) {
-		char buf[2048];
-		kp_wellknown_restricted_message(c->wk, key, buf, sizeof(buf));
-		return kp__arena_strdup(&c->arena, buf);
+		/* the whole message, however long the provider's label list */
+		size_t n = kp_wellknown_restricted_message(c->wk, key, NULL, 0);
+		char *buf = kp__arena_alloc(&c->arena, n + 1);
+		if (buf)
+			kp_wellknown_restricted_message(c->wk, key, buf, n + 1);
+		return buf;
 	}
 	if (strcmp(key, KP_LABEL_CAPACITY_TYPE) == 0 && op == KP_SELECTOR_OP_IN) {
 		size_t ok = 0;
@@ -818,8 +821,8 @@ int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_
 		}
 		if ((rc = pod_pairs(c, p, &scratch, &pairs[i].res, &pairs[i].val, &pairs[i].n,
 				    err)) != KP_OK) {
-			char f[64];
-			snprintf(f, sizeof(f), "pods[%zu]", i);
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
+			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
 			kp__error_prefix(err, f);
 		}
 	}
@@ -1096,8 +1099,12 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 			rc = KP_ENOMEM;
 			break;
 		}
-		char pk[512];
-		snprintf(pk, sizeof(pk), "%s/%s", sp->ns, sp->name);
+		/* "namespace/name" at full length (a cut key would merge pods) */
+		const char *pk = kp__arena_printf(&c->arena, "%s/%s", sp->ns, sp->name);
+		if (!pk) {
+			rc = KP_ENOMEM;
+			break;
+		}
 		if ((rc = kp__map_put(&c->pod_by_key, pk, strlen(pk), (uint32_t)i, NULL, NULL)) !=
 		    KP_OK)
 			break;
@@ -1113,7 +1120,7 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 		const char *nn = pod_node_name(p);
 		if (nn) {
 			uint32_t ni;
-			if (!kp__map_gets(&c->node_by_name, nn, &ni)) {
+			if (!kp__map_gets(&c->node_by_node_name, nn, &ni)) {
 				sp->state |= SC_POD_IGNORED;
 				continue;
 			}
@@ -1135,8 +1142,8 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 			sp->state |= SC_POD_PENDING;
 		}
 		if ((rc = pod_class(c, spec, i, &classes, &cap_classes, &key, err)) != KP_OK) {
-			char f[64];
-			snprintf(f, sizeof(f), "pods[%zu]", i);
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
+			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
 			kp__error_prefix(err, f);
 			break;
 		}

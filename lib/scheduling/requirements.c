@@ -53,7 +53,7 @@ static void sb_quote(kp__sbuf *b, const char *s)
 	static const char hex[] = "0123456789abcdef";
 	kp__sbuf_put(b, "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		char esc[5] = { '\\', 0, 0, 0, 0 };
+		char esc[5] = { '\\', 0, 0, 0, 0 };  /* one escape: at most "\\xNN" */
 		switch (*p) {
 		case '"': esc[1] = '"'; break;
 		case '\\': esc[1] = '\\'; break;
@@ -335,7 +335,7 @@ static int check_selector(const kp_node_selector_requirement *sel, kp_error *err
 				 sel->key, sel->n_values);
 	for (size_t i = 0; i < sel->n_values; i++) {
 		if (!sel->values[i]) {
-			char field[32];
+			char field[32]; /* "values[<size_t>]": fits by construction */
 			snprintf(field, sizeof(field), "values[%zu]", i);
 			return kp__error(err, KP_EINVAL, field, "key %s has a NULL value", sel->key);
 		}
@@ -613,7 +613,7 @@ KP_EXPORT int32_t kp_requirement_min_values(kp_requirement *req)
 
 static int excludes_integer(const kp_requirement *r, int64_t v)
 {
-	char tmp[INT64_TEXT];
+	char tmp[INT64_TEXT]; /* an int64_t in decimal: fits by construction */
 	snprintf(tmp, sizeof(tmp), "%" PRId64, v);
 	return find_value(r, tmp);
 }
@@ -887,7 +887,7 @@ KP_EXPORT int kp_requirements_from_selectors(kp_requirements **out,
 	for (size_t i = 0; rc == KP_OK && i < n_sels; i++) {
 		rc = kp_requirements_add_selector(s, sels[i], wk, err);
 		if (rc != KP_OK) {
-			char prefix[32];
+			char prefix[32]; /* "[<size_t>]": fits by construction */
 			snprintf(prefix, sizeof(prefix), "[%zu]", i);
 			kp__error_prefix(err, prefix);
 		}
@@ -913,7 +913,7 @@ KP_EXPORT int kp_requirements_from_labels(kp_requirements **out, const kp_labels
 	for (size_t i = 0; rc == KP_OK && i < labels->count; i++) {
 		const kp_label *l = &labels->items[i];
 		if (!l->key || !l->value) {
-			char field[48];
+			char field[48]; /* "items[<size_t>].value": fits by construction */
 			snprintf(field, sizeof(field), "items[%zu].%s", i, l->key ? "value" : "key");
 			rc = kp__error(err, KP_EINVAL, field, "label %s is NULL", l->key ? "value" : "key");
 			break;
@@ -988,6 +988,7 @@ KP_EXPORT int kp_requirements_intersects(kp_requirements *reqs, kp_requirements 
 {
 	if (!reqs || !incoming)
 		return kp__error(err, KP_EINVAL, NULL, "requirements is NULL");
+	/* for kp_error's message[]: truncates as snprintf, as kp_error does */
 	char msg[KP_ERROR_MESSAGE_MAX];
 	kp__sbuf b = KP__SBUF(msg, sizeof(msg));
 	int conflicts = 0;
@@ -1044,6 +1045,7 @@ static int undefined_label(kp_requirements *reqs, const char *key, uint32_t flag
 		if (hints(reqs->items[i]->key, key, suffix, suffix_len))
 			hint = reqs->items[i]->key;
 
+	/* for kp_error's message[]: truncates as snprintf, as kp_error does */
 	char msg[KP_ERROR_MESSAGE_MAX];
 	kp__sbuf b = KP__SBUF(msg, sizeof(msg));
 	kp__sbuf_put(&b, "label ");

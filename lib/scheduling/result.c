@@ -414,7 +414,27 @@ static int labels_to_arena(sc_arena *a, const kp_labels *src, kp_labels *dst)
 
 /* Build the NodeClaim in the result's arena (strings borrowed from the
  * snapshot), as upstream's ToNodeClaim. */
-static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
+/* The name of the next new NodeClaim of @p pool: "<pool>-NNNNN" with the
+ * next number (counted over all pools, from 1) whose name no Node or
+ * NodeClaim of the input and no earlier new NodeClaim has (upstream's
+ * generateName never collides). */
+static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, size_t *seq,
+			     sc_map *generated, sc_arena *a)
+{
+	for (;;) {
+		char *name = kp__arena_printf(a, "%s-%05zu", pool->name, ++*seq);
+		if (!name)
+			return NULL;
+		uint32_t v;
+		if (kp__map_gets(&c->taken_names, name, &v) || kp__map_gets(generated, name, &v))
+			continue;
+		if (kp__map_put(generated, name, strlen(name), 0, NULL, NULL) != KP_OK)
+			return NULL;
+		return name;
+	}
+}
+
+static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, sc_map *generated, sc_arena *a,
 		       const kp_nodeclaim **out, const char **name_out)
 {
 	const struct kp_cluster *c = s->c;
@@ -453,11 +473,20 @@ static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
 		if (kp_wellknown_has(c->wk, key) || kp_wellknown_is_restricted_label(key) ||
 		    is_simulation_key(key))
 			continue;
-		char val[256];
-		size_t len = kp_requirement_any(r, val, sizeof(val));
-		if (!len || len >= sizeof(val))
+		char small[256]; /* a first try: a longer value is fetched again at full length */
+		char *val = small;
+		size_t len = kp_requirement_any(r, small, sizeof(small));
+		if (!len)
 			continue;
-		if (put_label(&labels, key, val) != KP_OK)
+		if (len >= sizeof(small)) {
+			if (!(val = kp__malloc(len + 1)))
+				goto done;
+			kp_requirement_any(r, val, len + 1);
+		}
+		int prc = put_label(&labels, key, val);
+		if (val != small)
+			kp__free(val);
+		if (prc != KP_OK)
 			goto done;
 	}
 	kp_object_meta *meta = kp__arena_alloc(a, sizeof(*meta));
@@ -479,7 +508,7 @@ static int materialize(sc_sim *s, const sc_nc *nc, size_t index, sc_arena *a,
 	owners[0] = owner;
 	kp_object_meta minit = KP_OBJECT_META_INIT;
 	*meta = minit;
-	meta->name = kp__arena_printf(a, "%s-%05zu", p->name, index + 1);
+	meta->name = next_name(c, p, seq, generated, a);
 	meta->generate_name = kp__arena_printf(a, "%s-", p->name);
 	if (!meta->name || !meta->generate_name || labels_to_arena(a, &labels, &meta->labels) ||
 	    labels_to_arena(a, &annotations, &meta->annotations))
@@ -588,11 +617,11 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 	if (kp__topo_update(s, pod, v) != KP_OK)
 		return KP_ENOMEM;
 	/* existing nodes, grouped by (code, field) */
-	sc_why w;
+	sc_why w = { 0 };
 	struct group {
 		uint32_t code;
-		char field[256];
-		char msg[512];
+		char *field; /* taken from w */
+		char *msg;
 		const char *node;
 		size_t count;
 	} *groups = NULL;
@@ -602,7 +631,7 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 		if (s->node_removed[i])
 			continue;
 		kp_requirements *reqs = NULL;
-		memset(&w, 0, sizeof(w));
+		kp__why_dispose(&w);
 		int r = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, &w, &reqs);
 		kp_requirements_free(reqs);
 		if (r == KP_ENOMEM) {
@@ -612,7 +641,9 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 		if (r == KP_OK)
 			continue;
 		size_t g = 0;
-		while (g < n_groups && !(groups[g].code == w.code && !strcmp(groups[g].field, w.field)))
+		const char *wf = w.field ? w.field : "";
+		while (g < n_groups &&
+		       !(groups[g].code == w.code && !strcmp(groups[g].field ? groups[g].field : "", wf)))
 			g++;
 		if (g == n_groups) {
 			if (kp__grow((void **)&groups, &cap_groups, n_groups + 1, sizeof(*groups)) !=
@@ -621,8 +652,9 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 				break;
 			}
 			groups[g].code = w.code;
-			memcpy(groups[g].field, w.field, sizeof(w.field));
-			memcpy(groups[g].msg, w.msg, sizeof(w.msg));
+			groups[g].field = w.field;
+			groups[g].msg = w.msg;
+			w.field = w.msg = NULL;
 			groups[g].node = c->nodes[i].name;
 			groups[g].count = 0;
 			n_groups++;
@@ -630,19 +662,30 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 		groups[g].count++;
 	}
 	for (size_t g = 0; g < n_groups && rc == KP_OK; g++) {
-		char msg[640];
-		if (groups[g].count > 1)
-			snprintf(msg, sizeof(msg), "%s (and %zu other node%s)", groups[g].msg,
-				 groups[g].count - 1, groups[g].count > 2 ? "s" : "");
-		else
-			snprintf(msg, sizeof(msg), "%s", groups[g].msg);
-		rc = add_reason(res, rs, groups[g].code, NULL, groups[g].node, groups[g].field, msg);
+		const char *gm = groups[g].msg ? groups[g].msg : "";
+		char *msg = NULL;
+		if (groups[g].count > 1) {
+			sc_buf b = { 0 };
+			kp__buf_catf(&b, "%s (and %zu other node%s)", gm, groups[g].count - 1,
+				     groups[g].count > 2 ? "s" : "");
+			if (!(msg = kp__buf_cstr(&b))) {
+				rc = KP_ENOMEM;
+				break;
+			}
+		}
+		rc = add_reason(res, rs, groups[g].code, NULL, groups[g].node, groups[g].field,
+				msg ? msg : gm);
+		kp__free(msg);
+	}
+	for (size_t g = 0; g < n_groups; g++) {
+		kp__free(groups[g].field);
+		kp__free(groups[g].msg);
 	}
 	kp__free(groups);
 	/* NodePools in weight order */
 	for (size_t k = 0; k < c->n_pools && rc == KP_OK; k++) {
 		uint32_t pool = c->pool_order[k];
-		memset(&w, 0, sizeof(w));
+		kp__why_dispose(&w);
 		int r = kp__sched_nc_try_pool(s, pool, pod, v, &w);
 		if (r == KP_ENOMEM) {
 			rc = r;
@@ -653,6 +696,7 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 		rc = add_reason(res, rs, w.code ? w.code : KP_REASON_NONE, c->pools[pool].name, NULL,
 				w.field, w.msg);
 	}
+	kp__why_dispose(&w);
 	if (rc == KP_OK && !rs->n)
 		rc = add_reason(res, rs, KP_REASON_NO_INSTANCE_TYPE, NULL, NULL, NULL,
 				c->n_pools ? "no NodePool can launch capacity for the pod"
@@ -681,6 +725,8 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	if (!res->pl || !res->ncs || !new_index || !nc_names)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
+	size_t seq = 0;
+	sc_map generated = { 0 };
 	for (size_t k = 0; k < s->n_ncs; k++) {
 		sc_nc *nc = s->ncs[k];
 		new_index[k] = -1;
@@ -689,9 +735,11 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		const char *name = NULL;
 		const kp_nodeclaim *obj = NULL;
 		kp_requirements *reqs = nc->reqs;
-		int r = materialize(s, nc, res->n_ncs, &res->arena, &obj, &name);
-		if (r != KP_OK)
+		int r = materialize(s, nc, &seq, &generated, &res->arena, &obj, &name);
+		if (r != KP_OK) {
+			kp__map_free(&generated);
 			goto fail;
+		}
 		kp_sched_nodeclaim *snc = &res->ncs[res->n_ncs];
 		snc->struct_size = sizeof(*snc);
 		snc->nodeclaim = obj;
@@ -728,8 +776,10 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		new_index[k] = (int32_t)res->n_ncs;
 		res->n_ncs++;
 	}
-	/* placements in snapshot order */
-	for (size_t i = 0; i < c->n_pods; i++) {
+	kp__map_free(&generated);
+	/* placements in the order of the caller's pods */
+	for (size_t k = 0; k < c->n_pods; k++) {
+		size_t i = c->pod_at_spec[k];
 		if (!s->in_sim[i])
 			continue;
 		const sc_pod *p = &c->pods[i];

@@ -84,6 +84,12 @@ void kp__buf_str(sc_buf *b, const char *s); /* length-prefixed; NULL != "" */
 void kp__buf_u32(sc_buf *b, uint32_t v);
 void kp__buf_i64(sc_buf *b, int64_t v);
 void kp__buf_free(sc_buf *b);
+/* Text building on the same buffer: raw bytes (no length prefix). */
+void kp__buf_cat(sc_buf *b, const char *s);
+void kp__buf_catf(sc_buf *b, const char *fmt, ...) KP_PRINTF(2, 3);
+/* NUL-terminate and hand over the text (kp__free it); the buffer is left
+ * empty. NULL when an allocation failed (the buffer is then freed). */
+char *kp__buf_cstr(sc_buf *b);
 
 /* ------------------------------------------------------------------ */
 /* Resources: interned names, int64 vectors                            */
@@ -229,6 +235,7 @@ typedef struct sc_pool {
 	int64_t *usage;             /* n_res: capacity of active existing nodes of the pool */
 	const char *hash;           /* karpenter.sh/nodepool-hash value */
 	const char *nodeclass_label_key; /* "<group>/<kind lowercased>" or NULL */
+	const char *nodeclass_key_problem; /* why that key is not a valid label key, or NULL */
 } sc_pool;
 
 /* An existing Node or in-flight NodeClaim (upstream StateNode). */
@@ -385,7 +392,9 @@ struct kp_cluster {
 	size_t cap_res_fmt;
 	sc_node *nodes;            /* in sort order: initialized first, then by name */
 	size_t n_nodes;
-	sc_map node_by_name;
+	sc_map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
+	sc_map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
+	sc_map taken_names;        /* every Node and NodeClaim name of the input */
 	sc_pod *pods;              /* spec order */
 	size_t n_pods;
 	sc_map pod_by_key;         /* "namespace/name" -> pod index */
@@ -415,6 +424,13 @@ struct kp_cluster {
 	size_t n_owned_nodeclaims, cap_owned_nodeclaims;
 	kp_namespace **namespaces; /* copies of the Namespaces with a name (namespaceSelector) */
 	size_t n_namespaces;
+	/* canonical order (cluster.c): the spec's object arrays sorted by
+	 * namespace/name, then uid, so that document order decides nothing */
+	void **canon;              /* the sorted pointer arrays */
+	size_t n_canon, cap_canon;
+	uint32_t *pool_spec_index; /* per pool: its position in the caller's nodepools */
+	uint32_t *pod_spec_index;  /* per pod: its position in the caller's pods */
+	uint32_t *pod_at_spec;     /* per position in the caller's pods: the pod */
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };
@@ -470,18 +486,20 @@ typedef struct sc_nc sc_nc;
 typedef struct sc_sim sc_sim;
 typedef struct sc_topo sc_topo;
 
-/* A reason being built (only when diagnosing). */
+/* A reason being built (only when diagnosing). Its texts are allocated
+ * at their full length (kp__why replaces them); release with
+ * kp__why_dispose. Zero-initialize before first use. */
 typedef struct sc_why {
 	uint32_t code;
-	char field[256];
-	char msg[512];
+	char *field;  /* NULL = none */
+	char *msg;    /* NULL = "" (also when out of memory) */
 } sc_why;
 
 /* NodeClaim opened by this simulation (upstream scheduling.NodeClaim). */
 struct sc_nc {
 	uint32_t pool;
 	uint32_t id;               /* creation order */
-	char hostname[40];         /* hostname-placeholder-NNNN */
+	char hostname[40];         /* "hostname-placeholder-%04u" of a uint32_t: at most 31 bytes */
 	uint32_t host_dom;         /* its topology domain id, UINT32_MAX until needed */
 	uint64_t reqs_ver;         /* bumped when reqs change */
 	uint32_t *kdom;            /* per topology key: its single domain (see topology.c) */
@@ -578,6 +596,7 @@ int kp__topo_update(sc_sim *s, uint32_t pod, const sc_variant *v);
 
 /* Messages */
 void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...) KP_PRINTF(4, 5);
+void kp__why_dispose(sc_why *w);
 
 /* result.c */
 struct kp_sched_result;

@@ -65,7 +65,7 @@ char *kp__arena_strdup(sc_arena *a, const char *s)
 
 char *kp__arena_printf(sc_arena *a, const char *fmt, ...)
 {
-	char small[256];
+	char small[256]; /* a first try only: longer texts are formatted again at full length */
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(small, sizeof(small), fmt, ap);
@@ -297,6 +297,58 @@ void kp__buf_free(sc_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void kp__buf_cat(sc_buf *b, const char *s)
+{
+	kp__buf_bytes(b, s, strlen(s));
+}
+
+static void buf_vcatf(sc_buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0) {
+		b->failed = 1;
+		return;
+	}
+	/* room for the text and vsnprintf's NUL, which is not counted */
+	if (b->failed)
+		return;
+	size_t need = b->len + (size_t)n + 1;
+	if (need > b->cap) {
+		char *d = kp__realloc(b->data, need);
+		if (!d) {
+			b->failed = 1;
+			return;
+		}
+		b->data = d;
+		b->cap = need;
+	}
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void kp__buf_catf(sc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vcatf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *kp__buf_cstr(sc_buf *b)
+{
+	kp__buf_bytes(b, "", 1);
+	if (b->failed) {
+		kp__buf_free(b);
+		return NULL;
+	}
+	char *s = b->data;
+	memset(b, 0, sizeof(*b));
+	return s;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reasons                                                             */
 
@@ -304,12 +356,27 @@ void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...)
 {
 	if (!w)
 		return;
+	/* the arguments may point into the texts being replaced */
+	char *old_field = w->field, *old_msg = w->msg;
 	w->code = code;
-	snprintf(w->field, sizeof(w->field), "%s", field ? field : "");
+	w->field = field && field[0] ? kp__strdup(field) : NULL;
+	sc_buf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	buf_vcatf(&b, fmt, ap);
 	va_end(ap);
+	w->msg = kp__buf_cstr(&b);
+	kp__free(old_field);
+	kp__free(old_msg);
+}
+
+void kp__why_dispose(sc_why *w)
+{
+	if (!w)
+		return;
+	kp__free(w->field);
+	kp__free(w->msg);
+	memset(w, 0, sizeof(*w));
 }
 
 int kp__res_exponent(const char *name)

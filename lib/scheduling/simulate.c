@@ -159,24 +159,21 @@ static void fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t
 			 kp__res_exponent(c->res.strs[r]) ? "m" : "");
 }
 
-/* "cpu=1, memory=1Gi, pods=1" for the non-zero entries. */
-static void fmt_res(char *buf, size_t size, const struct kp_cluster *c, const int64_t *v)
+/* "cpu=1, memory=1Gi, pods=1" for the non-zero entries, allocated (resource
+ * names come from the input); NULL when out of memory. */
+static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
 {
-	kp__sbuf b = KP__SBUF(buf, size);
+	sc_buf b = { 0 };
 	int first = 1;
 	for (size_t r = 0; r < c->n_res; r++) {
 		if (!v[r])
 			continue;
-		char q[KP_QUANTITY_STRING_MAX];
+		char q[KP_QUANTITY_STRING_MAX]; /* a formatted quantity: bounded by construction */
 		fmt_value(q, sizeof(q), c, r, v[r]);
-		if (!first)
-			kp__sbuf_put(&b, ", ");
+		kp__buf_catf(&b, "%s%s=%s", first ? "" : ", ", c->res.strs[r], q);
 		first = 0;
-		kp__sbuf_put(&b, c->res.strs[r]);
-		kp__sbuf_put(&b, "=");
-		kp__sbuf_put(&b, q);
 	}
-	kp__sbuf_end(&b);
+	return kp__buf_cstr(&b);
 }
 
 /*
@@ -248,15 +245,19 @@ static void taint_message(sc_why *w, uint32_t code, const kp_taint *taints, size
 		return;
 	kp_error e = KP_ERROR_INIT;
 	kp_taints_tolerates(taints, n, v->tols, v->n_tols, &e);
-	char field[128] = "";
+	char *field = NULL; /* the taint as text, at full length */
 	size_t idx = (size_t)atol(e.field[0] == '[' ? e.field + 1 : "0");
 	if (idx < n) {
-		kp_taint_format(&taints[idx], field, sizeof(field));
+		const kp_taint *t = &taints[idx];
+		size_t size = (t->key ? strlen(t->key) : 0) + (t->value ? strlen(t->value) : 0) + 64;
+		if ((field = kp__malloc(size)) && kp_taint_format(t, field, size) != KP_OK)
+			field[0] = '\0';
 		/* a cordoned node says so */
-		if (taints[idx].key && strcmp(taints[idx].key, KP_TAINT_KEY_NODE_UNSCHEDULABLE) == 0)
+		if (t->key && strcmp(t->key, KP_TAINT_KEY_NODE_UNSCHEDULABLE) == 0)
 			code = KP_REASON_NODE_NOT_SCHEDULABLE;
 	}
 	kp__why(w, code, field, "%s", e.message);
+	kp__free(field);
 }
 
 /* Upstream ExistingNode.CanAdd. On success *out_reqs is the node's new
@@ -325,6 +326,7 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	if (!fits(p->req, rem, c->n_res)) {
 		if (w) {
 			size_t r = first_misfit(p->req, rem, c->n_res);
+			/* formatted quantities: bounded by construction */
 			char a[KP_QUANTITY_STRING_MAX], b[KP_QUANTITY_STRING_MAX];
 			fmt_value(a, sizeof(a), c, r, p->req[r]);
 			fmt_value(b, sizeof(b), c, r, rem[r]);
@@ -431,7 +433,6 @@ struct filter_stats {
 	int req_met, fits, has_off, req_fits, req_off, fits_off;
 	int evaluated;
 	int min_values_failed;
-	char min_values_msg[256];
 };
 
 /*
@@ -577,8 +578,6 @@ static void filter_message(sc_sim *s, sc_why *w, const struct filter_stats *st,
 {
 	if (!w)
 		return;
-	char res[512];
-	fmt_res(res, sizeof(res), s->c, pod_req);
 	(void)pool;
 	if (!st->evaluated) {
 		kp__why(w, KP_REASON_HOST_PORTS, NULL,
@@ -615,7 +614,9 @@ static void filter_message(sc_sim *s, sc_why *w, const struct filter_stats *st,
 		code = KP_REASON_RESOURCES;
 	} else
 		what = "no instance type met the requirements/resources/offering tuple";
-	kp__why(w, code, NULL, "%s (requests %s)", what, res);
+	char *res = fmt_res(s->c, pod_req);
+	kp__why(w, code, NULL, "%s (requests %s)", what, res ? res : "");
+	kp__free(res);
 }
 
 static int nc_ports_add(sc_nc *nc, const sc_class *cls, uint32_t pod)
@@ -687,17 +688,14 @@ static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, 
 		if (!min_values_check(pool, out, kept, reqs, keys, counts, 16, &n_bad)) {
 			if (!relax_mv) {
 				if (w) {
-					char names[256];
-					kp__sbuf b = KP__SBUF(names, sizeof(names));
-					for (size_t k = 0; k < n_bad && k < 16; k++) {
-						if (k)
-							kp__sbuf_put(&b, " ");
-						kp__sbuf_put(&b, keys[k]);
-					}
-					kp__sbuf_end(&b);
+					sc_buf b = { 0 };
+					for (size_t k = 0; k < n_bad && k < 16; k++)
+						kp__buf_catf(&b, "%s%s", k ? " " : "", keys[k]);
+					char *names = kp__buf_cstr(&b);
 					kp__why(w, KP_REASON_MIN_VALUES, keys[0],
 						"minValues requirement is not met for label(s) "
-						"(label(s)=[%s])", names);
+						"(label(s)=[%s])", names ? names : "");
+					kp__free(names);
 				}
 				return KP_EINCOMPATIBLE;
 			}
@@ -955,20 +953,19 @@ static size_t limited_its(sc_sim *s, uint32_t pool, uint32_t *out, sc_why *w)
 			out[k++] = p->opts[i];
 	}
 	if (!k && w) {
-		char buf[256];
+		char *buf = NULL;
 		int64_t *show = kp__calloc(c->n_res + 1, sizeof(int64_t));
 		if (show) {
 			for (size_t r = 0; r < c->n_res; r++)
 				if (p->limited[r])
 					show[r] = rem[r] ? rem[r] : 0;
-			fmt_res(buf, sizeof(buf), c, show);
+			buf = fmt_res(c, show);
 			kp__free(show);
-		} else {
-			buf[0] = '\0';
 		}
 		kp__why(w, KP_REASON_NODEPOOL_LIMITS, NULL,
 			"all available instance types exceed limits for nodepool (remaining %s)",
-			buf[0] ? buf : "none");
+			buf && buf[0] ? buf : "none");
+		kp__free(buf);
 	}
 	return k;
 }

@@ -195,7 +195,7 @@ static void key_selector(sc_buf *b, const kp_label_selector *s)
 
 static void key_reqs(sc_buf *b, kp_requirements *r)
 {
-	char small[512];
+	char small[512]; /* a first try: a longer text is formatted again at full length */
 	size_t n = kp_requirements_string(r, small, sizeof(small));
 	if (n < sizeof(small)) {
 		kp__buf_str(b, small);
@@ -1336,19 +1336,16 @@ static void topo_why(sc_sim *s, sc_why *w, uint32_t gi)
 		return;
 	const sc_group *g = &s->c->groups[gi];
 	const struct sim_group *sg = &s->topo->g[gi];
-	char counts[256];
-	kp__sbuf b = KP__SBUF(counts, sizeof(counts));
+	sc_buf b = { 0 }; /* domains are input text: allocated */
 	size_t shown = 0;
-	for (size_t i = 0; i < sg->n && shown < 6; i++, shown++) {
-		if (shown)
-			kp__sbuf_put(&b, ", ");
-		kp__sbuf_put(&b, dom_str(s, sg->d[i].dom));
-		kp__sbuf_put(&b, "=");
-		kp__sbuf_int(&b, sg->d[i].cnt);
-	}
+	for (size_t i = 0; i < sg->n && shown < 6; i++, shown++)
+		kp__buf_catf(&b, "%s%s=%d", shown ? ", " : "", dom_str(s, sg->d[i].dom),
+			     (int)sg->d[i].cnt);
 	if (sg->n > shown)
-		kp__sbuf_put(&b, ", ...");
-	kp__sbuf_end(&b);
+		kp__buf_cat(&b, ", ...");
+	char *counts = kp__buf_cstr(&b);
+	if (!counts)
+		shown = 0;
 	if (g->type == SC_TOPO_SPREAD)
 		kp__why(w, type_code(g->type), g->key,
 			"unsatisfiable topology spread constraint, key=%s, maxSkew=%d (counts: %s)",
@@ -1357,6 +1354,7 @@ static void topo_why(sc_sim *s, sc_why *w, uint32_t gi)
 		kp__why(w, type_code(g->type), g->key, "unsatisfiable %s%s, key=%s (counts: %s)",
 			g->inverse ? "anti-affinity of a running pod" : type_name(g->type),
 			g->inverse ? "" : " term", g->key, shown ? counts : "none");
+	kp__free(counts);
 }
 
 int kp__topo_add_requirements(sc_sim *s, uint32_t pod, const sc_variant *v,

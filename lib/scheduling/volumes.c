@@ -95,32 +95,35 @@ static const kp_storage_class *default_sc(const kp_cluster_spec *spec)
 
 /* One claim of a pod as the scheduler sees it. */
 struct claim {
-	char key[512];              /* "namespace/name" */
+	const char *key;            /* "namespace/name" (the cluster's arena) */
 	const kp_pvc *pvc;          /* NULL for an ephemeral claim not created yet */
 	const kp_pvc_spec *spec;    /* the claim's or the template's */
 	int deleting, lost;
 };
 
-/* upstream GetPersistentVolumeClaim: 0 = no claim, 1 = found, -1 = missing */
-static int pod_claim(const kp_cluster_spec *spec, const kp_pod *pod, const kp_volume *vol,
-		     struct claim *out)
+/* upstream GetPersistentVolumeClaim: 0 = no claim, 1 = found, -1 = missing,
+ * KP_ENOMEM when out of memory */
+static int pod_claim(struct kp_cluster *c, const kp_cluster_spec *spec, const kp_pod *pod,
+		     const kp_volume *vol, struct claim *out)
 {
 	const char *ns = meta_ns(pod->metadata);
 	const char *name = NULL;
-	char gen[256];
 	memset(out, 0, sizeof(*out));
 	if (vol->persistent_volume_claim) {
 		name = vol->persistent_volume_claim->claim_name ? vol->persistent_volume_claim->claim_name
 								 : "";
 	} else if (vol->ephemeral) {
-		snprintf(gen, sizeof(gen), "%s-%s",
-			 pod->metadata && pod->metadata->name ? pod->metadata->name : "",
-			 vol->name ? vol->name : "");
-		name = gen;
+		/* ephemeral.VolumeClaimName: "<pod>-<volume>", at full length */
+		name = kp__arena_printf(&c->arena, "%s-%s",
+					pod->metadata && pod->metadata->name ? pod->metadata->name : "",
+					vol->name ? vol->name : "");
+		if (!name)
+			return KP_ENOMEM;
 	} else {
 		return 0;
 	}
-	snprintf(out->key, sizeof(out->key), "%s/%s", ns, name);
+	if (!(out->key = kp__arena_printf(&c->arena, "%s/%s", ns, name)))
+		return KP_ENOMEM;
 	const kp_pvc *pvc = find_pvc(spec, ns, name);
 	if (pvc) {
 		out->pvc = pvc;
@@ -152,10 +155,12 @@ int kp__vol_pod(struct kp_cluster *c, const kp_cluster_spec *spec, const kp_pod 
 		if (!ps->volumes[i])
 			continue;
 		struct claim cl;
-		if (pod_claim(spec, p, ps->volumes[i], &cl) == 0)
-			continue;
-		if (!(k[(*n_keys)++] = kp__arena_strdup(&c->arena, cl.key)))
+		int found = pod_claim(c, spec, p, ps->volumes[i], &cl);
+		if (found == KP_ENOMEM)
 			return KP_ENOMEM;
+		if (found == 0)
+			continue;
+		k[(*n_keys)++] = cl.key;
 	}
 	*keys = k;
 	return KP_OK;
@@ -397,7 +402,11 @@ int kp__vol_class(struct kp_cluster *c, const kp_cluster_spec *spec, sc_class *c
 		if (!ps->volumes[i])
 			continue;
 		struct claim cl;
-		int found = pod_claim(spec, pod, ps->volumes[i], &cl);
+		int found = pod_claim(c, spec, pod, ps->volumes[i], &cl);
+		if (found == KP_ENOMEM) {
+			rc = KP_ENOMEM;
+			break;
+		}
 		if (found == 0)
 			continue;
 		if (found < 0) {
