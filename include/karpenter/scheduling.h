@@ -20,7 +20,10 @@
  *   what it changes, not to the size of the cluster.
  *
  * Determinism: the same snapshot and options give the same result, byte for
- * byte. Where upstream picks at random or iterates a Go map, this library
+ * byte, and the order of the objects in kp_cluster_spec does not matter:
+ * kp_cluster_new sorts every array by namespace/name, then uid, before
+ * building anything (placements are still reported in the caller's pod
+ * order). Where upstream picks at random or iterates a Go map, this library
  * decides as follows:
  * - NodePools of equal weight: by name, descending (upstream's own rule);
  * - NodeClaims opened by the simulation are tried fewest pods first, equal
@@ -354,7 +357,9 @@ typedef struct kp_sched_placement {
 	const char *name;                     /**< pod name */
 	const char *node;                     /**< node or NodeClaim name, NULL when unplaced; a
 	                                           new NodeClaim is named "<nodepool>-NNNNN"
-	                                           (its creation order, from 00001) */
+	                                           (its creation order, from 00001, skipping
+	                                           numbers whose name an input Node or
+	                                           NodeClaim already has) */
 	size_t nodeclaim_index;               /**< index of the new NodeClaim (KP_SCHED_NEW_NODECLAIM) */
 	const kp_sched_reason *const *reasons; /**< why not placed (empty when placed) */
 	size_t n_reasons;                     /**< number of reasons */
