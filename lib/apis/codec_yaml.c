@@ -906,9 +906,6 @@ static int plain_ok(const char *s, size_t len)
 	 * sequence entries too easily; quote them (indicator above). */
 	if (s[len - 1] == ' ' || s[len - 1] == ':')
 		return 0;
-	/* "... x" at the start of a line ends the document. */
-	if (len >= 3 && memcmp(s, "...", 3) == 0)
-		return 0;
 	/* YAML 1.1 timestamps ("2024-01-01...") and sexagesimal numbers
 	 * ("1:20") read as other types in many parsers: quote them. */
 	if (len >= 5 && s[4] == '-' && strspn(s, "0123456789") == 4)
