@@ -151,13 +151,19 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 		if (depth > 8)
 			return kp__error(st->err, KP_ERANGE, NULL, "%s: Lists nest too deeply", where);
 		for (size_t i = 0; i < items->n; i++) {
-			char w[96];
-			snprintf(w, sizeof(w), "%s: items[%zu]", where, i);
+			kp__buf wb = { 0 };
+			kp__buf_printf(&wb, "%s: items[%zu]", where, i);
+			char *w = kp__buf_take(&wb, NULL);
+			if (!w)
+				return kp__error(st->err, KP_ENOMEM, NULL, "out of memory");
 			kp__node *it = items->items[i];
+			int rc;
 			if (it->type != KP__N_OBJECT)
-				return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s",
-						 w, kp__node_type_name(it->type));
-			int rc = decode_object(st, it, w, doc, i, 1, depth + 1);
+				rc = kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s",
+					       w, kp__node_type_name(it->type));
+			else
+				rc = decode_object(st, it, w, doc, i, 1, depth + 1);
+			kp__free(w);
 			if (rc)
 				return rc;
 		}
@@ -190,11 +196,14 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 		return KP_OK;
 	const kp__kind_info *info = kp__kind_info_get(k);
 
-	char ident[192];
+	kp__buf ib = { 0 };
 	if (name && *name)
-		snprintf(ident, sizeof(ident), "%s/%s", kind, name);
+		kp__buf_printf(&ib, "%s/%s", kind, name);
 	else
-		snprintf(ident, sizeof(ident), "%s", where);
+		kp__buf_puts(&ib, where);
+	char *ident = kp__buf_take(&ib, NULL);
+	if (!ident)
+		return kp__error(st->err, KP_ENOMEM, NULL, "out of memory");
 	int lenient = (st->opts->flags & KP_DECODE_LENIENT) != 0;
 	kp__dctx ctx;
 	memset(&ctx, 0, sizeof(ctx));
@@ -209,6 +218,7 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 	void *o = NULL;
 	int rc = kp__schema_decode(info->type, obj, &o, &ctx);
 	kp__dctx_dispose(&ctx);
+	kp__free(ident);
 	if (rc)
 		return rc;
 	e->kind = k;

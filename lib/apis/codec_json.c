@@ -27,7 +27,7 @@ static int jerr(jparser *j, const char *what)
 {
 	if (j->over)
 		return kp__error(j->err, KP_ERANGE, NULL,
-				 "line %u: document has more than %zu nodes", (unsigned)j->line,
+				 "line %u: the input has more than %zu nodes", (unsigned)j->line,
 				 j->b->max_nodes);
 	if (j->p >= j->end)
 		return kp__error(j->err, KP_EPARSE, NULL, "line %u: unexpected end of JSON input (%s)",
@@ -445,11 +445,25 @@ void kp__json_write_string(kp__buf *out, const char *s, size_t len)
 				esc = u;
 			}
 		}
+		size_t width = 1;
+		if (c >= 0x80) {
+			/* As Go's encoding/json: an invalid byte is written as
+			 * U+FFFD, and U+2028/U+2029 are escaped. */
+			uint32_t cp = 0;
+			width = kp__utf8_char(s + i, len - i, &cp);
+			if (!width) {
+				width = 1;
+				esc = "\\ufffd";
+			} else if (cp == 0x2028 || cp == 0x2029) {
+				esc = cp == 0x2028 ? "\\u2028" : "\\u2029";
+			}
+		}
 		if (esc) {
 			kp__buf_put(out, s + run, i - run);
 			kp__buf_puts(out, esc);
-			run = i + 1;
+			run = i + width;
 		}
+		i += width - 1;
 	}
 	kp__buf_put(out, s + run, len - run);
 	kp__buf_putc(out, '"');

@@ -333,6 +333,7 @@ typedef struct yparser {
 	int have_root;
 	kp__node *keep; /* consumed nodes an anchor may still point at */
 	size_t doc; /* 1-based document number */
+	int expanded; /* the document has an alias or a merge key ("<<") */
 } yparser;
 
 static uint64_t str_hash(const char *s)
@@ -400,24 +401,47 @@ static kp__node *anchor_get(yparser *y, const char *name)
 
 static int yerr_at(yparser *y, size_t line, const char *fmt, ...) KP_PRINTF(3, 4);
 
+/* "document D: line L: " and the message, formatted straight into
+ * kp_error::message (truncated to fit, as kp__error does). */
 static int yerr_at(yparser *y, size_t line, const char *fmt, ...)
 {
-	char msg[200];
+	kp_error *e = y->err;
+	if (!e)
+		return KP_EPARSE;
+	char prefix[64]; /* two size_t numbers: bounded */
+	int pn = snprintf(prefix, sizeof(prefix), "document %zu: line %zu: ", y->doc, line + 1);
+	size_t plen = pn > 0 ? (size_t)pn : 0;
+	kp__error(e, KP_EPARSE, NULL, "%s", "");
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
-	return kp__error(y->err, KP_EPARSE, NULL, "document %zu: line %zu: %s", y->doc,
-			 line + 1, msg);
+	size_t cap = sizeof(e->message) - 1;
+	size_t mlen = strlen(e->message);
+	if (plen > cap)
+		plen = cap;
+	if (mlen > cap - plen)
+		mlen = cap - plen;
+	memmove(e->message + plen, e->message, mlen);
+	memcpy(e->message, prefix, plen);
+	e->message[plen + mlen] = '\0';
+	return KP_EPARSE;
 }
 
+/* A spent budget names the limit it hit. The budget counts the whole input
+ * (every document so far), and copies made by aliases and merge keys, which
+ * the message mentions only when this document has some. */
 static int yerr_budget(yparser *y, size_t line)
 {
+	const char *after = y->expanded ? " after alias expansion" : "";
+	if (y->over == KP__OVER_TEXT)
+		return kp__error(y->err, KP_ERANGE, NULL,
+				 "document %zu: line %zu: the input has more than %zu bytes of "
+				 "string and number text%s", y->doc, line + 1, y->b->max_text, after);
 	if (y->over)
 		return kp__error(y->err, KP_ERANGE, NULL,
-				 "document %zu: line %zu: document is too large after alias expansion "
-				 "(more than %zu nodes or %zu bytes of text)",
-				 y->doc, line + 1, y->b->max_nodes, y->b->max_text);
+				 "document %zu: line %zu: the input has more than %zu nodes%s",
+				 y->doc, line + 1, y->b->max_nodes, after);
 	return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
 }
 
@@ -569,6 +593,7 @@ static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_
 	}
 	if (f->key_is_merge) {
 		f->key_is_merge = 0;
+		y->expanded = 1;
 		if (!f->merges) {
 			f->merges = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);
 			if (!f->merges) {
@@ -757,6 +782,7 @@ static int on_alias(yparser *y, yaml_event_t *ev)
 	kp__node *target = anchor_get(y, name);
 	if (!target)
 		return yerr_at(y, line, "unknown anchor '%s' referenced", name);
+	y->expanded = 1;
 	kp__node *copy = kp__node_copy(y->b, target, &y->over);
 	if (!copy)
 		return yerr_budget(y, line);
@@ -808,6 +834,7 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			y.doc++;
+			y.expanded = 0;
 			y.root = NULL;
 			y.have_root = 0;
 			anchors_clear(&y);
@@ -899,6 +926,10 @@ static int plain_ok(const char *s, size_t len)
 	return resolve_plain(s, len, num, sizeof(num), &boolean) == RES_STRING;
 }
 
+/* A double-quoted scalar: every character YAML 1.1 does not allow raw
+ * (C0 and C1 controls, DEL, U+FFFE, U+FFFF) and every one a reader takes
+ * for a line break or a byte order mark (NEL, LS, PS, U+FEFF) is escaped;
+ * an invalid UTF-8 byte is written as U+FFFD, as the JSON writer does. */
 static void write_quoted(kp__buf *o, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -918,25 +949,31 @@ static void write_quoted(kp__buf *o, const char *s, size_t len)
 			kp__buf_puts(o, u);
 			continue;
 		}
-		/* NEL, LS, PS and BOM are line breaks or special in YAML 1.1. */
-		if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0x85) {
+		if (c < 0x80) {
+			kp__buf_putc(o, (char)c);
+			continue;
+		}
+		uint32_t cp = 0;
+		size_t n = kp__utf8_char(s + i, len - i, &cp);
+		if (!n) {
+			kp__buf_puts(o, "\\uFFFD");
+			continue;
+		}
+		if (cp == 0x85)
 			kp__buf_puts(o, "\\N");
-			i++;
-			continue;
+		else if (cp == 0x2028)
+			kp__buf_puts(o, "\\L");
+		else if (cp == 0x2029)
+			kp__buf_puts(o, "\\P");
+		else if (cp <= 0x9F) {
+			char u[5] = { '\\', 'x', hex[cp >> 4], hex[cp & 15], 0 };
+			kp__buf_puts(o, u);
+		} else if (cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF) {
+			kp__buf_printf(o, "\\u%04X", (unsigned)cp);
+		} else {
+			kp__buf_put(o, s + i, n);
 		}
-		if (c == 0xE2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
-		    ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
-			kp__buf_puts(o, (unsigned char)s[i + 2] == 0xA8 ? "\\L" : "\\P");
-			i += 2;
-			continue;
-		}
-		if (c == 0xEF && i + 2 < len && (unsigned char)s[i + 1] == 0xBB &&
-		    (unsigned char)s[i + 2] == 0xBF) {
-			kp__buf_puts(o, "\\uFEFF");
-			i += 2;
-			continue;
-		}
-		kp__buf_putc(o, (char)c);
+		i += n - 1;
 	}
 	kp__buf_putc(o, '"');
 }
@@ -967,6 +1004,34 @@ static void indent_to(kp__buf *o, int indent)
 		kp__buf_putc(o, ' ');
 }
 
+/* A YAML simple key (written before ':' on its line) may be at most 1024
+ * characters long for libyaml, PyYAML and go-yaml; a key written longer is
+ * written as an explicit key, "? key" then ':' on the next line. A byte is
+ * written as at most 6 bytes (U+FFFD escaped), so shorter keys are simple. */
+#define SIMPLE_KEY_MAX 1000
+
+static void write_key(kp__buf *o, const char *key, int indent)
+{
+	size_t len = strlen(key);
+	if (len <= SIMPLE_KEY_MAX / 6) {
+		write_string(o, key, len);
+		return;
+	}
+	kp__buf k = { 0 };
+	write_string(&k, key, len);
+	if (k.failed) {
+		o->failed = 1;
+	} else if (k.len <= SIMPLE_KEY_MAX) {
+		kp__buf_put(o, k.data, k.len);
+	} else {
+		kp__buf_puts(o, "? ");
+		kp__buf_put(o, k.data, k.len);
+		kp__buf_putc(o, '\n');
+		indent_to(o, indent);
+	}
+	kp__buf_dispose(&k);
+}
+
 static int is_block(const kp__node *n)
 {
 	return (n->type == KP__N_OBJECT || n->type == KP__N_ARRAY) && n->n > 0;
@@ -979,7 +1044,7 @@ static void write_map(kp__buf *o, const kp__node *n, int indent, int inline_firs
 	for (size_t i = 0; i < n->n; i++) {
 		if (i > 0 || !inline_first)
 			indent_to(o, indent);
-		write_string(o, n->keys[i], strlen(n->keys[i]));
+		write_key(o, n->keys[i], indent);
 		kp__buf_putc(o, ':');
 		const kp__node *v = n->items[i];
 		if (is_block(v)) {

@@ -28,7 +28,7 @@ kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over)
 	if (b) {
 		if (b->nodes >= b->max_nodes) {
 			if (over)
-				*over = 1;
+				*over = KP__OVER_NODES;
 			return NULL;
 		}
 		b->nodes++;
@@ -47,7 +47,7 @@ int kp__budget_text(kp__budget *b, size_t len, int *over)
 		return 1;
 	if (len > b->max_text - b->text) {
 		if (over)
-			*over = 1;
+			*over = KP__OVER_TEXT;
 		return 0;
 	}
 	b->text += len;
@@ -273,46 +273,53 @@ int kp__node_dedupe(kp__node *obj, int (*fn)(void *ctx, const char *key), void *
 	return rc;
 }
 
-int kp__utf8_valid(const char *str, size_t len)
+size_t kp__utf8_char(const char *str, size_t len, uint32_t *cp)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	unsigned c = s[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	size_t need;
+	uint32_t min, v;
+	if ((c & 0xE0) == 0xC0) {
+		need = 1;
+		min = 0x80;
+		v = c & 0x1F;
+	} else if ((c & 0xF0) == 0xE0) {
+		need = 2;
+		min = 0x800;
+		v = c & 0x0F;
+	} else if ((c & 0xF8) == 0xF0) {
+		need = 3;
+		min = 0x10000;
+		v = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (len <= need)
+		return 0;
+	for (size_t k = 1; k <= need; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[k] & 0x3F);
+	}
+	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+		return 0;
+	*cp = v;
+	return need + 1;
+}
+
+int kp__utf8_valid(const char *str, size_t len)
+{
 	size_t i = 0;
 	while (i < len) {
-		unsigned c = s[i];
-		if (c == 0)
-			return 0;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t need;
-		unsigned min;
 		uint32_t cp;
-		if ((c & 0xE0) == 0xC0) {
-			need = 1;
-			min = 0x80;
-			cp = c & 0x1F;
-		} else if ((c & 0xF0) == 0xE0) {
-			need = 2;
-			min = 0x800;
-			cp = c & 0x0F;
-		} else if ((c & 0xF8) == 0xF0) {
-			need = 3;
-			min = 0x10000;
-			cp = c & 0x07;
-		} else {
+		size_t n = kp__utf8_char(str + i, len - i, &cp);
+		if (n == 0 || cp == 0)
 			return 0;
-		}
-		if (len - i <= need)
-			return 0;
-		for (size_t k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return 0;
-		i += need + 1;
+		i += n;
 	}
 	return 1;
 }

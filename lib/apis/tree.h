@@ -53,14 +53,22 @@ typedef struct kp__budget {
 	uint32_t max_depth;
 } kp__budget;
 
+/* What *over is set to when a budget is spent (see kp__node_new): */
+enum kp__over {
+	KP__OVER_NODES = 1, /* max_nodes */
+	KP__OVER_TEXT = 2   /* max_text */
+};
+
 /* Name of a node type for messages: "null", "boolean", "number", ... */
 const char *kp__node_type_name(uint32_t type);
 
+/* Count len bytes of text against the budget; 0 (and *over =
+ * KP__OVER_TEXT) when spent. */
+int kp__budget_text(kp__budget *b, size_t len, int *over);
 /* A new node of the given type, counted against the budget (NULL budget: no
  * limit). Returns NULL on allocation failure or when the budget is spent
- * (*over set to 1 in that case when over is non-NULL). */
-/* Count len bytes of text against the budget; 0 (and *over = 1) when spent. */
-int kp__budget_text(kp__budget *b, size_t len, int *over);
+ * (*over set to KP__OVER_NODES in that case when over is non-NULL; the
+ * functions below that also count text set KP__OVER_TEXT for text). */
 kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over);
 /* A string node owning a copy of s[0..len). */
 kp__node *kp__node_new_string(kp__budget *b, const char *s, size_t len, uint32_t line, int *over);
@@ -89,6 +97,11 @@ void kp__node_remove(kp__node *obj, size_t i);
 
 /* Whether text (NUL-terminated) is valid UTF-8 without NUL bytes. */
 int kp__utf8_valid(const char *s, size_t len);
+/* Length (1 to 4) of the well-formed UTF-8 character at s[0..len) (len > 0)
+ * and its code point in *cp; 0 when the byte at s does not start one within
+ * len bytes (what Go's utf8.DecodeRune reports as RuneError of width 1, and
+ * what the writers turn into U+FFFD, one per byte). */
+size_t kp__utf8_char(const char *s, size_t len, uint32_t *cp);
 
 /* Growable output buffer. */
 typedef struct kp__buf {

@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 
 #include "cli.h"
 #include "manifests.h"
+#include "output.h"
 
 #define PROG "kubectl-karpenter simulate"
 
@@ -91,245 +93,6 @@ static void vec_free(ptrvec *v)
 	free((void *)v->items);
 	v->items = NULL;
 	v->count = v->cap = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Writing the document: JSON (kubectl's 4-space indent) and YAML      */
-/* ------------------------------------------------------------------ */
-
-/* Shortest text that reads back as the same double; integers without a
- * fraction. Deterministic for equal inputs. */
-static void fmt_number(char *buf, size_t size, double d)
-{
-	if (d != d || d - d != 0) { /* NaN or infinite: not JSON */
-		snprintf(buf, size, "0");
-		return;
-	}
-	if (d > -1e15 && d < 1e15 && d == (double)(long long)d) {
-		snprintf(buf, size, "%.0f", d == 0 ? 0.0 : d);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-}
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
-static void indent(FILE *out, int n)
-{
-	for (int i = 0; i < n; i++)
-		fputc(' ', out);
-}
-
-static void emit_json(FILE *out, const cJSON *v, int level)
-{
-	char num[64];
-	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
-		int obj = cJSON_IsObject(v);
-		const cJSON *c = v->child;
-		if (!c) {
-			fputs(obj ? "{}" : "[]", out);
-			return;
-		}
-		fputc(obj ? '{' : '[', out);
-		for (; c; c = c->next) {
-			fputc('\n', out);
-			indent(out, (level + 1) * 4);
-			if (obj) {
-				json_string(out, c->string);
-				fputs(": ", out);
-			}
-			emit_json(out, c, level + 1);
-			if (c->next)
-				fputc(',', out);
-		}
-		fputc('\n', out);
-		indent(out, level * 4);
-		fputc(obj ? '}' : ']', out);
-	} else if (cJSON_IsString(v)) {
-		json_string(out, v->valuestring);
-	} else if (cJSON_IsNumber(v)) {
-		fmt_number(num, sizeof(num), v->valuedouble);
-		fputs(num, out);
-	} else if (cJSON_IsBool(v)) {
-		fputs(cJSON_IsTrue(v) ? "true" : "false", out);
-	} else {
-		fputs("null", out);
-	}
-}
-
-static int ieq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = *a, y = *b;
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-	}
-	return *a == *b;
-}
-
-/* Whether a string can be written as a plain YAML scalar and read back as
- * the same string by YAML 1.1 and 1.2 readers (conservatively). */
-static int yaml_plain_ok(const char *s)
-{
-	static const char *const reserved[] = {
-		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "<<", "=",
-	};
-	if (!*s)
-		return 0;
-	if (s[0] >= '0' && s[0] <= '9') {
-		/* Plain only when it cannot be a YAML 1.1 or 1.2 number or
-		 * timestamp: letters, digits and dots with a letter that is
-		 * neither a hex digit nor a base prefix ("1100m", "8Gi",
-		 * "720h"), as kubectl writes quantities and durations. */
-		int letter = 0;
-		for (const char *p = s; *p; p++) {
-			char c = *p;
-			if ((c >= 'g' && c <= 'z') || (c >= 'G' && c <= 'Z'))
-				letter |= c != 'o' && c != 'O' && c != 'x' && c != 'X';
-			else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-				   (c >= 'A' && c <= 'F') || c == '.'))
-				return 0;
-		}
-		return letter;
-	}
-	if (strchr("-?:,[]{}#&*!|>'\"%@` .+", s[0]))
-		return 0;
-	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-		if (ieq(s, reserved[i]))
-			return 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p >= 0x7f)
-			return 0;
-		if (*p == ':' && (p[1] == ' ' || p[1] == '\0'))
-			return 0;
-		if (*p == '#' && p > (const unsigned char *)s && p[-1] == ' ')
-			return 0;
-	}
-	size_t l = strlen(s);
-	if (s[l - 1] == ' ')
-		return 0;
-	return 1;
-}
-
-static void yaml_string(FILE *out, const char *s)
-{
-	if (yaml_plain_ok(s))
-		fputs(s, out);
-	else
-		json_string(out, s); /* a JSON string is a valid YAML double-quoted scalar */
-}
-
-static void yaml_scalar(FILE *out, const cJSON *v)
-{
-	char num[72];
-	if (cJSON_IsString(v)) {
-		yaml_string(out, v->valuestring);
-	} else if (cJSON_IsNumber(v)) {
-		fmt_number(num, sizeof(num), v->valuedouble);
-		/* YAML 1.1 floats need a '.': 1e-05 would read as a string. */
-		char *e = strchr(num, 'e');
-		if (e && !strchr(num, '.')) {
-			memmove(e + 2, e, strlen(e) + 1);
-			e[0] = '.';
-			e[1] = '0';
-		}
-		fputs(num, out);
-	} else if (cJSON_IsBool(v)) {
-		fputs(cJSON_IsTrue(v) ? "true" : "false", out);
-	} else if (cJSON_IsObject(v)) {
-		fputs("{}", out); /* only reached when empty */
-	} else if (cJSON_IsArray(v)) {
-		fputs("[]", out);
-	} else {
-		fputs("null", out);
-	}
-}
-
-static int yaml_is_block(const cJSON *v)
-{
-	return (cJSON_IsObject(v) || cJSON_IsArray(v)) && v->child;
-}
-
-static void emit_yaml_seq(FILE *out, const cJSON *v, int col);
-
-/* A non-empty mapping at column @p col; when @p inline_first, the caller
- * has already written the indentation (and "- ") of the first key. */
-static void emit_yaml_map(FILE *out, const cJSON *v, int col, int inline_first)
-{
-	for (const cJSON *c = v->child; c; c = c->next) {
-		if (c != v->child || !inline_first)
-			indent(out, col);
-		yaml_string(out, c->string);
-		fputc(':', out);
-		if (cJSON_IsObject(c) && c->child) {
-			fputc('\n', out);
-			emit_yaml_map(out, c, col + 2, 0);
-		} else if (cJSON_IsArray(c) && c->child) {
-			fputc('\n', out);
-			emit_yaml_seq(out, c, col); /* kubectl's style: "- " under the key */
-		} else {
-			fputc(' ', out);
-			yaml_scalar(out, c);
-			fputc('\n', out);
-		}
-	}
-}
-
-static void emit_yaml_seq(FILE *out, const cJSON *v, int col)
-{
-	for (const cJSON *c = v->child; c; c = c->next) {
-		indent(out, col);
-		fputs("-", out);
-		if (cJSON_IsObject(c) && c->child) {
-			fputc(' ', out);
-			emit_yaml_map(out, c, col + 2, 1);
-		} else if (cJSON_IsArray(c) && c->child) {
-			fputc('\n', out);
-			emit_yaml_seq(out, c, col + 2);
-		} else {
-			fputc(' ', out);
-			yaml_scalar(out, c);
-			fputc('\n', out);
-		}
-	}
-}
-
-static void emit_yaml(FILE *out, const cJSON *doc)
-{
-	if (yaml_is_block(doc) && cJSON_IsObject(doc))
-		emit_yaml_map(out, doc, 0, 0);
-	else {
-		yaml_scalar(out, doc);
-		fputc('\n', out);
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -532,6 +295,40 @@ oom:
 }
 
 /* ------------------------------------------------------------------ */
+/* Prices and the total cost: only finite numbers are written          */
+/* ------------------------------------------------------------------ */
+
+static int finite(double d)
+{
+	return d == d && d - d == 0;
+}
+
+/* Before any output, in every format: a price or a total that is not a
+ * finite number (a custom catalogue, or prices whose sum overflows) is an
+ * error naming it, never written as 0 or "inf". */
+static int check_costs(const kp_sched_result *res, FILE *err)
+{
+	size_t n = kp_sched_result_nodeclaim_count(res);
+	for (size_t i = 0; i < n; i++) {
+		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
+		if (finite(s->price))
+			continue;
+		const char *name = s->nodeclaim && s->nodeclaim->metadata && s->nodeclaim->metadata->name
+					   ? s->nodeclaim->metadata->name : "";
+		fprintf(err, "%s: the price of NodeClaim %s (instance type %s) is not a finite number\n",
+			PROG, name, s->instance_type ? s->instance_type : "");
+		return -1;
+	}
+	if (!finite(kp_sched_result_cost(res))) {
+		/* Every price is finite: their sum can only overflow. */
+		fprintf(err, "%s: the total cost overflows: the hourly prices of the %zu NodeClaim%s add "
+			     "up to more than %g $/h\n", PROG, n, n == 1 ? "" : "s", DBL_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Text output                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -602,7 +399,8 @@ static void print_text(FILE *out, const kp_sched_result *res)
 	size_t width[N_COLS];
 	for (int c = 0; c < N_COLS; c++)
 		width[c] = strlen(head[c]);
-	char pods[32], price[64];
+	/* "%.4f" of any finite double fits: sign, 309 digits, '.', 4, NUL */
+	char pods[32], price[DBL_MAX_10_EXP + 16];
 	for (size_t i = 0; i < n; i++) {
 		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
 		const char *name = s->nodeclaim && s->nodeclaim->metadata && s->nodeclaim->metadata->name
@@ -1005,6 +803,8 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 		goto done;
 	}
 
+	if (check_costs(s.result, err))
+		goto done;
 	if (format == OUT_TEXT) {
 		print_text(out, s.result);
 	} else {
@@ -1013,11 +813,17 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "%s: %s\n", PROG, e.message);
 			goto done;
 		}
-		if (format == OUT_JSON) {
-			emit_json(out, s.doc, 0);
-			fputc('\n', out);
-		} else {
-			emit_yaml(out, s.doc);
+		char *bad = NULL;
+		r = format == OUT_JSON ? cli_output_json(out, s.doc, &bad)
+				       : cli_output_yaml(out, s.doc, &bad);
+		if (r) {
+			if (r == CLI_OUTPUT_NONFINITE)
+				fprintf(err, "%s: cannot write %s: not a finite number\n", PROG,
+					bad ? bad : "a number");
+			else
+				fprintf(err, "%s: out of memory\n", PROG);
+			free(bad);
+			goto done;
 		}
 	}
 	rc = CLI_OK;
