@@ -51,5 +51,22 @@ EOF
 	run_cmd "$tool" hash -f "$tmpd/hash.yaml"
 	want "orphan      $pool   unknown   <none>   NodePool \"$pool\" is not in the input"
 	check "hash text, $len-character NodePool label: the message names it whole" has_want
+
+	# simulate: two Nodes whose names differ only in their last character
+	# refuse a pod for different reasons (a is cordoned, b is too small):
+	# two targets, each named whole.
+	node="n$(run_of n "$len")"
+	: >"$tmpd/sim.yaml"
+	for x in a b; do
+		printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s%s}\nspec: {unschedulable: %s}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}\n---\n' \
+			"$node" "$x" "$([ $x = a ] && echo true || echo false)" >>"$tmpd/sim.yaml"
+	done
+	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: d}\nspec: {containers: [{name: m, resources: {requests: {cpu: "8"}}}]}\n' >>"$tmpd/sim.yaml"
+	run_cmd "$tool" simulate -f "$tmpd/sim.yaml"
+	check "simulate, $len-character node names: exit 1 (not placed)" [ "$rc" -eq 1 ]
+	want "  node ${node}a: $(grep -o 'node '"${node}"'a: .*' "$tmpd/out" | head -n 1 | sed 's/^node [^:]*: //')"
+	check "simulate, $len-character node names: the first node named whole" has_want
+	check "simulate, $len-character node names: two groups, not one" \
+		[ "$(grep -c "^  node ${node}[ab]: " "$tmpd/out")" -eq 2 ]
 done
 finish

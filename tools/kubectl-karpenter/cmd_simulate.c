@@ -344,15 +344,28 @@ static void print_row(FILE *out, const char *const cells[N_COLS], const size_t w
 	}
 }
 
-static const char *reason_target(const kp_sched_reason *r, char *buf, size_t size)
+/* Reasons are grouped by what refused the pod: a node, a NodePool or
+ * neither. Compared on the names themselves, never on cut text. */
+static int str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_target(const kp_sched_reason *a, const kp_sched_reason *b)
+{
+	if (a->node || b->node)
+		return str_eq(a->node, b->node);
+	return str_eq(a->nodepool, b->nodepool);
+}
+
+static void print_target(FILE *out, const kp_sched_reason *r)
 {
 	if (r->node)
-		snprintf(buf, size, "node %s", r->node);
+		fprintf(out, "node %s", r->node);
 	else if (r->nodepool)
-		snprintf(buf, size, "nodepool %s", r->nodepool);
+		fprintf(out, "nodepool %s", r->nodepool);
 	else
-		buf[0] = '\0';
-	return buf;
+		fputs("cluster", out);
 }
 
 static const char *reason_message(const kp_sched_reason *r)
@@ -371,22 +384,27 @@ static void print_unplaced(FILE *out, const kp_sched_placement *p)
 	/* One group per target (NodePool or node), in the order targets
 	 * first appear; a group of one reason is one line. */
 	for (size_t i = 0; i < p->n_reasons; i++) {
-		char ti[600], tj[600];
-		reason_target(p->reasons[i], ti, sizeof(ti));
+		const kp_sched_reason *ri = p->reasons[i];
 		size_t k = 0, count = 0;
-		while (k < i && strcmp(ti, reason_target(p->reasons[k], tj, sizeof(tj))))
+		while (k < i && !same_target(ri, p->reasons[k]))
 			k++;
 		if (k < i)
 			continue; /* printed with its group */
 		for (size_t j = i; j < p->n_reasons; j++)
-			count += !strcmp(ti, reason_target(p->reasons[j], tj, sizeof(tj)));
+			count += same_target(ri, p->reasons[j]);
+		fputs("  ", out);
 		if (count == 1) {
-			fprintf(out, "  %s%s%s\n", ti, ti[0] ? ": " : "", reason_message(p->reasons[i]));
+			if (ri->node || ri->nodepool) {
+				print_target(out, ri);
+				fputs(": ", out);
+			}
+			fprintf(out, "%s\n", reason_message(ri));
 			continue;
 		}
-		fprintf(out, "  %s:\n", ti[0] ? ti : "cluster");
+		print_target(out, ri);
+		fputs(":\n", out);
 		for (size_t j = i; j < p->n_reasons; j++)
-			if (!strcmp(ti, reason_target(p->reasons[j], tj, sizeof(tj))))
+			if (same_target(ri, p->reasons[j]))
 				fprintf(out, "    - %s\n", reason_message(p->reasons[j]));
 	}
 }
