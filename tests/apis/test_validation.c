@@ -1075,6 +1075,19 @@ static const vcase cases[] = {
 	    PAT("status.conditions[1].type", "bad type", P_COND_TYPE) } },
 };
 
+/* The quantity pattern of the v1 CRDs, as the inventory and the CRDs have it
+ * (test_validation_crds.c compares the decode message with the CRD text). */
+#define P_QUANTITY \
+	"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-" \
+	"9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
+/* kube-openapi's messages, as the API server reports them (KPATH: map keys
+ * joined with '.'): a pattern, a type and a date-time format failure. */
+#define QPAT(VALUE, KPATH) "Invalid value: \"" VALUE "\": " KPATH " in body should match '" P_QUANTITY "'"
+#define TYPE(KPATH, WANT, GOT) \
+	"Invalid value: \"" GOT "\": " KPATH " in body must be of type " WANT ": \"" GOT "\""
+#define DATETIME(KPATH, QUOTED) \
+	"Invalid value: " QUOTED ": " KPATH " in body must be of type date-time: " QUOTED
+
 /* Rules that decoding enforces: the decode error. */
 typedef struct dcase {
 	const char *rules;
@@ -1083,22 +1096,78 @@ typedef struct dcase {
 } dcase;
 
 static const dcase decode_cases[] = {
+	/* kube-openapi type errors, one per JSON type (issue 9) */
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: 5}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "integer") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: 1.5}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "number") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: true}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "boolean") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: [a]}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "array") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: {a: b}}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "object") },
+	{ "type:string", NP("template: {metadata: {labels: {enabled: true}}, spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.template.metadata.labels[enabled]: "
+	  TYPE("spec.template.metadata.labels.enabled", "string", "boolean") },
+	{ "type:integer", NP("weight: \"10\", template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.weight: " TYPE("spec.weight", "integer", "string") },
+	{ "type:integer", NP("weight: false, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.weight: " TYPE("spec.weight", "integer", "boolean") },
+	/* beyond int64 the API server holds a float64, and 2^53 < it */
+	{ "type:integer", NP("replicas: 9223372036854775808, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
+	{ "type:integer",
+	  "{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": "
+	  "\"test\"}, \"spec\": {\"replicas\": 1e16}}",
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
+	{ "type:object", NP("template: []"), "NodePool/test: spec.template: " TYPE("spec.template", "object", "array") },
+	{ "type:array", NP("template: {spec: {" REF ", requirements: {}}}"),
+	  "NodePool/test: spec.template.spec.requirements: "
+	  TYPE("spec.template.spec.requirements", "array", "object") },
+	{ "type:boolean", NC_T("") "status: {conditions: [{type: Ready, status: \"True\", " LTT ", observedGeneration: true}]}\n",
+	  "NodeClaim/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "boolean") },
+	/* x-kubernetes-int-or-string: type [integer, string] */
+	{ "type:int-or-string", NP("limits: {cpu: 1.5}, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.limits[cpu]: " TYPE("spec.limits.cpu", "integer,string", "number") },
+	{ "type:int-or-string", NP("limits: {cpu: true}, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.limits[cpu]: " TYPE("spec.limits.cpu", "integer,string", "boolean") },
+	{ "type:int-or-string", NC_T(", resources: {requests: {cpu: [1]}}"),
+	  "NodeClaim/test: spec.resources.requests[cpu]: "
+	  TYPE("spec.resources.requests.cpu", "integer,string", "array") },
+	/* date-time: the type validator's format check names the value's Go format */
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: 1.5}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"float64\"") },
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: true}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"\"") },
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: [x]}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  TYPE("spec.template.spec.taints[0].timeAdded", "string", "array") },
+	/* Go's %q of the value */
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: \"a\\tb\\\"\"}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"a\\tb\\\"\"") },
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {cpu: abc}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[cpu]: " QPAT("abc", "spec.limits.cpu") },
 	/* Go's parser reads these as zero; the CRD's quantity pattern needs a digit */
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {cpu: \"-\"}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[cpu]: " QPAT("-", "spec.limits.cpu") },
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {memory: Ki}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[memory]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[memory]: " QPAT("Ki", "spec.limits.memory") },
 	{ "NodePool:spec.replicas:format", NP("replicas: 1.5, template: {spec: {" REF
 					      ", requirements: []}}"),
-	  "NodePool/test: spec.replicas: expected integer, got number 1.5" },
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
 	{ "NodePool:spec.weight:format", NP("weight: 3000000000, template: {spec: {" REF
 					    ", requirements: []}}"),
 	  "NodePool/test: spec.weight: number 3000000000 is out of range (-2147483648 to 2147483647)" },
@@ -1115,33 +1184,34 @@ static const dcase decode_cases[] = {
 	  "supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "NodePool:spec.template.spec.taints[*].timeAdded:format",
 	  NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: yesterday}]"),
-	  "NodePool/test: spec.template.spec.taints[0].timeAdded: invalid time \"yesterday\": expected "
-	  "RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"yesterday\"") },
 	{ "NodePool:spec.template.spec.startupTaints[*].timeAdded:format",
 	  NP_T(", startupTaints: [{key: a, effect: NoExecute, timeAdded: \"2024-02-30T00:00:00Z\"}]"),
-	  "NodePool/test: spec.template.spec.startupTaints[0].timeAdded: invalid time "
-	  "\"2024-02-30T00:00:00Z\": expected RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: spec.template.spec.startupTaints[0].timeAdded: "
+	  DATETIME("spec.template.spec.startupTaints[0].timeAdded", "\"2024-02-30T00:00:00Z\"") },
 	{ "NodePool:status.conditions[*].lastTransitionTime:format",
 	  NP_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", lastTransitionTime: bad}"),
-	  "NodePool/test: status.conditions[0].lastTransitionTime: invalid time \"bad\": expected RFC "
-	  "3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"bad\"") },
 	{ "NodePool:status.conditions[*].observedGeneration:format",
 	  NP_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", " LTT
 	       ", observedGeneration: x}"),
-	  "NodePool/test: status.conditions[0].observedGeneration: expected integer, got string" },
+	  "NodePool/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "string") },
 	{ "NodePool:status.nodeClassObservedGeneration:format", NP_S("nodeClassObservedGeneration: a"),
-	  "NodePool/test: status.nodeClassObservedGeneration: expected integer, got string" },
+	  "NodePool/test: status.nodeClassObservedGeneration: "
+	  TYPE("status.nodeClassObservedGeneration", "integer", "string") },
 	{ "NodePool:status.nodes:format", NP_S("nodes: 1.5"),
-	  "NodePool/test: status.nodes: expected integer, got number 1.5" },
+	  "NodePool/test: status.nodes: " TYPE("status.nodes", "integer", "number") },
 	{ "NodePool:status.resources.*:pattern", NP_S("resources: {cpu: 1x}"),
-	  "NodePool/test: status.resources[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: status.resources[cpu]: " QPAT("1x", "status.resources.cpu") },
 	{ "NodeClaim:spec.resources.requests.*:pattern", NC_T(", resources: {requests: {cpu: zz}}"),
-	  "NodeClaim/test: spec.resources.requests[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: spec.resources.requests[cpu]: " QPAT("zz", "spec.resources.requests.cpu") },
 	{ "NodeClaim:spec.taints[*].timeAdded:format",
 	  NC_T(", taints: [{key: a, effect: NoExecute, timeAdded: 0}]"),
-	  "NodeClaim/test: spec.taints[0].timeAdded: expected string (RFC 3339 time), got number" },
+	  "NodeClaim/test: spec.taints[0].timeAdded: "
+	  DATETIME("spec.taints[0].timeAdded", "\"int64\"") },
 	{ "NodeClaim:spec.taints[*].effect:enum", NC_T(", taints: [{key: a, effect: noschedule}]"),
 	  "NodeClaim/test: spec.taints[0].effect: Unsupported value: \"noschedule\": supported values: "
 	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
@@ -1151,34 +1221,32 @@ static const dcase decode_cases[] = {
 	  "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "NodeClaim:spec.startupTaints[*].timeAdded:format",
 	  NC_T(", startupTaints: [{key: a, effect: NoSchedule, timeAdded: now}]"),
-	  "NodeClaim/test: spec.startupTaints[0].timeAdded: invalid time \"now\": expected RFC 3339, "
-	  "e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodeClaim/test: spec.startupTaints[0].timeAdded: "
+	  DATETIME("spec.startupTaints[0].timeAdded", "\"now\"") },
 	{ "NodeClaim:status.allocatable.*:pattern", NC_T("") "status: {allocatable: {cpu: \"1..\"}}\n",
-	  "NodeClaim/test: status.allocatable[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: status.allocatable[cpu]: " QPAT("1..", "status.allocatable.cpu") },
 	{ "NodeClaim:status.capacity.*:pattern", NC_T("") "status: {capacity: {cpu: \"1Z\"}}\n",
-	  "NodeClaim/test: status.capacity[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: status.capacity[cpu]: " QPAT("1Z", "status.capacity.cpu") },
 	{ "NodeClaim:status.lastPodEventTime:format", NC_T("") "status: {lastPodEventTime: x}\n",
-	  "NodeClaim/test: status.lastPodEventTime: invalid time \"x\": expected RFC 3339, e.g. "
-	  "\"2024-01-01T00:00:00Z\"" },
+	  "NodeClaim/test: status.lastPodEventTime: "
+	  DATETIME("status.lastPodEventTime", "\"x\"") },
 	{ "NodeClaim:status.conditions[*].lastTransitionTime:format",
 	  NC_C("{type: Ready, status: \"True\", lastTransitionTime: 2024}"),
-	  "NodeClaim/test: status.conditions[0].lastTransitionTime: expected string (RFC 3339 time), "
-	  "got number" },
+	  "NodeClaim/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"int64\"") },
 	{ "NodeClaim:status.conditions[*].observedGeneration:format",
 	  NC_C("{type: Ready, status: \"True\", " LTT ", observedGeneration: 9223372036854775808}"),
-	  "NodeClaim/test: status.conditions[0].observedGeneration: number 9223372036854775808 is out "
-	  "of range" },
+	  "NodeClaim/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "number") },
 	{ "KWOKNodeClass:status.conditions[*].observedGeneration:format",
 	  KW_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", " LTT ", "
 	       "observedGeneration: 1.5}"),
-	  "KWOKNodeClass/test: status.conditions[0].observedGeneration: expected integer, got number "
-	  "1.5" },
+	  "KWOKNodeClass/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "number") },
 	{ "KWOKNodeClass:status.conditions[*].lastTransitionTime:format",
 	  KW_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", lastTransitionTime: x}"),
-	  "KWOKNodeClass/test: status.conditions[0].lastTransitionTime: invalid time \"x\": expected "
-	  "RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "KWOKNodeClass/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"x\"") },
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1293,6 +1361,33 @@ START_TEST(test_decode_case)
 	ck_assert_msg(rc != KP_OK, "case %d (%s) decoded", _i, c->rules);
 	ck_assert_ptr_null(r);
 	ck_assert_str_eq(e.message, c->message);
+}
+END_TEST
+
+/* The API server takes an integral float where the CRD wants an integer
+ * (swag.IsFloat64AJSONInteger) and stores the integer: "2.0" is 2. */
+START_TEST(test_integral_floats)
+{
+	static const char json[] =
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": "
+		"{\"name\": \"f\"}, \"spec\": {\"replicas\": 2.0, \"limits\": {\"nodes\": 1.5e1, "
+		"\"cpu\": 1e3, \"memory\": -0.0}, \"template\": {\"spec\": {\"nodeClassRef\": "
+		"{\"group\": \"a\", \"kind\": \"B\", \"name\": \"c\"}, \"requirements\": []}}}}";
+	uint32_t kind;
+	kp_nodepool *np = decode_one(json, strlen(json), 0, &kind);
+	ck_assert_uint_eq(kind, KP_KIND_NODEPOOL);
+	ck_assert_uint_eq(np->spec->has_replicas, 1);
+	ck_assert_int_eq(np->spec->replicas, 2);
+	ck_assert_uint_eq(np->spec->limits.count, 3);
+	static const char *const names[] = { "cpu", "memory", "nodes" };
+	static const int64_t values[] = { 1000, 0, 15 };
+	for (size_t i = 0; i < 3; i++) {
+		int64_t v = -1;
+		ck_assert_str_eq(np->spec->limits.items[i].name, names[i]);
+		ck_assert_int_eq(kp_quantity_value(&np->spec->limits.items[i].quantity, &v), KP_OK);
+		ck_assert_int_eq(v, values[i]);
+	}
+	kp_object_free(kind, np);
 }
 END_TEST
 
@@ -1821,6 +1916,7 @@ static Suite *validation_suite(void)
 	tcase_add_loop_test(tc, test_case, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_claims, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_decode_case, 0, (int)N(decode_cases));
+	tcase_add_test(tc, test_integral_floats);
 	tcase_add_test(tc, test_coverage);
 	tcase_add_test(tc, test_inventory);
 	suite_add_tcase(s, tc);
