@@ -1391,6 +1391,101 @@ START_TEST(test_integral_floats)
 }
 END_TEST
 
+/* Rules that warn instead of failing: test_label_key_warning. */
+static const char warning_fails[] = "NodePool:spec.template.spec.nodeClassRef:runtime-label-key";
+
+/* A NodePool whose nodeClassRef group of `glen` bytes ("a.a.a...", a DNS
+ * subdomain whatever its length) and kind (as given) is validated with and
+ * without the runtime checks; returns the warning message or NULL, and checks
+ * that the NodePool is valid either way. */
+static char *label_key_warning(size_t glen, const char *kind, uint32_t flags)
+{
+	char *group = malloc(glen + 1);
+	for (size_t i = 0; i < glen; i++)
+		group[i] = i % 2 ? '.' : 'a';
+	if (glen)
+		group[glen - 1] = 'a';
+	group[glen] = '\0';
+	size_t cap = glen + strlen(kind) + 512;
+	char *yaml = malloc(cap);
+	snprintf(yaml, cap,
+		 "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: big}\n"
+		 "spec: {template: {spec: {nodeClassRef: {group: \"%s\", kind: \"%s\", name: c}, "
+		 "requirements: []}}}\n",
+		 group, kind);
+	uint32_t k;
+	void *np = decode_one(yaml, strlen(yaml), 1, &k);
+	/* the decoded group is the whole group, not a truncated copy */
+	ck_assert_uint_eq(strlen(((kp_nodepool *)np)->spec->template_->spec->node_class_ref->group), glen);
+	kp_validate_options o = KP_VALIDATE_OPTIONS_INIT;
+	o.flags = flags;
+	kp_validation *v = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_validate(&v, k, np, NULL, &o, &e), KP_OK);
+	ck_assert_uint_eq(kp_validation_count(v), 0);
+	ck_assert_ptr_null(kp_validation_at(v, 0));
+	char *msg = NULL;
+	if (kp_validation_warning_count(v)) {
+		ck_assert_uint_eq(kp_validation_warning_count(v), 1);
+		const kp_field_error *w = kp_validation_warning_at(v, 0);
+		ck_assert_str_eq(w->object, "NodePool/big");
+		ck_assert_str_eq(w->field, "spec.template.spec.nodeClassRef");
+		ck_assert_str_eq(w->rule, warning_fails);
+		ck_assert_uint_eq(w->type, KP_FIELD_ERROR_RUNTIME);
+		ck_assert_uint_eq(w->source, KP_RULE_SOURCE_RUNTIME);
+		msg = strdup(w->message);
+	}
+	ck_assert_ptr_null(kp_validation_warning_at(v, 1));
+	kp_validation_free(v);
+	kp_object_free(k, np);
+	free(yaml);
+	free(group);
+	return msg;
+}
+
+#define LONG_PREFIX "prefix part must be no more than 253 bytes"
+#define NO_LAUNCH "; no NodeClaim can be launched from this NodePool"
+
+START_TEST(test_label_key_warning)
+{
+	/* 253 bytes is the longest prefix; the kind is lowercased first */
+	ck_assert_ptr_null(label_key_warning(241, "KWOKNodeClass", 0));
+	ck_assert_ptr_null(label_key_warning(253, "KWOKNodeClass", 0));
+	char *m = label_key_warning(254, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.\"... "
+			    "(group \"/\" lowercase(kind), 254 + 1 + 13 bytes) is not a valid label key: "
+			    LONG_PREFIX NO_LAUNCH);
+	free(m);
+	/* the CRD's runtime flag: the API server alone accepts it silently */
+	ck_assert_ptr_null(label_key_warning(254, "KWOKNodeClass", KP_VALIDATE_NO_RUNTIME));
+	m = label_key_warning(300, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(strstr(m, "300 + 1 + 13 bytes) is not a valid label key: " LONG_PREFIX NO_LAUNCH));
+	free(m);
+	m = label_key_warning(70000, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(strstr(m, "70000 + 1 + 13 bytes) is not a valid label key: " LONG_PREFIX NO_LAUNCH));
+	free(m);
+	/* the name part: 63 bytes at most, a label name */
+	char kind[80];
+	memset(kind, 'K', 63);
+	kind[63] = '\0';
+	ck_assert_ptr_null(label_key_warning(9, kind, 0));
+	strcat(kind, "K");
+	m = label_key_warning(9, kind, 0);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a.a.a.a/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\"... "
+			    "(group \"/\" lowercase(kind), 9 + 1 + 64 bytes) is not a valid label key: "
+			    "name part must be no more than 63 bytes" NO_LAUNCH);
+	free(m);
+	m = label_key_warning(3, "Node Class", 0);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a/node class\" (group \"/\" lowercase(kind), 3 + 1 + "
+			    "10 bytes) is not a valid label key: name part must consist of alphanumeric "
+			    "characters, '-', '_' or '.', and must start and end with an alphanumeric "
+			    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+			    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')" NO_LAUNCH);
+	free(m);
+}
+END_TEST
+
 /* Every rule of the inventory has a failing case and a passing case. */
 static int case_claims(const char *rules, const char *id)
 {
@@ -1430,6 +1525,7 @@ START_TEST(test_coverage)
 				holds = 1;
 		}
 		fails |= case_claims(caller_built_fails, r->id);
+		fails |= case_claims(warning_fails, r->id);
 		if (r->flags & KP_RULE_F_INERT)
 			fails = 1; /* never reported, by definition; its "holds" case shows it */
 		ck_assert_msg(fails, "rule %s has no failing case", r->id);
@@ -1490,7 +1586,7 @@ START_TEST(test_inventory)
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_LIST_TYPE], 3);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_SCALE], 2);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_METADATA], 3 * 16);
-	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3);
+	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3 + 1); /* + label-key warning */
 }
 END_TEST
 
@@ -1917,6 +2013,7 @@ static Suite *validation_suite(void)
 	tcase_add_loop_test(tc, test_claims, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_decode_case, 0, (int)N(decode_cases));
 	tcase_add_test(tc, test_integral_floats);
+	tcase_add_test(tc, test_label_key_warning);
 	tcase_add_test(tc, test_coverage);
 	tcase_add_test(tc, test_inventory);
 	suite_add_tcase(s, tc);
