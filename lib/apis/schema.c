@@ -485,11 +485,14 @@ static int warn(kp__dctx *c, const char *what, const char *path)
 {
 	if (!c->warn)
 		return KP_OK;
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s: %s \"%s\"", c->ident, what, path);
-	if (c->warn(c->warn_ctx, msg) != KP_OK)
-		return oom(c);
-	return KP_OK;
+	/* The path holds input (field names of any length): built, not cut. */
+	kp__buf msg = { 0 };
+	kp__buf_printf(&msg, "%s: %s \"", c->ident, what);
+	kp__buf_puts(&msg, path);
+	kp__buf_putc(&msg, '"');
+	int rc = msg.failed || c->warn(c->warn_ctx, msg.data) != KP_OK ? oom(c) : KP_OK;
+	kp__buf_dispose(&msg);
+	return rc;
 }
 
 static int unknown_field(kp__dctx *c, const char *key)

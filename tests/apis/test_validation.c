@@ -1486,6 +1486,137 @@ START_TEST(test_label_key_warning)
 }
 END_TEST
 
+/*
+ * Long values (300 and 70,000 bytes) in every kind of string field: decoding,
+ * defaulting and validating never crash, and the data is never cut: the
+ * decoded strings, a re-encoded copy and warnings hold them whole. Only the
+ * human messages of problems may quote an excerpt.
+ */
+static const size_t long_lens[] = { 300, 70000 };
+
+static char *repeat(char ch, size_t n)
+{
+	char *s = malloc(n + 1);
+	memset(s, ch, n);
+	s[n] = '\0';
+	return s;
+}
+
+START_TEST(test_long_values)
+{
+	size_t n = long_lens[_i];
+	char *v = repeat('v', n), *k = repeat('k', n);
+	size_t cap = 20 * n + 2048; /* 17 long values */
+	char *yaml = malloc(cap);
+	/* JSON: YAML allows no implicit key over 1024 characters */
+	snprintf(yaml, cap,
+		 "{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", "
+		 "\"metadata\": {\"name\": \"%s\", \"labels\": {\"%s\": \"%s\"}, "
+		 "\"annotations\": {\"%s\": \"%s\"}}, "
+		 "\"spec\": {\"limits\": {\"%s\": \"1\"}, "
+		 "\"template\": {\"metadata\": {\"labels\": {\"%s\": \"%s\"}}, "
+		 "\"spec\": {\"nodeClassRef\": {\"group\": \"%s\", \"kind\": \"%s\", \"name\": \"%s\"}, "
+		 "\"expireAfter\": \"%s\", "
+		 "\"requirements\": [{\"key\": \"%s\", \"operator\": \"In\", \"values\": [\"%s\"]}], "
+		 "\"taints\": [{\"key\": \"%s\", \"value\": \"%s\", \"effect\": \"NoSchedule\"}], "
+		 "\"%s\": \"unknown\"}}}}",
+		 v, k, v, k, v, k, k, v, v, k, v, v, k, v, k, v, k);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.flags = KP_DECODE_LENIENT;
+	kp_decode_result *r = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode(&r, yaml, strlen(yaml), &o, &e) == KP_OK, "%s", e.message);
+	/* the unknown field's warning names it whole */
+	ck_assert_uint_eq(kp_decode_result_warning_count(r), 1);
+	const char *w = kp_decode_result_warning(r, 0);
+	char *tail = malloc(n + 64);
+	snprintf(tail, n + 64, ": unknown field \"spec.template.spec.%s\"", k);
+	ck_assert_msg(strlen(w) > strlen(tail) && !strcmp(w + strlen(w) - strlen(tail), tail),
+		      "%.80s", w);
+	free(tail);
+	void *obj = NULL;
+	ck_assert_int_eq(kp_decode_result_take(r, 0, &obj, &e), KP_OK);
+	kp_decode_result_free(r);
+	kp_nodepool *np = obj;
+	ck_assert_str_eq(np->metadata->name, v);
+	ck_assert_str_eq(np->spec->limits.items[0].name, k);
+	kp_nodeclaim_spec *cs = np->spec->template_->spec;
+	ck_assert_str_eq(cs->node_class_ref->group, v);
+	ck_assert_str_eq(cs->node_class_ref->kind, k);
+	ck_assert_str_eq(cs->expire_after.text, v);
+	ck_assert_str_eq(cs->requirements[0]->key, k);
+	ck_assert_str_eq(cs->requirements[0]->values[0], v);
+	ck_assert_str_eq(cs->taints[0].value, v);
+	ck_assert_int_eq(kp_object_default(KP_KIND_NODEPOOL, np, &e), KP_OK);
+
+	kp_validation *val = NULL;
+	ck_assert_int_eq(kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, &e), KP_OK);
+	ck_assert_uint_gt(kp_validation_count(val), 5);
+	for (size_t i = 0; i < kp_validation_count(val); i++) {
+		const kp_field_error *fe = kp_validation_at(val, i);
+		ck_assert_ptr_nonnull(fe->message);
+		ck_assert_uint_gt(strlen(fe->message), 0);
+	}
+	/* the group is a valid DNS subdomain label only up to 63 bytes: a
+	 * 300-byte "vvv..." prefix is too long for the NodeClaim label key */
+	ck_assert_uint_eq(kp_validation_warning_count(val), 1);
+	kp_validation_free(val);
+
+	/* re-encoded whole */
+	char *json = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(kp_encode(&json, &len, KP_KIND_NODEPOOL, np, KP_FORMAT_JSON, 0, &e), KP_OK);
+	kp_decode_result *r2 = NULL;
+	ck_assert_int_eq(kp_decode(&r2, json, len, NULL, &e), KP_OK);
+	kp_nodepool *np2 = (kp_nodepool *)(uintptr_t)kp_decode_result_at(r2, 0)->object;
+	ck_assert_str_eq(np2->spec->template_->spec->node_class_ref->group, v);
+	ck_assert_str_eq(np2->spec->template_->spec->taints[0].key, k);
+	ck_assert_str_eq(np2->metadata->annotations.items[0].value, v);
+	kp_decode_result_free(r2);
+	kp_encoded_free(json);
+	kp_object_free(KP_KIND_NODEPOOL, np);
+	free(yaml);
+	free(v);
+	free(k);
+}
+END_TEST
+
+/* The type, date-time and pattern messages quote long values into the
+ * kp_error's message, cut to fit, never past it. */
+START_TEST(test_long_values_in_decode_errors)
+{
+	size_t n = long_lens[_i];
+	char *v = repeat('x', n);
+	static const char *const heads[] = {
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"limits\": {\"cpu\": \"",
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodeClaim\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"taints\": [{\"key\": \"a\", \"effect\": \"NoSchedule\", \"timeAdded\": \"",
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"template\": {\"spec\": {\"",
+	};
+	static const char *const tails[] = { "\"}}}", "\"}]}}", "\": 1}}}}" };
+	static const char *const starts[] = {
+		"NodePool/l: spec.limits[cpu]: Invalid value: \"xxx",
+		"NodeClaim/l: spec.taints[0].timeAdded: Invalid value: \"xxx",
+		"NodePool/l: strict decoding error: unknown field \"spec.template.spec.xxx",
+	};
+	for (size_t f = 0; f < 3; f++) {
+		size_t cap = n + 512;
+		char *yaml = malloc(cap);
+		snprintf(yaml, cap, "%s%s%s", heads[f], v, tails[f]);
+		kp_decode_result *r = NULL;
+		kp_error e = KP_ERROR_INIT;
+		ck_assert_int_ne(kp_decode(&r, yaml, strlen(yaml), NULL, &e), KP_OK);
+		ck_assert_ptr_null(r);
+		ck_assert_msg(!strncmp(e.message, starts[f], strlen(starts[f])), "%s", e.message);
+		ck_assert_uint_lt(strlen(e.message), sizeof(e.message));
+		free(yaml);
+	}
+	free(v);
+}
+END_TEST
+
 /* Every rule of the inventory has a failing case and a passing case. */
 static int case_claims(const char *rules, const char *id)
 {
@@ -2014,6 +2145,8 @@ static Suite *validation_suite(void)
 	tcase_add_loop_test(tc, test_decode_case, 0, (int)N(decode_cases));
 	tcase_add_test(tc, test_integral_floats);
 	tcase_add_test(tc, test_label_key_warning);
+	tcase_add_loop_test(tc, test_long_values, 0, 2);
+	tcase_add_loop_test(tc, test_long_values_in_decode_errors, 0, 2);
 	tcase_add_test(tc, test_coverage);
 	tcase_add_test(tc, test_inventory);
 	suite_add_tcase(s, tc);
