@@ -346,6 +346,7 @@ static int derr(kp__dctx *c, int code, const char *fmt, ...)
 {
 	if (path_failed(c))
 		return kp__error(c->err, KP_ENOMEM, NULL, "out of memory");
+	/* a human message for kp_error::message, which has this size: cut there anyway */
 	char detail[KP_ERROR_MESSAGE_MAX];
 	va_list ap;
 	va_start(ap, fmt);
@@ -1790,7 +1791,7 @@ static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const vo
 		int64_t ms = *CAT(s, f->off, int64_t);
 		if (!ms)
 			return KP_OK;
-		char buf[48];
+		char buf[48]; /* int64 ms: a year of at most 10 characters + 20: fits */
 		kp__time_format_rfc3339(ms, buf, sizeof(buf));
 		if (!(*out = mk_string(buf)))
 			return eoom(c);

@@ -151,6 +151,8 @@ typedef struct kp__dctx {
 	kp__buf spath;          /* schema path of the rule inventory: "spec.limits.*" */
 	kp__buf unknown;        /* collected unknown fields (strict) */
 	size_t n_unknown;
+	/* only ever copied into kp_error::field, which has this size: a long
+	 * path is cut there as in any kp_error, never in data */
 	char first_unknown[KP_ERROR_FIELD_MAX];
 	int dup_map;            /* the object being de-duplicated is a map */
 } kp__dctx;

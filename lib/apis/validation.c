@@ -81,7 +81,7 @@ kp__vmark kp__v_push(kp__vctx *c, const char *name)
 kp__vmark kp__v_push_index(kp__vctx *c, size_t i)
 {
 	kp__vmark m = mark(c);
-	char buf[32];
+	char buf[32]; /* "[" 20 digits "]": fits */
 	snprintf(buf, sizeof(buf), "[%zu]", i);
 	vstr_puts(c, &c->path, buf);
 	vstr_puts(c, &c->spath, "[*]");
@@ -403,6 +403,8 @@ void kp__v_required(kp__vctx *c, const char *name, int present)
 {
 	if (present)
 		return;
+	/* name is a property name of the schema (a literal of the walks, the
+	 * longest 27 bytes), never input: it fits */
 	char suffix[128];
 	snprintf(suffix, sizeof(suffix), ".%s", name);
 	const kp_validation_rule *r = kp__v_rule(c, suffix, "required");

@@ -37,7 +37,7 @@ static const char *sget(const kp__vstr *s)
 /* A required-field check that applies only when the CRD has it here. */
 static void required_opt(kp__vctx *c, const char *name, int present)
 {
-	char suffix[64];
+	char suffix[64]; /* name: a condition property literal (18 bytes at most): fits */
 	snprintf(suffix, sizeof(suffix), "%s%s", c->spath.len ? "." : "", name);
 	char *sp = kp__v_printf(c, "%s%s", sget(&c->spath), suffix);
 	if (!sp)
