@@ -303,6 +303,32 @@ size_t kp_validation_count(const kp_validation *validation);
 const kp_field_error *kp_validation_at(const kp_validation *validation, size_t index);
 
 /**
+ * @brief Number of warnings: what upstream's controllers would stumble on
+ *        although the API server accepts the object, so the object stays
+ *        valid (kubectl-karpenter validate prints them as "Warning: ..." on
+ *        stderr). Today: a NodePool whose nodeClassRef makes a NodeClaim
+ *        label key (group "/" lowercase(kind)) that is not a valid label
+ *        key, so no NodeClaim can be launched from it. Runtime checks: none
+ *        with KP_VALIDATE_NO_RUNTIME.
+ * @param[in] validation the result
+ * @return the count; 0 if @p validation is NULL
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+size_t kp_validation_warning_count(const kp_validation *validation);
+
+/**
+ * @brief Warning @p index (type KP_FIELD_ERROR_RUNTIME, source
+ *        KP_RULE_SOURCE_RUNTIME), in the order they were found.
+ * @param[in] validation the result
+ * @param[in] index 0 .. kp_validation_warning_count() - 1
+ * @return the warning, borrowed from @p validation; NULL when out of range
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const kp_field_error *kp_validation_warning_at(const kp_validation *validation, size_t index);
+
+/**
  * @brief One rule of the inventory: a CRD constraint, a CEL rule or an
  *        upstream runtime check that kp_validate implements.
  *

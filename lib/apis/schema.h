@@ -146,9 +146,13 @@ typedef struct kp__dctx {
 	int (*warn)(void *warn_ctx, const char *message);
 	void *warn_ctx;
 	/* private to schema.c */
-	kp__buf path;
+	kp__buf path;           /* field path for messages: "spec.limits[cpu]" */
+	kp__buf kpath;          /* the API server's path: "spec.limits.cpu" */
+	kp__buf spath;          /* schema path of the rule inventory: "spec.limits.*" */
 	kp__buf unknown;        /* collected unknown fields (strict) */
 	size_t n_unknown;
+	/* only ever copied into kp_error::field, which has this size: a long
+	 * path is cut there as in any kp_error, never in data */
 	char first_unknown[KP_ERROR_FIELD_MAX];
 	int dup_map;            /* the object being de-duplicated is a map */
 } kp__dctx;

@@ -26,6 +26,8 @@ struct kp_validation {
 	kp__vproblem *items;
 	size_t n;
 	char *object;
+	kp__vproblem *warnings;
+	size_t n_warnings;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -79,7 +81,7 @@ kp__vmark kp__v_push(kp__vctx *c, const char *name)
 kp__vmark kp__v_push_index(kp__vctx *c, size_t i)
 {
 	kp__vmark m = mark(c);
-	char buf[32];
+	char buf[32]; /* "[" 20 digits "]": fits */
 	snprintf(buf, sizeof(buf), "[%zu]", i);
 	vstr_puts(c, &c->path, buf);
 	vstr_puts(c, &c->spath, "[*]");
@@ -401,6 +403,8 @@ void kp__v_required(kp__vctx *c, const char *name, int present)
 {
 	if (present)
 		return;
+	/* name is a property name of the schema (a literal of the walks, the
+	 * longest 27 bytes), never input: it fits */
 	char suffix[128];
 	snprintf(suffix, sizeof(suffix), ".%s", name);
 	const kp_validation_rule *r = kp__v_rule(c, suffix, "required");
@@ -737,9 +741,20 @@ static int finish(kp__vctx *c, kp_validation *v)
 			return c->failed;
 	}
 	kp__vproblem *out = kp__calloc(c->n_items ? c->n_items : 1, sizeof(*out));
-	if (!out)
+	kp__vproblem *warnings = kp__calloc(c->n_items ? c->n_items : 1, sizeof(*warnings));
+	if (!out || !warnings) {
+		kp__free(out);
+		kp__free(warnings);
 		return KP_ENOMEM;
-	size_t n = 0;
+	}
+	size_t n = 0, n_warnings = 0;
+	for (size_t i = 0; i < c->n_items; i++) {
+		kp__vproblem *p = &c->items[i];
+		if (p->phase == KP__VP_WARNING && p->strings) {
+			warnings[n_warnings++] = *p;
+			p->strings = NULL;
+		}
+	}
 	for (int phase = KP__VP_METADATA; phase <= KP__VP_RUNTIME; phase++) {
 		for (size_t i = 0; i < c->n_items; i++) {
 			kp__vproblem *p = &c->items[i];
@@ -759,8 +774,12 @@ static int finish(kp__vctx *c, kp_validation *v)
 	c->n_items = 0;
 	for (size_t i = 0; i < n; i++)
 		out[i].pub.object = v->object;
+	for (size_t i = 0; i < n_warnings; i++)
+		warnings[i].pub.object = v->object;
 	v->items = out;
 	v->n = n;
+	v->warnings = warnings;
+	v->n_warnings = n_warnings;
 	return KP_OK;
 }
 
@@ -855,6 +874,7 @@ KP_EXPORT void kp_validation_free(kp_validation *validation)
 	if (!validation)
 		return;
 	free_items(validation->items, validation->n);
+	free_items(validation->warnings, validation->n_warnings);
 	kp__free(validation->object);
 	kp__free(validation);
 }
@@ -869,4 +889,17 @@ KP_EXPORT const kp_field_error *kp_validation_at(const kp_validation *validation
 	if (!validation || index >= validation->n)
 		return NULL;
 	return &validation->items[index].pub;
+}
+
+KP_EXPORT size_t kp_validation_warning_count(const kp_validation *validation)
+{
+	return validation ? validation->n_warnings : 0;
+}
+
+KP_EXPORT const kp_field_error *kp_validation_warning_at(const kp_validation *validation,
+							 size_t index)
+{
+	if (!validation || index >= validation->n_warnings)
+		return NULL;
+	return &validation->warnings[index].pub;
 }

@@ -22,6 +22,7 @@
 #include <karpenter/taints.h>
 #include <karpenter/wellknown.h>
 
+#include "k8s/labels_private.h"
 #include "schema.h"
 #include "validation_private.h"
 
@@ -36,7 +37,7 @@ static const char *sget(const kp__vstr *s)
 /* A required-field check that applies only when the CRD has it here. */
 static void required_opt(kp__vctx *c, const char *name, int present)
 {
-	char suffix[64];
+	char suffix[64]; /* name: a condition property literal (18 bytes at most): fits */
 	snprintf(suffix, sizeof(suffix), "%s%s", c->spath.len ? "." : "", name);
 	char *sp = kp__v_printf(c, "%s%s", sget(&c->spath), suffix);
 	if (!sp)
@@ -338,6 +339,56 @@ static void v_requirements(kp__vctx *c, kp_nodeclaim_requirement *const *reqs, s
 	kp__v_pop(c, m);
 }
 
+/*
+ * A NodeClaim launched from a NodePool carries the label group "/"
+ * lowercase(kind) of its nodeClassRef (upstream's NodeClassLabelKey). The
+ * CRD limits neither length, so the API server accepts a group or kind that
+ * makes an invalid key; no NodeClaim could then be created (the scheduler
+ * skips such NodePools). The object stays valid: this is a warning. A group
+ * or kind the CRD already refuses (empty, or with a '/') is left to that
+ * error.
+ */
+static void warn_label_key(kp__vctx *c, const kp_node_class_reference *ref)
+{
+	if (!ref->group || !ref->kind || !*ref->group || !*ref->kind || strchr(ref->group, '/') ||
+	    strchr(ref->kind, '/'))
+		return;
+	size_t glen = strlen(ref->group), klen = strlen(ref->kind);
+	const char *problems[KP_LABEL_MAX_PROBLEMS];
+	size_t n = kp__label_key_parts_problems(ref->group, glen, ref->kind, klen, problems,
+						KP_LABEL_MAX_PROBLEMS);
+	if (n == 0)
+		return;
+	const kp_validation_rule *r = kp__v_rule(c, NULL, "runtime-label-key");
+	char *key = kp__v_printf(c, "%s/%s", ref->group, ref->kind);
+	if (!r || !key) {
+		kp__free(key);
+		return;
+	}
+	for (char *p = key + glen + 1; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	/* The key may be 70,000 bytes: the message shows an excerpt, the sizes in full. */
+	char q[KP_QUOTE_EXCERPT_MAX];
+	kp__quote_excerpt(q, sizeof(q), key, glen + 1 + klen);
+	msglist l = { NULL, 0, 0 };
+	for (size_t i = 0; i < n && i < KP_LABEL_MAX_PROBLEMS; i++)
+		ml_add(c, &l, kp__v_printf(c, "%s", problems[i]));
+	char *why = c->failed ? NULL : ml_join(c, &l, "; ");
+	char *msg = why ? kp__v_printf(c,
+				       "NodeClaim label key %s (group \"/\" lowercase(kind), %zu + 1 + "
+				       "%zu bytes) is not a valid label key: %s; no NodeClaim can be "
+				       "launched from this NodePool",
+				       q, glen, klen, why)
+			: NULL;
+	if (msg)
+		kp__v_report(c, KP__VP_WARNING, KP_FIELD_ERROR_RUNTIME, r, NULL, msg, why);
+	kp__free(msg);
+	kp__free(why);
+	ml_free(&l);
+	kp__free(key);
+}
+
 /* nodeClassRef; old is the stored nodeClassRef on an update (NodePool only
  * has transition rules here). */
 static void v_node_class_ref(kp__vctx *c, const kp_node_class_reference *ref,
@@ -372,6 +423,8 @@ static void v_node_class_ref(kp__vctx *c, const kp_node_class_reference *ref,
 	}
 	for (int i = 0; i < 3; i++)
 		kp__v_required(c, names[i], vals[i] != NULL);
+	if (c->kind == KP_KIND_NODEPOOL && !(c->flags & KP_VALIDATE_NO_RUNTIME))
+		warn_label_key(c, ref);
 	kp__v_pop(c, m);
 }
 

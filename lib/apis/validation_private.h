@@ -34,7 +34,8 @@ enum kp__vphase {
 	KP__VP_SCALE = 2,
 	KP__VP_LIST_TYPE = 3,
 	KP__VP_CEL = 4,
-	KP__VP_RUNTIME = 5
+	KP__VP_RUNTIME = 5,
+	KP__VP_WARNING = 6 /* not a problem: kp_validation_warning_at */
 };
 
 /* A growable NUL-terminated string. */

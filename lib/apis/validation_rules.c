@@ -280,6 +280,11 @@ static const kp_validation_rule rules[] = {
 	  "invalid key name %q in labels, %s"),
 	RUNTIME_TAINTS("spec.template.spec.taints[*]"),
 	RUNTIME_TAINTS("spec.template.spec.startupTaints[*]"),
+	/* A warning (kp_validation_warning_at), not a problem: the NodeClaim label
+	 * key NodeClassLabelKey(group, kind) would be invalid. */
+	R(NP, RUNTIME, 0, "spec.template.spec.nodeClassRef", "runtime-label-key",
+	  "IsQualifiedName(group + \"/\" + lowercase(kind))",
+	  "NodeClaim label key %q is not a valid label key: %s"),
 	R(NP, RUNTIME, 0, "spec.template.spec.requirements[*]", "runtime-requirement",
 	  "ValidateRequirement: supported operator; IsRestrictedLabel(key); well-known values; "
 	  "IsQualifiedName(key); IsValidLabelValue(values); In has values; In has minValues "

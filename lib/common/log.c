@@ -23,10 +23,18 @@ void kp__log(int level, const char *component, const char *fmt, ...)
 {
 	if (!log_fn || level > log_max)
 		return;
-	char msg[1024];
-	va_list ap;
+	/* Messages may quote input of any length: formatted into an allocation
+	 * of their size; only if that fails, cut to the fixed buffer. */
+	char fixed[1024];
+	va_list ap, aq;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_copy(aq, ap);
+	int n = vsnprintf(fixed, sizeof(fixed), fmt, ap);
 	va_end(ap);
-	log_fn(log_ctx, level, component, msg);
+	char *msg = n >= 0 && (size_t)n >= sizeof(fixed) ? kp__malloc((size_t)n + 1) : NULL;
+	if (msg)
+		vsnprintf(msg, (size_t)n + 1, fmt, aq);
+	va_end(aq);
+	log_fn(log_ctx, level, component, msg ? msg : fixed);
+	kp__free(msg);
 }

@@ -13,6 +13,7 @@
 #include <karpenter/labels.h>
 
 #include "kp_internal.h"
+#include "labels_private.h"
 
 /*
  * apimachinery builds these with RegexError(); the doubled spaces before "or"
@@ -106,6 +107,45 @@ static size_t report(const char *const *found, size_t n, const char **problems, 
 	return n;
 }
 
+/* The name part of a key; is_label_name does not depend on letter case. */
+static void name_problems(const char *name, size_t nlen, const char **found, size_t *n)
+{
+	if (nlen == 0)
+		found[(*n)++] = msg_name_empty;
+	else if (nlen > KP_LABEL_NAME_MAX_LEN)
+		found[(*n)++] = msg_name_long;
+	if (!is_label_name(name, nlen))
+		found[(*n)++] = msg_name_format;
+}
+
+static void prefix_problems(const char *prefix, size_t plen, const char **found, size_t *n)
+{
+	if (plen == 0) {
+		found[(*n)++] = msg_prefix_empty;
+		return;
+	}
+	if (plen > KP_LABEL_PREFIX_MAX_LEN)
+		found[(*n)++] = msg_prefix_long;
+	if (!is_dns1123_subdomain(prefix, plen))
+		found[(*n)++] = msg_prefix_format;
+}
+
+size_t kp__label_key_parts_problems(const char *prefix, size_t prefix_len, const char *name,
+				    size_t name_len, const char **problems, size_t cap)
+{
+	const char *found[KP_LABEL_MAX_PROBLEMS];
+	size_t n = 0;
+	prefix = str(prefix);
+	name = str(name);
+	if (memchr(prefix, '/', prefix_len) || memchr(name, '/', name_len)) {
+		found[n++] = msg_key_parts;
+		return report(found, n, problems, cap);
+	}
+	prefix_problems(prefix, prefix_len, found, &n);
+	name_problems(name, name_len, found, &n);
+	return report(found, n, problems, cap);
+}
+
 KP_EXPORT size_t kp_label_key_problems(const char *key, const char **problems, size_t cap)
 {
 	const char *found[KP_LABEL_MAX_PROBLEMS];
@@ -118,24 +158,10 @@ KP_EXPORT size_t kp_label_key_problems(const char *key, const char **problems, s
 			found[n++] = msg_key_parts;
 			return report(found, n, problems, cap);
 		}
-		size_t plen = (size_t)(slash - name);
-		if (plen == 0) {
-			found[n++] = msg_prefix_empty;
-		} else {
-			if (plen > KP_LABEL_PREFIX_MAX_LEN)
-				found[n++] = msg_prefix_long;
-			if (!is_dns1123_subdomain(name, plen))
-				found[n++] = msg_prefix_format;
-		}
+		prefix_problems(name, (size_t)(slash - name), found, &n);
 		name = slash + 1;
 	}
-	size_t nlen = strlen(name);
-	if (nlen == 0)
-		found[n++] = msg_name_empty;
-	else if (nlen > KP_LABEL_NAME_MAX_LEN)
-		found[n++] = msg_name_long;
-	if (!is_label_name(name, nlen))
-		found[n++] = msg_name_format;
+	name_problems(name, strlen(name), found, &n);
 	return report(found, n, problems, cap);
 }
 

@@ -1068,31 +1068,37 @@ static const struct {
 	const char *message;
 } type_errors[] = {
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec: {weight: \"10\"}\n",
-	  KP_EINVAL, "spec.weight", "NodePool/default: spec.weight: expected integer, got string" },
+	  KP_EINVAL, "spec.weight", "NodePool/default: spec.weight: "
+	  "Invalid value: \"string\": spec.weight in body must be of type integer: \"string\"" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec: {weight: 1.5}\n",
-	  KP_EINVAL, "spec.weight", "NodePool/default: spec.weight: expected integer, got number 1.5" },
+	  KP_EINVAL, "spec.weight", "NodePool/default: spec.weight: "
+	  "Invalid value: \"number\": spec.weight in body must be of type integer: \"number\"" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\nspec: {weight: 3000000000}\n",
 	  KP_ERANGE, "spec.weight",
 	  "NodePool/d: spec.weight: number 3000000000 is out of range (-2147483648 to 2147483647)" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\n"
 	  "spec: {template: {spec: {taints: [{key: k, value: true, effect: NoSchedule}]}}}\n",
 	  KP_EINVAL, "spec.template.spec.taints[0].value",
-	  "NodePool/d: spec.template.spec.taints[0].value: expected string, got boolean" },
+	  "NodePool/d: spec.template.spec.taints[0].value: "
+	  "Invalid value: \"boolean\": spec.template.spec.taints[0].value in body must be of type string: \"boolean\"" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\n"
 	  "spec: {template: {spec: {taints: [{key: k, effect: Sometimes}]}}}\n",
 	  KP_EINVAL, "spec.template.spec.taints[0].effect",
 	  "NodePool/d: spec.template.spec.taints[0].effect: Unsupported value: \"Sometimes\": supported "
 	  "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\nspec: {template: []}\n",
-	  KP_EINVAL, "spec.template", "NodePool/d: spec.template: expected object, got array" },
+	  KP_EINVAL, "spec.template", "NodePool/d: spec.template: "
+	  "Invalid value: \"array\": spec.template in body must be of type object: \"array\"" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\nspec: {limits: {cpu: lots}}\n",
 	  KP_EPARSE, "spec.limits[cpu]",
-	  "NodePool/d: spec.limits[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/d: spec.limits[cpu]: Invalid value: \"lots\": spec.limits.cpu in body should match "
+	  "'^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|"
+	  "(\\.[0-9]+))))?$'" },
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\n"
 	  "spec: {template: {metadata: {labels: {enabled: yes}}}}\n",
 	  KP_EINVAL, "spec.template.metadata.labels[enabled]",
-	  "NodePool/d: spec.template.metadata.labels[enabled]: expected string, got boolean" },
+	  "NodePool/d: spec.template.metadata.labels[enabled]: "
+	  "Invalid value: \"boolean\": spec.template.metadata.labels.enabled in body must be of type string: \"boolean\"" },
 	{ "apiVersion: v1\nkind: Pod\nmetadata: {name: p, creationTimestamp: yesterday}\n",
 	  KP_EPARSE, "metadata.creationTimestamp",
 	  "Pod/p: metadata.creationTimestamp: invalid time \"yesterday\": expected RFC 3339, e.g. "
@@ -1110,7 +1116,8 @@ static const struct {
 	{ "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: d}\n"
 	  "spec: {template: {spec: {expireAfter: 5}}}\n",
 	  KP_EINVAL, "spec.template.spec.expireAfter",
-	  "NodePool/d: spec.template.spec.expireAfter: expected string, got number" },
+	  "NodePool/d: spec.template.spec.expireAfter: "
+	  "Invalid value: \"integer\": spec.template.spec.expireAfter in body must be of type string: \"integer\"" },
 	{ "kind: NodePool\nmetadata: {name: d}\n", KP_EINVAL, "apiVersion",
 	  "document 1: apiVersion not set" },
 	{ "apiVersion: v1\n", KP_EINVAL, "kind", "document 1: kind not set" },

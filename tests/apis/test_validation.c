@@ -1075,6 +1075,19 @@ static const vcase cases[] = {
 	    PAT("status.conditions[1].type", "bad type", P_COND_TYPE) } },
 };
 
+/* The quantity pattern of the v1 CRDs, as the inventory and the CRDs have it
+ * (test_validation_crds.c compares the decode message with the CRD text). */
+#define P_QUANTITY \
+	"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-" \
+	"9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"
+/* kube-openapi's messages, as the API server reports them (KPATH: map keys
+ * joined with '.'): a pattern, a type and a date-time format failure. */
+#define QPAT(VALUE, KPATH) "Invalid value: \"" VALUE "\": " KPATH " in body should match '" P_QUANTITY "'"
+#define TYPE(KPATH, WANT, GOT) \
+	"Invalid value: \"" GOT "\": " KPATH " in body must be of type " WANT ": \"" GOT "\""
+#define DATETIME(KPATH, QUOTED) \
+	"Invalid value: " QUOTED ": " KPATH " in body must be of type date-time: " QUOTED
+
 /* Rules that decoding enforces: the decode error. */
 typedef struct dcase {
 	const char *rules;
@@ -1083,22 +1096,78 @@ typedef struct dcase {
 } dcase;
 
 static const dcase decode_cases[] = {
+	/* kube-openapi type errors, one per JSON type (issue 9) */
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: 5}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "integer") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: 1.5}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "number") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: true}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "boolean") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: [a]}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "array") },
+	{ "type:string", NP("template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: {a: b}}, requirements: []}}"),
+	  "NodePool/test: spec.template.spec.nodeClassRef.name: "
+	  TYPE("spec.template.spec.nodeClassRef.name", "string", "object") },
+	{ "type:string", NP("template: {metadata: {labels: {enabled: true}}, spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.template.metadata.labels[enabled]: "
+	  TYPE("spec.template.metadata.labels.enabled", "string", "boolean") },
+	{ "type:integer", NP("weight: \"10\", template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.weight: " TYPE("spec.weight", "integer", "string") },
+	{ "type:integer", NP("weight: false, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.weight: " TYPE("spec.weight", "integer", "boolean") },
+	/* beyond int64 the API server holds a float64, and 2^53 < it */
+	{ "type:integer", NP("replicas: 9223372036854775808, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
+	{ "type:integer",
+	  "{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": "
+	  "\"test\"}, \"spec\": {\"replicas\": 1e16}}",
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
+	{ "type:object", NP("template: []"), "NodePool/test: spec.template: " TYPE("spec.template", "object", "array") },
+	{ "type:array", NP("template: {spec: {" REF ", requirements: {}}}"),
+	  "NodePool/test: spec.template.spec.requirements: "
+	  TYPE("spec.template.spec.requirements", "array", "object") },
+	{ "type:boolean", NC_T("") "status: {conditions: [{type: Ready, status: \"True\", " LTT ", observedGeneration: true}]}\n",
+	  "NodeClaim/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "boolean") },
+	/* x-kubernetes-int-or-string: type [integer, string] */
+	{ "type:int-or-string", NP("limits: {cpu: 1.5}, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.limits[cpu]: " TYPE("spec.limits.cpu", "integer,string", "number") },
+	{ "type:int-or-string", NP("limits: {cpu: true}, template: {spec: {" REF ", requirements: []}}"),
+	  "NodePool/test: spec.limits[cpu]: " TYPE("spec.limits.cpu", "integer,string", "boolean") },
+	{ "type:int-or-string", NC_T(", resources: {requests: {cpu: [1]}}"),
+	  "NodeClaim/test: spec.resources.requests[cpu]: "
+	  TYPE("spec.resources.requests.cpu", "integer,string", "array") },
+	/* date-time: the type validator's format check names the value's Go format */
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: 1.5}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"float64\"") },
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: true}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"\"") },
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: [x]}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  TYPE("spec.template.spec.taints[0].timeAdded", "string", "array") },
+	/* Go's %q of the value */
+	{ "type:date-time", NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: \"a\\tb\\\"\"}]"),
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"a\\tb\\\"\"") },
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {cpu: abc}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[cpu]: " QPAT("abc", "spec.limits.cpu") },
 	/* Go's parser reads these as zero; the CRD's quantity pattern needs a digit */
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {cpu: \"-\"}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[cpu]: " QPAT("-", "spec.limits.cpu") },
 	{ "NodePool:spec.limits.*:pattern", NP("limits: {memory: Ki}, template: {spec: {" REF
 					       ", requirements: []}}"),
-	  "NodePool/test: spec.limits[memory]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: spec.limits[memory]: " QPAT("Ki", "spec.limits.memory") },
 	{ "NodePool:spec.replicas:format", NP("replicas: 1.5, template: {spec: {" REF
 					      ", requirements: []}}"),
-	  "NodePool/test: spec.replicas: expected integer, got number 1.5" },
+	  "NodePool/test: spec.replicas: " TYPE("spec.replicas", "integer", "number") },
 	{ "NodePool:spec.weight:format", NP("weight: 3000000000, template: {spec: {" REF
 					    ", requirements: []}}"),
 	  "NodePool/test: spec.weight: number 3000000000 is out of range (-2147483648 to 2147483647)" },
@@ -1115,33 +1184,34 @@ static const dcase decode_cases[] = {
 	  "supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "NodePool:spec.template.spec.taints[*].timeAdded:format",
 	  NP_T(", taints: [{key: a, effect: NoExecute, timeAdded: yesterday}]"),
-	  "NodePool/test: spec.template.spec.taints[0].timeAdded: invalid time \"yesterday\": expected "
-	  "RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: spec.template.spec.taints[0].timeAdded: "
+	  DATETIME("spec.template.spec.taints[0].timeAdded", "\"yesterday\"") },
 	{ "NodePool:spec.template.spec.startupTaints[*].timeAdded:format",
 	  NP_T(", startupTaints: [{key: a, effect: NoExecute, timeAdded: \"2024-02-30T00:00:00Z\"}]"),
-	  "NodePool/test: spec.template.spec.startupTaints[0].timeAdded: invalid time "
-	  "\"2024-02-30T00:00:00Z\": expected RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: spec.template.spec.startupTaints[0].timeAdded: "
+	  DATETIME("spec.template.spec.startupTaints[0].timeAdded", "\"2024-02-30T00:00:00Z\"") },
 	{ "NodePool:status.conditions[*].lastTransitionTime:format",
 	  NP_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", lastTransitionTime: bad}"),
-	  "NodePool/test: status.conditions[0].lastTransitionTime: invalid time \"bad\": expected RFC "
-	  "3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodePool/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"bad\"") },
 	{ "NodePool:status.conditions[*].observedGeneration:format",
 	  NP_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", " LTT
 	       ", observedGeneration: x}"),
-	  "NodePool/test: status.conditions[0].observedGeneration: expected integer, got string" },
+	  "NodePool/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "string") },
 	{ "NodePool:status.nodeClassObservedGeneration:format", NP_S("nodeClassObservedGeneration: a"),
-	  "NodePool/test: status.nodeClassObservedGeneration: expected integer, got string" },
+	  "NodePool/test: status.nodeClassObservedGeneration: "
+	  TYPE("status.nodeClassObservedGeneration", "integer", "string") },
 	{ "NodePool:status.nodes:format", NP_S("nodes: 1.5"),
-	  "NodePool/test: status.nodes: expected integer, got number 1.5" },
+	  "NodePool/test: status.nodes: " TYPE("status.nodes", "integer", "number") },
 	{ "NodePool:status.resources.*:pattern", NP_S("resources: {cpu: 1x}"),
-	  "NodePool/test: status.resources[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodePool/test: status.resources[cpu]: " QPAT("1x", "status.resources.cpu") },
 	{ "NodeClaim:spec.resources.requests.*:pattern", NC_T(", resources: {requests: {cpu: zz}}"),
-	  "NodeClaim/test: spec.resources.requests[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: spec.resources.requests[cpu]: " QPAT("zz", "spec.resources.requests.cpu") },
 	{ "NodeClaim:spec.taints[*].timeAdded:format",
 	  NC_T(", taints: [{key: a, effect: NoExecute, timeAdded: 0}]"),
-	  "NodeClaim/test: spec.taints[0].timeAdded: expected string (RFC 3339 time), got number" },
+	  "NodeClaim/test: spec.taints[0].timeAdded: "
+	  DATETIME("spec.taints[0].timeAdded", "\"int64\"") },
 	{ "NodeClaim:spec.taints[*].effect:enum", NC_T(", taints: [{key: a, effect: noschedule}]"),
 	  "NodeClaim/test: spec.taints[0].effect: Unsupported value: \"noschedule\": supported values: "
 	  "\"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
@@ -1151,34 +1221,32 @@ static const dcase decode_cases[] = {
 	  "values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"" },
 	{ "NodeClaim:spec.startupTaints[*].timeAdded:format",
 	  NC_T(", startupTaints: [{key: a, effect: NoSchedule, timeAdded: now}]"),
-	  "NodeClaim/test: spec.startupTaints[0].timeAdded: invalid time \"now\": expected RFC 3339, "
-	  "e.g. \"2024-01-01T00:00:00Z\"" },
+	  "NodeClaim/test: spec.startupTaints[0].timeAdded: "
+	  DATETIME("spec.startupTaints[0].timeAdded", "\"now\"") },
 	{ "NodeClaim:status.allocatable.*:pattern", NC_T("") "status: {allocatable: {cpu: \"1..\"}}\n",
-	  "NodeClaim/test: status.allocatable[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: status.allocatable[cpu]: " QPAT("1..", "status.allocatable.cpu") },
 	{ "NodeClaim:status.capacity.*:pattern", NC_T("") "status: {capacity: {cpu: \"1Z\"}}\n",
-	  "NodeClaim/test: status.capacity[cpu]: quantities must match the regular expression "
-	  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" },
+	  "NodeClaim/test: status.capacity[cpu]: " QPAT("1Z", "status.capacity.cpu") },
 	{ "NodeClaim:status.lastPodEventTime:format", NC_T("") "status: {lastPodEventTime: x}\n",
-	  "NodeClaim/test: status.lastPodEventTime: invalid time \"x\": expected RFC 3339, e.g. "
-	  "\"2024-01-01T00:00:00Z\"" },
+	  "NodeClaim/test: status.lastPodEventTime: "
+	  DATETIME("status.lastPodEventTime", "\"x\"") },
 	{ "NodeClaim:status.conditions[*].lastTransitionTime:format",
 	  NC_C("{type: Ready, status: \"True\", lastTransitionTime: 2024}"),
-	  "NodeClaim/test: status.conditions[0].lastTransitionTime: expected string (RFC 3339 time), "
-	  "got number" },
+	  "NodeClaim/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"int64\"") },
 	{ "NodeClaim:status.conditions[*].observedGeneration:format",
 	  NC_C("{type: Ready, status: \"True\", " LTT ", observedGeneration: 9223372036854775808}"),
-	  "NodeClaim/test: status.conditions[0].observedGeneration: number 9223372036854775808 is out "
-	  "of range" },
+	  "NodeClaim/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "number") },
 	{ "KWOKNodeClass:status.conditions[*].observedGeneration:format",
 	  KW_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", " LTT ", "
 	       "observedGeneration: 1.5}"),
-	  "KWOKNodeClass/test: status.conditions[0].observedGeneration: expected integer, got number "
-	  "1.5" },
+	  "KWOKNodeClass/test: status.conditions[0].observedGeneration: "
+	  TYPE("status.conditions[0].observedGeneration", "integer", "number") },
 	{ "KWOKNodeClass:status.conditions[*].lastTransitionTime:format",
 	  KW_C("{type: Ready, status: \"True\", reason: Ready, message: \"\", lastTransitionTime: x}"),
-	  "KWOKNodeClass/test: status.conditions[0].lastTransitionTime: invalid time \"x\": expected "
-	  "RFC 3339, e.g. \"2024-01-01T00:00:00Z\"" },
+	  "KWOKNodeClass/test: status.conditions[0].lastTransitionTime: "
+	  DATETIME("status.conditions[0].lastTransitionTime", "\"x\"") },
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1296,6 +1364,259 @@ START_TEST(test_decode_case)
 }
 END_TEST
 
+/* The API server takes an integral float where the CRD wants an integer
+ * (swag.IsFloat64AJSONInteger) and stores the integer: "2.0" is 2. */
+START_TEST(test_integral_floats)
+{
+	static const char json[] =
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": "
+		"{\"name\": \"f\"}, \"spec\": {\"replicas\": 2.0, \"limits\": {\"nodes\": 1.5e1, "
+		"\"cpu\": 1e3, \"memory\": -0.0}, \"template\": {\"spec\": {\"nodeClassRef\": "
+		"{\"group\": \"a\", \"kind\": \"B\", \"name\": \"c\"}, \"requirements\": []}}}}";
+	uint32_t kind;
+	kp_nodepool *np = decode_one(json, strlen(json), 0, &kind);
+	ck_assert_uint_eq(kind, KP_KIND_NODEPOOL);
+	ck_assert_uint_eq(np->spec->has_replicas, 1);
+	ck_assert_int_eq(np->spec->replicas, 2);
+	ck_assert_uint_eq(np->spec->limits.count, 3);
+	static const char *const names[] = { "cpu", "memory", "nodes" };
+	static const int64_t values[] = { 1000, 0, 15 };
+	for (size_t i = 0; i < 3; i++) {
+		int64_t v = -1;
+		ck_assert_str_eq(np->spec->limits.items[i].name, names[i]);
+		ck_assert_int_eq(kp_quantity_value(&np->spec->limits.items[i].quantity, &v), KP_OK);
+		ck_assert_int_eq(v, values[i]);
+	}
+	kp_object_free(kind, np);
+}
+END_TEST
+
+/* Rules that warn instead of failing: test_label_key_warning. */
+static const char warning_fails[] = "NodePool:spec.template.spec.nodeClassRef:runtime-label-key";
+
+/* A NodePool whose nodeClassRef group of `glen` bytes ("a.a.a...", a DNS
+ * subdomain whatever its length) and kind (as given) is validated with and
+ * without the runtime checks; returns the warning message or NULL, and checks
+ * that the NodePool is valid either way. */
+static char *label_key_warning(size_t glen, const char *kind, uint32_t flags)
+{
+	char *group = malloc(glen + 1);
+	for (size_t i = 0; i < glen; i++)
+		group[i] = i % 2 ? '.' : 'a';
+	if (glen)
+		group[glen - 1] = 'a';
+	group[glen] = '\0';
+	size_t cap = glen + strlen(kind) + 512;
+	char *yaml = malloc(cap);
+	snprintf(yaml, cap,
+		 "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: big}\n"
+		 "spec: {template: {spec: {nodeClassRef: {group: \"%s\", kind: \"%s\", name: c}, "
+		 "requirements: []}}}\n",
+		 group, kind);
+	uint32_t k;
+	void *np = decode_one(yaml, strlen(yaml), 1, &k);
+	/* the decoded group is the whole group, not a truncated copy */
+	ck_assert_uint_eq(strlen(((kp_nodepool *)np)->spec->template_->spec->node_class_ref->group), glen);
+	kp_validate_options o = KP_VALIDATE_OPTIONS_INIT;
+	o.flags = flags;
+	kp_validation *v = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_validate(&v, k, np, NULL, &o, &e), KP_OK);
+	ck_assert_uint_eq(kp_validation_count(v), 0);
+	ck_assert_ptr_null(kp_validation_at(v, 0));
+	char *msg = NULL;
+	if (kp_validation_warning_count(v)) {
+		ck_assert_uint_eq(kp_validation_warning_count(v), 1);
+		const kp_field_error *w = kp_validation_warning_at(v, 0);
+		ck_assert_str_eq(w->object, "NodePool/big");
+		ck_assert_str_eq(w->field, "spec.template.spec.nodeClassRef");
+		ck_assert_str_eq(w->rule, warning_fails);
+		ck_assert_uint_eq(w->type, KP_FIELD_ERROR_RUNTIME);
+		ck_assert_uint_eq(w->source, KP_RULE_SOURCE_RUNTIME);
+		msg = strdup(w->message);
+	}
+	ck_assert_ptr_null(kp_validation_warning_at(v, 1));
+	kp_validation_free(v);
+	kp_object_free(k, np);
+	free(yaml);
+	free(group);
+	return msg;
+}
+
+#define LONG_PREFIX "prefix part must be no more than 253 bytes"
+#define NO_LAUNCH "; no NodeClaim can be launched from this NodePool"
+
+START_TEST(test_label_key_warning)
+{
+	/* 253 bytes is the longest prefix; the kind is lowercased first */
+	ck_assert_ptr_null(label_key_warning(241, "KWOKNodeClass", 0));
+	ck_assert_ptr_null(label_key_warning(253, "KWOKNodeClass", 0));
+	char *m = label_key_warning(254, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.\"... "
+			    "(group \"/\" lowercase(kind), 254 + 1 + 13 bytes) is not a valid label key: "
+			    LONG_PREFIX NO_LAUNCH);
+	free(m);
+	/* the CRD's runtime flag: the API server alone accepts it silently */
+	ck_assert_ptr_null(label_key_warning(254, "KWOKNodeClass", KP_VALIDATE_NO_RUNTIME));
+	m = label_key_warning(300, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(strstr(m, "300 + 1 + 13 bytes) is not a valid label key: " LONG_PREFIX NO_LAUNCH));
+	free(m);
+	m = label_key_warning(70000, "KWOKNodeClass", 0);
+	ck_assert_ptr_nonnull(strstr(m, "70000 + 1 + 13 bytes) is not a valid label key: " LONG_PREFIX NO_LAUNCH));
+	free(m);
+	/* the name part: 63 bytes at most, a label name */
+	char kind[80];
+	memset(kind, 'K', 63);
+	kind[63] = '\0';
+	ck_assert_ptr_null(label_key_warning(9, kind, 0));
+	strcat(kind, "K");
+	m = label_key_warning(9, kind, 0);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a.a.a.a/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\"... "
+			    "(group \"/\" lowercase(kind), 9 + 1 + 64 bytes) is not a valid label key: "
+			    "name part must be no more than 63 bytes" NO_LAUNCH);
+	free(m);
+	m = label_key_warning(3, "Node Class", 0);
+	ck_assert_str_eq(m, "NodeClaim label key \"a.a/node class\" (group \"/\" lowercase(kind), 3 + 1 + "
+			    "10 bytes) is not a valid label key: name part must consist of alphanumeric "
+			    "characters, '-', '_' or '.', and must start and end with an alphanumeric "
+			    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+			    "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')" NO_LAUNCH);
+	free(m);
+}
+END_TEST
+
+/*
+ * Long values (300 and 70,000 bytes) in every kind of string field: decoding,
+ * defaulting and validating never crash, and the data is never cut: the
+ * decoded strings, a re-encoded copy and warnings hold them whole. Only the
+ * human messages of problems may quote an excerpt.
+ */
+static const size_t long_lens[] = { 300, 70000 };
+
+static char *repeat(char ch, size_t n)
+{
+	char *s = malloc(n + 1);
+	memset(s, ch, n);
+	s[n] = '\0';
+	return s;
+}
+
+START_TEST(test_long_values)
+{
+	size_t n = long_lens[_i];
+	char *v = repeat('v', n), *k = repeat('k', n);
+	size_t cap = 20 * n + 2048; /* 17 long values */
+	char *yaml = malloc(cap);
+	/* JSON: YAML allows no implicit key over 1024 characters */
+	snprintf(yaml, cap,
+		 "{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", "
+		 "\"metadata\": {\"name\": \"%s\", \"labels\": {\"%s\": \"%s\"}, "
+		 "\"annotations\": {\"%s\": \"%s\"}}, "
+		 "\"spec\": {\"limits\": {\"%s\": \"1\"}, "
+		 "\"template\": {\"metadata\": {\"labels\": {\"%s\": \"%s\"}}, "
+		 "\"spec\": {\"nodeClassRef\": {\"group\": \"%s\", \"kind\": \"%s\", \"name\": \"%s\"}, "
+		 "\"expireAfter\": \"%s\", "
+		 "\"requirements\": [{\"key\": \"%s\", \"operator\": \"In\", \"values\": [\"%s\"]}], "
+		 "\"taints\": [{\"key\": \"%s\", \"value\": \"%s\", \"effect\": \"NoSchedule\"}], "
+		 "\"%s\": \"unknown\"}}}}",
+		 v, k, v, k, v, k, k, v, v, k, v, v, k, v, k, v, k);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.flags = KP_DECODE_LENIENT;
+	kp_decode_result *r = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode(&r, yaml, strlen(yaml), &o, &e) == KP_OK, "%s", e.message);
+	/* the unknown field's warning names it whole */
+	ck_assert_uint_eq(kp_decode_result_warning_count(r), 1);
+	const char *w = kp_decode_result_warning(r, 0);
+	char *tail = malloc(n + 64);
+	snprintf(tail, n + 64, ": unknown field \"spec.template.spec.%s\"", k);
+	ck_assert_msg(strlen(w) > strlen(tail) && !strcmp(w + strlen(w) - strlen(tail), tail),
+		      "%.80s", w);
+	free(tail);
+	void *obj = NULL;
+	ck_assert_int_eq(kp_decode_result_take(r, 0, &obj, &e), KP_OK);
+	kp_decode_result_free(r);
+	kp_nodepool *np = obj;
+	ck_assert_str_eq(np->metadata->name, v);
+	ck_assert_str_eq(np->spec->limits.items[0].name, k);
+	kp_nodeclaim_spec *cs = np->spec->template_->spec;
+	ck_assert_str_eq(cs->node_class_ref->group, v);
+	ck_assert_str_eq(cs->node_class_ref->kind, k);
+	ck_assert_str_eq(cs->expire_after.text, v);
+	ck_assert_str_eq(cs->requirements[0]->key, k);
+	ck_assert_str_eq(cs->requirements[0]->values[0], v);
+	ck_assert_str_eq(cs->taints[0].value, v);
+	ck_assert_int_eq(kp_object_default(KP_KIND_NODEPOOL, np, &e), KP_OK);
+
+	kp_validation *val = NULL;
+	ck_assert_int_eq(kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, &e), KP_OK);
+	ck_assert_uint_gt(kp_validation_count(val), 5);
+	for (size_t i = 0; i < kp_validation_count(val); i++) {
+		const kp_field_error *fe = kp_validation_at(val, i);
+		ck_assert_ptr_nonnull(fe->message);
+		ck_assert_uint_gt(strlen(fe->message), 0);
+	}
+	/* the group is a valid DNS subdomain label only up to 63 bytes: a
+	 * 300-byte "vvv..." prefix is too long for the NodeClaim label key */
+	ck_assert_uint_eq(kp_validation_warning_count(val), 1);
+	kp_validation_free(val);
+
+	/* re-encoded whole */
+	char *json = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(kp_encode(&json, &len, KP_KIND_NODEPOOL, np, KP_FORMAT_JSON, 0, &e), KP_OK);
+	kp_decode_result *r2 = NULL;
+	ck_assert_int_eq(kp_decode(&r2, json, len, NULL, &e), KP_OK);
+	kp_nodepool *np2 = (kp_nodepool *)(uintptr_t)kp_decode_result_at(r2, 0)->object;
+	ck_assert_str_eq(np2->spec->template_->spec->node_class_ref->group, v);
+	ck_assert_str_eq(np2->spec->template_->spec->taints[0].key, k);
+	ck_assert_str_eq(np2->metadata->annotations.items[0].value, v);
+	kp_decode_result_free(r2);
+	kp_encoded_free(json);
+	kp_object_free(KP_KIND_NODEPOOL, np);
+	free(yaml);
+	free(v);
+	free(k);
+}
+END_TEST
+
+/* The type, date-time and pattern messages quote long values into the
+ * kp_error's message, cut to fit, never past it. */
+START_TEST(test_long_values_in_decode_errors)
+{
+	size_t n = long_lens[_i];
+	char *v = repeat('x', n);
+	static const char *const heads[] = {
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"limits\": {\"cpu\": \"",
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodeClaim\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"taints\": [{\"key\": \"a\", \"effect\": \"NoSchedule\", \"timeAdded\": \"",
+		"{\"apiVersion\": \"karpenter.sh/v1\", \"kind\": \"NodePool\", \"metadata\": {\"name\": \"l\"}, "
+		"\"spec\": {\"template\": {\"spec\": {\"",
+	};
+	static const char *const tails[] = { "\"}}}", "\"}]}}", "\": 1}}}}" };
+	static const char *const starts[] = {
+		"NodePool/l: spec.limits[cpu]: Invalid value: \"xxx",
+		"NodeClaim/l: spec.taints[0].timeAdded: Invalid value: \"xxx",
+		"NodePool/l: strict decoding error: unknown field \"spec.template.spec.xxx",
+	};
+	for (size_t f = 0; f < 3; f++) {
+		size_t cap = n + 512;
+		char *yaml = malloc(cap);
+		snprintf(yaml, cap, "%s%s%s", heads[f], v, tails[f]);
+		kp_decode_result *r = NULL;
+		kp_error e = KP_ERROR_INIT;
+		ck_assert_int_ne(kp_decode(&r, yaml, strlen(yaml), NULL, &e), KP_OK);
+		ck_assert_ptr_null(r);
+		ck_assert_msg(!strncmp(e.message, starts[f], strlen(starts[f])), "%s", e.message);
+		ck_assert_uint_lt(strlen(e.message), sizeof(e.message));
+		free(yaml);
+	}
+	free(v);
+}
+END_TEST
+
 /* Every rule of the inventory has a failing case and a passing case. */
 static int case_claims(const char *rules, const char *id)
 {
@@ -1335,6 +1656,7 @@ START_TEST(test_coverage)
 				holds = 1;
 		}
 		fails |= case_claims(caller_built_fails, r->id);
+		fails |= case_claims(warning_fails, r->id);
 		if (r->flags & KP_RULE_F_INERT)
 			fails = 1; /* never reported, by definition; its "holds" case shows it */
 		ck_assert_msg(fails, "rule %s has no failing case", r->id);
@@ -1395,7 +1717,7 @@ START_TEST(test_inventory)
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_LIST_TYPE], 3);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_SCALE], 2);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_METADATA], 3 * 16);
-	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3);
+	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3 + 1); /* + label-key warning */
 }
 END_TEST
 
@@ -1821,6 +2143,10 @@ static Suite *validation_suite(void)
 	tcase_add_loop_test(tc, test_case, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_claims, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_decode_case, 0, (int)N(decode_cases));
+	tcase_add_test(tc, test_integral_floats);
+	tcase_add_test(tc, test_label_key_warning);
+	tcase_add_loop_test(tc, test_long_values, 0, 2);
+	tcase_add_loop_test(tc, test_long_values_in_decode_errors, 0, 2);
 	tcase_add_test(tc, test_coverage);
 	tcase_add_test(tc, test_inventory);
 	suite_add_tcase(s, tc);

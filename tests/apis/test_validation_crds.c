@@ -184,6 +184,84 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * A quantity that fails the CRD's pattern: the decode error quotes the CRD's
+ * own pattern, read here from the CRD text (every int-or-string quantity
+ * map of the NodePool and NodeClaim CRDs has the same one).
+ */
+static char *crd_quantity_pattern(const char *file, size_t *count)
+{
+	static const char key[] = "pattern: ^(\\+|-)?(([0-9]+";
+	char *text = kp_test_read_file(kp_test_data_path(file), NULL);
+	ck_assert_ptr_nonnull(text);
+	char *pattern = NULL;
+	*count = 0;
+	for (char *p = text; (p = strstr(p, key)) != NULL; p++) {
+		const char *start = p + strlen("pattern: ");
+		size_t len = strcspn(start, "\n");
+		char *one = strndup(start, len);
+		if (pattern) {
+			ck_assert_str_eq(one, pattern);
+			free(one);
+		} else {
+			pattern = one;
+		}
+		(*count)++;
+	}
+	free(text);
+	ck_assert_ptr_nonnull(pattern);
+	return pattern;
+}
+
+static const struct {
+	const char *crd;
+	const char *yaml;
+	const char *field;  /* the message's path */
+	const char *kpath;  /* the API server's path */
+} quantity_fields[] = {
+	{ "crds/karpenter.sh_nodepools.yaml",
+	  "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: q}\nspec: {limits: {cpu: 1x}}\n",
+	  "spec.limits[cpu]", "spec.limits.cpu" },
+	{ "crds/karpenter.sh_nodepools.yaml",
+	  "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: q}\nspec: {}\n"
+	  "status: {resources: {cpu: 1x}}\n",
+	  "status.resources[cpu]", "status.resources.cpu" },
+	{ "crds/karpenter.sh_nodeclaims.yaml",
+	  "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: q}\n"
+	  "spec: {resources: {requests: {cpu: 1x}}}\n",
+	  "spec.resources.requests[cpu]", "spec.resources.requests.cpu" },
+	{ "crds/karpenter.sh_nodeclaims.yaml",
+	  "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: q}\nspec: {}\n"
+	  "status: {allocatable: {cpu: 1x}}\n",
+	  "status.allocatable[cpu]", "status.allocatable.cpu" },
+	{ "crds/karpenter.sh_nodeclaims.yaml",
+	  "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: q}\nspec: {}\n"
+	  "status: {capacity: {cpu: 1x}}\n",
+	  "status.capacity[cpu]", "status.capacity.cpu" },
+};
+
+START_TEST(test_quantity_pattern_is_the_crds)
+{
+	size_t count;
+	char *pattern = crd_quantity_pattern(quantity_fields[_i].crd, &count);
+	ck_assert_uint_ge(count, 2);
+	const char *kind = strstr(quantity_fields[_i].yaml, "NodePool") ? "NodePool" : "NodeClaim";
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "%s/q: %s: Invalid value: \"1x\": %s in body should match '%s'", kind,
+		 quantity_fields[_i].field, quantity_fields[_i].kpath, pattern);
+	kp_decode_result *r = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_decode(&r, quantity_fields[_i].yaml, strlen(quantity_fields[_i].yaml),
+				   NULL, &e),
+			 KP_EPARSE);
+	ck_assert_ptr_null(r);
+	ck_assert_str_eq(e.message, want);
+	ck_assert_str_eq(e.field, quantity_fields[_i].field);
+	free(pattern);
+}
+END_TEST
+
 START_TEST(test_manifests)
 {
 	const char *dir = kp_test_data_path("manifests/v1");
@@ -258,6 +336,8 @@ int main(void)
 	TCase *tc = tcase_create("crds");
 	tcase_add_test(tc, test_inventory_is_the_crds);
 	tcase_add_test(tc, test_manifests);
+	tcase_add_loop_test(tc, test_quantity_pattern_is_the_crds, 0,
+			    (int)(sizeof(quantity_fields) / sizeof(quantity_fields[0])));
 	suite_add_tcase(s, tc);
 	return kp_test_run(&s, 1);
 }

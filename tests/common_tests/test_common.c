@@ -177,6 +177,31 @@ START_TEST(log_handler_levels)
 }
 END_TEST
 
+/* A message quoting 300 or 70,000 bytes reaches the handler whole. */
+static void length_log(void *ctx, int level, const char *component, const char *message)
+{
+	(void)level;
+	(void)component;
+	*(size_t *)ctx = strlen(message);
+}
+
+START_TEST(log_long_messages_whole)
+{
+	static const size_t lens[] = { 300, 1023, 1024, 70000 };
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		char *v = malloc(lens[i] + 1);
+		memset(v, 'x', lens[i]);
+		v[lens[i]] = '\0';
+		size_t got = 0;
+		kp_set_log_handler(KP_LOG_DEBUG, length_log, &got);
+		kp__log(KP_LOG_WARN, "test", "value %s.", v);
+		ck_assert_uint_eq(got, lens[i] + strlen("value ."));
+		kp_set_log_handler(KP_LOG_DEBUG, NULL, NULL);
+		free(v);
+	}
+}
+END_TEST
+
 /* A size-tagged struct as a caller of an older or newer version passes it. */
 typedef struct demo_options {
 	uint32_t struct_size;
@@ -241,6 +266,7 @@ int main(void)
 	tcase_add_test(tc, allocator_hooks);
 	tcase_add_test(tc, grow_and_calloc_refuse_overflow);
 	tcase_add_test(tc, log_handler_levels);
+	tcase_add_test(tc, log_long_messages_whole);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("version");
 	tcase_add_test(tc, version_matches_headers);

@@ -5,6 +5,7 @@
 
 #include <karpenter/labels.h>
 
+#include "k8s/labels_private.h"
 #include "kp_internal.h"
 #include "kp_test.h"
 
@@ -198,6 +199,69 @@ START_TEST(validate_messages)
 	/* success leaves the record untouched */
 	ck_assert_int_eq(kp_label_key_validate("ok", &err), KP_OK);
 	assert_message(&err, "Invalid value: \"x y\": " VALUE_FORMAT);
+}
+END_TEST
+
+/* kp__label_key_parts_problems(prefix, name) answers as kp_label_key_problems
+ * on the built key prefix "/" lowercase(name), for any lengths. */
+START_TEST(key_parts_match_built_keys)
+{
+	static const size_t glens[] = { 1, 63, 241, 242, 253, 254, 255, 300, 70000 };
+	static const size_t nlens[] = { 1, 13, 63, 64, 300 };
+	for (size_t gi = 0; gi < sizeof(glens) / sizeof(glens[0]); gi++) {
+		for (size_t ni = 0; ni < sizeof(nlens) / sizeof(nlens[0]); ni++) {
+			for (int variant = 0; variant < 3; variant++) {
+				size_t gl = glens[gi], nl = nlens[ni];
+				char *key = malloc(gl + 1 + nl + 1);
+				for (size_t i = 0; i < gl; i++)
+					key[i] = variant == 1 ? 'A' : (i % 2 ? '.' : 'a');
+				key[gl - 1] = variant == 1 ? 'A' : 'a';
+				key[gl] = '/';
+				for (size_t i = 0; i < nl; i++)
+					key[gl + 1 + i] = variant == 2 && i == nl / 2 ? ' ' : 'K';
+				key[gl + 1 + nl] = '\0';
+				const char *got[KP_LABEL_MAX_PROBLEMS], *want[KP_LABEL_MAX_PROBLEMS];
+				size_t n = kp__label_key_parts_problems(key, gl, key + gl + 1, nl, got,
+									KP_LABEL_MAX_PROBLEMS);
+				for (size_t i = gl + 1; i < gl + 1 + nl; i++)
+					if (key[i] == 'K')
+						key[i] = 'k';
+				size_t w = kp_label_key_problems(key, want, KP_LABEL_MAX_PROBLEMS);
+				ck_assert_uint_eq(n, w);
+				for (size_t i = 0; i < n; i++)
+					ck_assert_str_eq(got[i], want[i]);
+				ck_assert_int_eq(n == 0, gl <= 253 && nl <= 63 && variant == 0);
+				free(key);
+			}
+		}
+	}
+}
+END_TEST
+
+/* A '/' in a part, an empty part, NULL parts, both prefix problems. */
+START_TEST(key_parts_edges)
+{
+	const char *p[KP_LABEL_MAX_PROBLEMS];
+	ck_assert_uint_eq(kp__label_key_parts_problems("karpenter.kwok.sh", 17, "KWOKNodeClass", 13,
+						       p, KP_LABEL_MAX_PROBLEMS),
+			  0);
+	ck_assert_uint_eq(kp__label_key_parts_problems("a/b", 3, "c", 1, p, KP_LABEL_MAX_PROBLEMS), 1);
+	ck_assert_str_eq(p[0], "a valid label key must consist of alphanumeric characters, '-', '_' or "
+			       "'.', and must start and end with an alphanumeric character (e.g. "
+			       "'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+			       "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS "
+			       "subdomain prefix and '/' (e.g. 'example.com/MyName')");
+	ck_assert_uint_eq(kp__label_key_parts_problems("a", 1, "b/c", 3, p, KP_LABEL_MAX_PROBLEMS), 1);
+	ck_assert_uint_eq(kp__label_key_parts_problems(NULL, 0, NULL, 0, p, KP_LABEL_MAX_PROBLEMS), 3);
+	ck_assert_str_eq(p[0], "prefix part must be non-empty");
+	ck_assert_str_eq(p[1], "name part must be non-empty");
+	/* only the first `len` bytes count: no NUL needed */
+	ck_assert_uint_eq(kp__label_key_parts_problems("ab/", 2, "cd!", 2, p, KP_LABEL_MAX_PROBLEMS), 0);
+	char *big = malloc(300);
+	memset(big, 'X', 300);
+	ck_assert_uint_eq(kp__label_key_parts_problems(big, 300, "n", 1, p, 1), 2);
+	ck_assert_str_eq(p[0], "prefix part must be no more than 253 bytes");
+	free(big);
 }
 END_TEST
 
@@ -649,6 +713,8 @@ int main(void)
 	tcase_add_loop_test(tc, value_problems_table, 0, N(value_cases));
 	tcase_add_test(tc, validate_messages);
 	tcase_add_test(tc, labels_validate);
+	tcase_add_test(tc, key_parts_match_built_keys);
+	tcase_add_test(tc, key_parts_edges);
 	tcase_add_loop_test(tc, go_quote_table, 0, N(quote_cases));
 	suite_add_tcase(s, tc);
 

@@ -168,4 +168,46 @@ check "syntax error: the other file is still validated" [ "$errout" = "kubectl-k
 run_cmd "$tool" validate --filename="$fx/kwok-nodeclass-valid.yaml" "-f$fx/nodeclaim-valid.yaml" --strict=true --runtime=true
 check "--filename= and -fFILE forms: exit 0" [ "$rc" -eq 0 ]
 check "--filename= and -fFILE forms: summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 2 files: 2 valid, 0 invalid (0 problems), 0 skipped" ]
+# ------------------------------------------- the API server's decode messages
+# A value of the wrong JSON type, a time that is not a date-time and a
+# quantity that fails the CRD's pattern are worded as kube-apiserver words
+# them (kube-openapi), after the object and field path.
+np_head='apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: t}
+spec:'
+printf '%s\n%s\n' "$np_head" '  template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: 5}, requirements: []}}' >"$tmpd/type.yaml"
+run_cmd "$tool" validate -f "$tmpd/type.yaml"
+check "type error: exit 1" [ "$rc" -eq 1 ]
+check "type error: must be of type string" [ "$out" = "$tmpd/type.yaml: NodePool/t: spec.template.spec.nodeClassRef.name: Invalid value: \"integer\": spec.template.spec.nodeClassRef.name in body must be of type string: \"integer\"" ]
+
+printf '%s\n%s\n' "$np_head" '  template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: c}, requirements: [], taints: [{key: a, effect: NoSchedule, timeAdded: "2024-13-01T00:00:00Z"}]}}' >"$tmpd/time.yaml"
+run_cmd "$tool" validate -f "$tmpd/time.yaml"
+check "invalid time: exit 1" [ "$rc" -eq 1 ]
+check "invalid time: must be of type date-time" [ "$out" = "$tmpd/time.yaml: NodePool/t: spec.template.spec.taints[0].timeAdded: Invalid value: \"2024-13-01T00:00:00Z\": spec.template.spec.taints[0].timeAdded in body must be of type date-time: \"2024-13-01T00:00:00Z\"" ]
+
+printf '%s\n%s\n%s\n' "$np_head" '  limits: {cpu: 2x}' '  template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: c}, requirements: []}}' >"$tmpd/quantity.yaml"
+run_cmd "$tool" validate -f "$tmpd/quantity.yaml"
+check "quantity pattern: exit 1" [ "$rc" -eq 1 ]
+if [ -f "$data/crds/karpenter.sh_nodepools.yaml" ]; then
+	# the CRD's own pattern, read from the CRD
+	pat=$(grep -m1 -F 'pattern: ^(\+|-)?(([0-9]+' "$data/crds/karpenter.sh_nodepools.yaml" | sed 's/^ *pattern: //')
+	check "quantity pattern: the CRD has one" [ -n "$pat" ]
+	check "quantity pattern: quotes the CRD's pattern" [ "$out" = "$tmpd/quantity.yaml: NodePool/t: spec.limits[cpu]: Invalid value: \"2x\": spec.limits.cpu in body should match '$pat'" ]
+else
+	skip "quantity pattern: quotes the CRD's pattern" "upstream data $data/crds is missing (set -Dshared_data=DIR)"
+fi
+
+# ----------------------------------- nodeClassRef label key: valid, with a warning
+# group/lowercase(kind) is the NodeClaim label key; the CRD does not bound
+# the group's length, so the API server accepts a 300-byte group.
+group=$(printf 'a%.0s' $(seq 1 300))
+printf '%s\n%s\n' "$np_head" "  template: {spec: {nodeClassRef: {group: $group, kind: KWOKNodeClass, name: c}, requirements: []}}" >"$tmpd/labelkey.yaml"
+run_cmd "$tool" validate -f "$tmpd/labelkey.yaml"
+check "invalid NodeClaim label key: still valid (exit 0)" [ "$rc" -eq 0 ]
+check "invalid NodeClaim label key: no problem on stdout" [ -z "$out" ]
+check "invalid NodeClaim label key: summary" contains "$errout" "kubectl-karpenter validate: 1 object in 1 file: 1 valid, 0 invalid (0 problems), 0 skipped"
+run_cmd "$tool" validate --runtime=false -f "$tmpd/labelkey.yaml"
+check "invalid NodeClaim label key, --runtime=false: exit 0" [ "$rc" -eq 0 ]
+check "invalid NodeClaim label key, --runtime=false: no warning" sh -c '! printf "%s\n" "$1" | grep -q "^Warning:"' _ "$errout"
 finish
