@@ -206,6 +206,7 @@ printf '%s\n%s\n' "$np_head" "  template: {spec: {nodeClassRef: {group: $group, 
 run_cmd "$tool" validate -f "$tmpd/labelkey.yaml"
 check "invalid NodeClaim label key: still valid (exit 0)" [ "$rc" -eq 0 ]
 check "invalid NodeClaim label key: no problem on stdout" [ -z "$out" ]
+check "invalid NodeClaim label key: warning" contains "$errout" "Warning: NodePool/t: spec.template.spec.nodeClassRef: NodeClaim label key \"$(printf 'a%.0s' $(seq 1 48))\"... (group \"/\" lowercase(kind), 300 + 1 + 13 bytes) is not a valid label key: prefix part must be no more than 253 bytes; no NodeClaim can be launched from this NodePool"
 check "invalid NodeClaim label key: summary" contains "$errout" "kubectl-karpenter validate: 1 object in 1 file: 1 valid, 0 invalid (0 problems), 0 skipped"
 run_cmd "$tool" validate --runtime=false -f "$tmpd/labelkey.yaml"
 check "invalid NodeClaim label key, --runtime=false: exit 0" [ "$rc" -eq 0 ]

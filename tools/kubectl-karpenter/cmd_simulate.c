@@ -561,6 +561,11 @@ static int collect(sim *s, size_t file, const kp_validate_options *vo, FILE *err
 				fprintf(err, "%s: %s: %s: %s\n", fname, fe->object, fe->field, fe->message);
 				*invalid = 1;
 			}
+			for (size_t j = 0; j < kp_validation_warning_count(val); j++) {
+				const kp_field_error *w = kp_validation_warning_at(val, j);
+				fprintf(err, "Warning: %s: %s: %s: %s\n", fname, w->object, w->field,
+					w->message);
+			}
 			kp_validation_free(val);
 		}
 		if (vec_push(v, d->object) || add_seen(o, d->kind, d, fname)) {

@@ -147,6 +147,10 @@ static int validate_input(const cli_manifest *in, uint32_t decode_flags, const k
 			const kp_field_error *fe = kp_validation_at(v, j);
 			fprintf(out, "%s: %s: %s\n", fe->object, fe->field, fe->message);
 		}
+		for (size_t j = 0; j < kp_validation_warning_count(v); j++) {
+			const kp_field_error *w = kp_validation_warning_at(v, j);
+			fprintf(err, "Warning: %s: %s: %s\n", w->object, w->field, w->message);
+		}
 		if (n) {
 			t->invalid++;
 			t->problems += n;
