@@ -64,9 +64,9 @@ EOF
 	printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: d}\nspec: {containers: [{name: m, resources: {requests: {cpu: "8"}}}]}\n' >>"$tmpd/sim.yaml"
 	run_cmd "$tool" simulate -f "$tmpd/sim.yaml"
 	check "simulate, $len-character node names: exit 1 (not placed)" [ "$rc" -eq 1 ]
-	want "  node ${node}a: $(grep -o 'node '"${node}"'a: .*' "$tmpd/out" | head -n 1 | sed 's/^node [^:]*: //')"
-	check "simulate, $len-character node names: the first node named whole" has_want
+	want "  node ${node}a: did not tolerate taint (taint=node.kubernetes.io/unschedulable:NoSchedule)"
+	check "simulate, $len-character node names: the cordoned node named whole" has_want
 	check "simulate, $len-character node names: two groups, not one" \
-		[ "$(grep -c "^  node ${node}[ab]: " "$tmpd/out")" -eq 2 ]
+		[ "$(grep -cF -e "  node ${node}a: " -e "  node ${node}b: " "$tmpd/out")" -eq 2 ]
 done
 finish
