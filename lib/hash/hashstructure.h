@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
-#include "apis/schema.h"
+#include "schema/schema.h"
 
 /* hash/fnv New64 parameters. */
 #define KP__FNV64_OFFSET 14695981039346656037ull

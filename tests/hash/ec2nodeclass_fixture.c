@@ -10,7 +10,7 @@
 #include <check.h>
 
 #include "ec2nodeclass_fixture.h"
-#include "apis/schema_tables.h"
+#include "schema/schema_tables.h"
 #include "hash/hashstructure.h"
 
 /* Flags beyond the shared table macros (lib/apis/schema_tables.h). */

@@ -16,8 +16,8 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/schema.h"
-#include "apis/tree.h"
+#include "schema/schema.h"
+#include "document/tree.h"
 
 /* Which upstream layout. */
 enum ec2_layout {

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
-#include "tree.h"
+#include "document/tree.h"
 
 /* Field kinds. The C representation is given for each. */
 enum kp__fk {

@@ -17,10 +17,10 @@
 #include <karpenter/objects.h>
 
 #include "kp_test.h"
-#include "apis/schema.h"
+#include "schema/schema.h"
 
-#ifndef KP_APIS_FIXTURES
-#error "KP_APIS_FIXTURES must name tests/apis/fixtures"
+#ifndef KP_FIXTURES
+#error "KP_FIXTURES must name tests/codec/fixtures"
 #endif
 
 #define MANIFESTS "manifests/v1"
@@ -30,7 +30,7 @@
 static char *read_fixture(const char *name, size_t *len)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", KP_APIS_FIXTURES, name);
+	snprintf(path, sizeof(path), "%s/%s", KP_FIXTURES, name);
 	char *text = kp_test_read_file(path, len);
 	ck_assert_msg(text != NULL, "cannot read %s", path);
 	return text;

@@ -9,8 +9,8 @@
 
 #include <karpenter/codec.h>
 
-#include "schema.h"
-#include "tree.h"
+#include "schema/schema.h"
+#include "document/tree.h"
 
 struct kp_decode_result {
 	kp_decoded_object *objects;

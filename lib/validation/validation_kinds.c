@@ -22,7 +22,7 @@
 #include <karpenter/taints.h>
 #include <karpenter/wellknown.h>
 
-#include "schema.h"
+#include "schema/schema.h"
 #include "validation_private.h"
 
 /* ------------------------------------------------------------------------ */
