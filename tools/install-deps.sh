@@ -4,7 +4,7 @@
 # and .ci/run; safe to run again (does nothing when all are present).
 set -eu
 KP_DEB_PACKAGES="meson ninja-build gcc g++ make pkg-config binutils python3 \
-libcjson-dev libyaml-dev libcurl4-openssl-dev check libsubunit-dev abigail-tools"
+libcjson-dev libyaml-dev libcurl4-openssl-dev check libsubunit-dev abigail-tools pmccabe"
 # --fuzz: also what the libFuzzer build needs (clang and its runtimes).
 if [ "${1:-}" = "--fuzz" ]; then
 	KP_DEB_PACKAGES="$KP_DEB_PACKAGES clang libclang-rt-14-dev"

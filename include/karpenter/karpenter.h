@@ -26,5 +26,6 @@
 #include <karpenter/cloudprovider.h>
 #include <karpenter/scheduling.h>
 #include <karpenter/hash.h>
+#include <karpenter/builder.h>
 
 #endif /* KARPENTER_KARPENTER_H */

@@ -1,6 +1,6 @@
 /*
  * libkarpenter private: github.com/mitchellh/hashstructure/v2 FormatV2 over
- * the object model's descriptor tables (lib/apis/schema.h).
+ * the object model's descriptor tables (lib/schema/schema.h).
  *
  * Upstream hashes Go values by reflection: a struct is hashed through its
  * Go type name and its exported Go field names in declaration order, which
@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
-#include "apis/schema.h"
+#include "schema/schema.h"
 
 /* hash/fnv New64 parameters. */
 #define KP__FNV64_OFFSET 14695981039346656037ull

@@ -1,5 +1,5 @@
 /*
- * Random strings for the writers' read-back properties (tests/apis/
+ * Random strings for the writers' read-back properties (tests/codec/
  * test_codec.c for kp_encode, tests/tools/test_output.c for
  * kubectl-karpenter's writers), and the expected read-back of a string:
  * Go's encoding/json rule, each byte that does not start a well-formed

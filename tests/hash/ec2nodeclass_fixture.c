@@ -10,10 +10,10 @@
 #include <check.h>
 
 #include "ec2nodeclass_fixture.h"
-#include "apis/schema_tables.h"
+#include "schema/schema_tables.h"
 #include "hash/hashstructure.h"
 
-/* Flags beyond the shared table macros (lib/apis/schema_tables.h). */
+/* Flags beyond the shared table macros (lib/schema/schema_tables.h). */
 #define PTR KP__FF_GO_PTR
 #define IGN KP__FF_HASH_IGNORE
 #define PSTR(m, j, g) F_(KP__FK_STRING, OFF(m), 0, j, g, NULL, NULL, PTR, 0) /* *string */

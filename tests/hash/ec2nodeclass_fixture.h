@@ -1,6 +1,6 @@
 /*
  * Test fixture: the AWS provider's EC2NodeClassSpec as C structs with
- * descriptor tables for the same engine the core uses (lib/apis/schema.h),
+ * descriptor tables for the same engine the core uses (lib/schema/schema.h),
  * so that the 62 EC2NodeClass hash vectors of ../shared/data/hash/vectors.yaml
  * run through the core's hashstructure walk. Go type names, Go field names,
  * declaration order and hash tags follow vectors.yaml struct_layouts, for
@@ -16,8 +16,8 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/schema.h"
-#include "apis/tree.h"
+#include "schema/schema.h"
+#include "document/tree.h"
 
 /* Which upstream layout. */
 enum ec2_layout {

@@ -13,7 +13,7 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/tree.h"
+#include "document/tree.h"
 
 /* Directory of the vector files under the shared data folder. */
 #define HT_NODEPOOL_VECTORS "hash/nodepool-vectors.yaml"

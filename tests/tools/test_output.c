@@ -19,7 +19,7 @@
 
 #include "kp_test.h"
 #include "kp_test_strings.h"
-#include "apis/tree.h"
+#include "document/tree.h"
 #include "output.h"
 
 /* ---- helpers ---- */

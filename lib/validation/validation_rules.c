@@ -7,13 +7,14 @@
  * karpenter.kwok.sh_kwoknodeclasses.yaml), one row per keyword, in the
  * CRDs' order; their text is the CRD's (pattern, bound, enum values, CEL
  * expression and message) and the validators read it from here, so a
- * pattern is written once. tests/apis/test_validation.c checks every row
+ * pattern is written once. tests/validation/test_validation.c checks every row
  * against the CRD files and has a failing and a passing case for each.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <string.h>
 
+#include "crd.h"
 #include "validation_private.h"
 
 #define KIND_NP KP_KIND_NODEPOOL
@@ -469,3 +470,11 @@ KP_EXPORT const kp_validation_rule *kp_validation_rule_at(size_t index)
 {
 	return index < N_RULES ? &rules[index] : NULL;
 }
+
+static const char *crd_rule_text(uint32_t kind, const char *path, const char *keyword)
+{
+	const kp_validation_rule *r = kp__vrule_find(kind, path, keyword);
+	return r ? r->text : NULL;
+}
+
+const kp__crd_rules kp__crd_rules_v1 = { crd_rule_text, kp__regex_match };

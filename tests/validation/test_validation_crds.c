@@ -22,8 +22,8 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/tree.h"
-#include "apis/validation_private.h"
+#include "document/tree.h"
+#include "validation/validation_private.h"
 #include "kp_test.h"
 
 static const struct {

@@ -23,7 +23,7 @@
 #include <karpenter/wellknown.h>
 
 #include "k8s/labels_private.h"
-#include "schema.h"
+#include "schema/schema.h"
 #include "validation_private.h"
 
 /* ------------------------------------------------------------------------ */

@@ -21,7 +21,7 @@
 #include <karpenter/duration.h>
 
 #include "kp_internal.h"
-#include "apis/cron_private.h"
+#include "time/cron_private.h"
 
 #define STAR_BIT (UINT64_C(1) << 63)
 #define SEARCH_YEARS 5

@@ -1,7 +1,7 @@
 /*
  * Tests of the object model and its JSON/YAML codec (objects.h, nodepool.h,
- * nodeclaim.h, kwok_nodeclass.h, codec.h; lib/apis/{tree,codec_json,
- * codec_yaml,schema,objects,codec}.c).
+ * nodeclaim.h, kwok_nodeclass.h, codec.h; lib/{document/tree,document/json,
+ * document/yaml,schema/schema,schema/objects,codec/codec}.c).
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -18,10 +18,10 @@
 
 #include "kp_test.h"
 #include "kp_test_strings.h"
-#include "apis/schema.h"
+#include "schema/schema.h"
 
-#ifndef KP_APIS_FIXTURES
-#error "KP_APIS_FIXTURES must name tests/apis/fixtures"
+#ifndef KP_FIXTURES
+#error "KP_FIXTURES must name tests/codec/fixtures"
 #endif
 
 #define MANIFESTS "manifests/v1"
@@ -31,7 +31,7 @@
 static char *read_fixture(const char *name, size_t *len)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", KP_APIS_FIXTURES, name);
+	snprintf(path, sizeof(path), "%s/%s", KP_FIXTURES, name);
 	char *text = kp_test_read_file(path, len);
 	ck_assert_msg(text != NULL, "cannot read %s", path);
 	return text;

@@ -1,5 +1,5 @@
 /*
- * White-box hooks of lib/apis/cron.c for tests/apis/test_cron.c. Not exported.
+ * White-box hooks of lib/time/cron.c for tests/time/test_cron.c. Not exported.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef KP_CRON_PRIVATE_H

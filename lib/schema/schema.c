@@ -13,7 +13,6 @@
 #include <karpenter/objects.h>
 
 #include "schema.h"
-#include "validation_private.h"
 
 #define AT(s, off, T) ((T *)(void *)((char *)(s) + (off)))
 #define CAT(s, off, T) ((T const *)(const void *)((const char *)(s) + (off)))
@@ -793,16 +792,16 @@ static int decode_crd_quantity(kp__dctx *c, const kp__node *v, kp_quantity *q)
 	}
 	if (v->type != KP__N_STRING)
 		return crd_type_err(c, "integer,string", json_type(v));
-	const kp_validation_rule *r = kp__vrule_find(c->kind, spath_str(c), "pattern");
-	int m = r ? kp__regex_match(r->text, v->text, v->len) : has_mantissa_digit(v->text);
+	const char *pattern = c->crd ? c->crd->find(c->kind, spath_str(c), "pattern") : NULL;
+	int m = pattern ? c->crd->match(pattern, v->text, v->len) : has_mantissa_digit(v->text);
 	if (m == KP_ENOMEM)
 		return oom(c);
 	if (m < 0)
 		return derr(c, KP_EINVAL, "cannot read the CRD pattern of this field");
-	if (m == 0 && r) {
+	if (m == 0 && pattern) {
 		char qv[KP_ERROR_MESSAGE_MAX];
 		return derr(c, KP_EPARSE, "Invalid value: %s: %s in body should match '%s'",
-			    msg_quote(qv, sizeof(qv), v->text), kpath_str(c), r->text);
+			    msg_quote(qv, sizeof(qv), v->text), kpath_str(c), pattern);
 	}
 	return parse_quantity(c, v->text, m ? q : NULL);
 }
@@ -965,10 +964,10 @@ static int decode_duration(kp__dctx *c, const kp__field *f, void *dst, const kp_
 static int decode_time(kp__dctx *c, const kp__node *n, int64_t *out)
 {
 	const char *format = "date-time";
-	if (crd_kind(c)) {
-		const kp_validation_rule *r = kp__vrule_find(c->kind, spath_str(c), "format");
-		if (r)
-			format = r->text;
+	if (crd_kind(c) && c->crd) {
+		const char *f = c->crd->find(c->kind, spath_str(c), "format");
+		if (f)
+			format = f;
 	}
 	if (n->type != KP__N_STRING) {
 		if (!crd_kind(c))

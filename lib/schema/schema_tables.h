@@ -1,5 +1,5 @@
 /*
- * Macros that write kp__type descriptor tables (lib/apis/objects.c, and
+ * Macros that write kp__type descriptor tables (lib/schema/objects.c, and
  * test fixtures that describe their own structs for the same engine).
  * Define S as the C struct being described before a table. Private.
  *

@@ -9,8 +9,9 @@
 
 #include <karpenter/codec.h>
 
-#include "schema.h"
-#include "tree.h"
+#include "schema/schema.h"
+#include "validation/crd.h"
+#include "document/tree.h"
 
 struct kp_decode_result {
 	kp_decoded_object *objects;
@@ -213,6 +214,7 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 	ctx.kind = k;
 	ctx.ident = ident;
 	ctx.err = st->err;
+	ctx.crd = &kp__crd_rules_v1;
 	ctx.warn = add_warning;
 	ctx.warn_ctx = r;
 	void *o = NULL;

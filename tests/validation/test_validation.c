@@ -30,11 +30,11 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/validation_private.h"
+#include "validation/validation_private.h"
 #include "kp_test.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define FIXTURE(name) KP_APIS_FIXTURES "/validation/" name
+#define FIXTURE(name) KP_FIXTURES "/" name
 
 /* ------------------------------------------------------------------------ */
 /* Building blocks                                                          */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
-#include "tree.h"
+#include "document/tree.h"
 
 /* Field kinds. The C representation is given for each. */
 enum kp__fk {
@@ -136,12 +136,28 @@ enum kp__unknown_mode {
 };
 
 /* Decode context: one object. */
+/*
+ * A kind's CRD constraints, which decoding quotes in its messages:
+ * kube-apiserver checks a field against the CRD (type, pattern, format)
+ * before the controller parses it, so a quantity that fails the CRD's
+ * pattern is reported with that pattern. The engine does not know the CRDs
+ * (they sit above it, in lib/validation); its caller passes them in.
+ */
+typedef struct kp__crd_rules {
+	/* The text of the kind's rule for a schema path ("spec.limits.*") and
+	 * OpenAPI keyword ("pattern", "format"), or NULL. */
+	const char *(*find)(uint32_t kind, const char *path, const char *keyword);
+	/* Go's regexp.MatchString: 1, 0, or a negative kp_status. */
+	int (*match)(const char *pattern, const char *text, size_t len);
+} kp__crd_rules;
+
 typedef struct kp__dctx {
 	uint32_t unknown_mode;  /* kp__unknown_mode */
 	int lenient;            /* duplicates: warn and keep the last */
 	uint32_t kind;          /* kp_kind of the object (written to KP__FK_KIND) */
 	const char *ident;      /* "NodePool/default" or "document 3", for messages */
 	kp_error *err;
+	const kp__crd_rules *crd; /* NULL: no CRD messages (plain parse errors) */
 	/* called for each warning; returns KP_OK or KP_ENOMEM */
 	int (*warn)(void *warn_ctx, const char *message);
 	void *warn_ctx;

@@ -21,7 +21,7 @@
 
 #include <karpenter/karpenter.h>
 
-#include "apis/cron_private.h"
+#include "time/cron_private.h"
 #include "kp_test.h"
 
 #define VECTORS "cron/robfig-cron-vectors.json"

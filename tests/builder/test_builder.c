@@ -1,0 +1,271 @@
+/*
+ * The construction layer (builder.h): constructors, the cluster builder's
+ * copying, defaults, duplicate and all-or-nothing rules, per-NodePool
+ * catalogues, node class readiness, and order independence.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <karpenter/karpenter.h>
+#include <karpenter/kwok.h>
+
+#include "kp_test.h"
+
+static const char pools[] =
+	"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, "
+	"name: default}, requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]}}}\n";
+
+static kp_instance_types *builtin(void)
+{
+	kp_instance_types *its = NULL;
+	ck_assert_int_eq(kp_kwok_catalog_builtin(&its, NULL), KP_OK);
+	return its;
+}
+
+/* Simulate and return "pod->target,..." (pods in result order) plus the
+ * NodeClaims' types; caller frees. */
+static char *outcome(kp_cluster_builder *b)
+{
+	kp_cluster *c = NULL;
+	kp_sched_result *r = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_cluster_builder_build(b, &c, &e) == KP_OK, "%s", e.message);
+	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
+	size_t cap = 4096, len = 0;
+	char *s = calloc(1, cap);
+	for (size_t i = 0; i < kp_sched_result_pod_count(r); i++) {
+		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		len += (size_t)snprintf(s + len, cap - len, "%s->%s,", p->name, p->node ? p->node : "-");
+	}
+	for (size_t i = 0; i < kp_sched_result_nodeclaim_count(r); i++)
+		len += (size_t)snprintf(s + len, cap - len, "[%s]",
+					kp_sched_result_nodeclaim(r, i)->instance_type);
+	kp_sched_result_free(r);
+	kp_cluster_free(c);
+	return s;
+}
+
+START_TEST(pod_new_requests)
+{
+	kp_pod *p = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_pod_new(&p, NULL, "web", "1500m", "2Gi", &e), KP_OK);
+	ck_assert_str_eq(p->metadata->namespace_, "default");
+	ck_assert_str_eq(p->metadata->name, "web");
+	ck_assert_uint_eq(p->status->phase_code, KP_POD_PHASE_PENDING);
+	ck_assert_str_eq(p->status->phase, "Pending");
+	ck_assert_uint_eq(p->spec->n_containers, 1);
+	const kp_resource_list *req = &p->spec->containers[0]->resources->requests;
+	ck_assert_uint_eq(req->count, 2);
+	char q[KP_QUANTITY_STRING_MAX];
+	ck_assert_str_eq(req->items[0].name, "cpu");
+	kp_quantity_format(&req->items[0].quantity, q, sizeof(q));
+	ck_assert_str_eq(q, "1500m");
+	ck_assert_str_eq(req->items[1].name, "memory");
+	kp_quantity_format(&req->items[1].quantity, q, sizeof(q));
+	ck_assert_str_eq(q, "2Gi");
+	kp_pod_free(p);
+
+	ck_assert_int_eq(kp_pod_new(&p, "ns", "x", "1.5.5", NULL, &e), KP_EPARSE);
+	ck_assert_ptr_null(p);
+	ck_assert_str_eq(e.field, "spec.containers[0].resources.requests.cpu");
+	ck_assert_int_eq(kp_pod_new(&p, "ns", "", NULL, NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "metadata.name");
+}
+END_TEST
+
+START_TEST(nodepool_new_defaults_and_requirements)
+{
+	kp_nodepool *np = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_nodepool_new(&np, "p", "karpenter.kwok.sh", "KWOKNodeClass", "default", &e),
+			 KP_OK);
+	/* CRD defaults: consolidationPolicy, consolidateAfter, expireAfter, budgets. */
+	ck_assert_str_eq(np->spec->disruption->consolidation_policy, "WhenEmptyOrUnderutilized");
+	ck_assert_str_eq(np->spec->template_->spec->expire_after.text, "720h");
+	ck_assert_uint_eq(np->spec->disruption->n_budgets, 1);
+	ck_assert_str_eq(np->spec->disruption->budgets[0]->nodes, "10%");
+	static const char *const zones[] = { "test-zone-a", "test-zone-b" };
+	ck_assert_int_eq(kp_nodepool_add_requirement(np, "topology.kubernetes.io/zone", "In", zones, 2,
+						     &e), KP_OK);
+	const kp_nodeclaim_spec *s = np->spec->template_->spec;
+	ck_assert_uint_eq(s->n_requirements, 1);
+	ck_assert_str_eq(s->requirements[0]->key, "topology.kubernetes.io/zone");
+	ck_assert_str_eq(s->requirements[0]->operator_name, "In");
+	ck_assert_uint_eq(s->requirements[0]->op, KP_SELECTOR_OP_IN);
+	ck_assert_uint_eq(s->requirements[0]->n_values, 2);
+	ck_assert_str_eq(s->requirements[0]->values[1], "test-zone-b");
+	/* An unknown operator leaves the NodePool as it was. */
+	ck_assert_int_eq(kp_nodepool_add_requirement(np, "k", "Equals", NULL, 0, &e), KP_EINVAL);
+	ck_assert_uint_eq(np->spec->template_->spec->n_requirements, 1);
+	ck_assert_int_eq(kp_nodepool_add_requirement(np, "k", "Exists", NULL, 0, &e), KP_OK);
+	ck_assert_uint_eq(np->spec->template_->spec->n_requirements, 2);
+	ck_assert_str_eq(np->spec->template_->spec->requirements[0]->values[0], "test-zone-a");
+	kp_nodepool_free(np);
+}
+END_TEST
+
+START_TEST(builder_copies_and_simulates)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	kp_instance_types *its = builtin();
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, NULL, its, &e), KP_OK);
+	kp_instance_types_free(its); /* the builder holds its own reference */
+	size_t skipped = 9;
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), &skipped, &e), KP_OK);
+	ck_assert_uint_eq(skipped, 0);
+	kp_pod *p = NULL;
+	ck_assert_int_eq(kp_pod_new(&p, "shop", "web", "1", "1Gi", &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_OK);
+	kp_pod_free(p); /* copied */
+	char *s = outcome(b);
+	ck_assert_str_eq(s, "web->a-00001,[c-2x-amd64-linux]");
+	free(s);
+	/* Building again gives the same snapshot. */
+	s = outcome(b);
+	ck_assert_str_eq(s, "web->a-00001,[c-2x-amd64-linux]");
+	free(s);
+	kp_cluster_builder_free(b);
+}
+END_TEST
+
+START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	kp_pod *p = NULL;
+	ck_assert_int_eq(kp_pod_new(&p, "shop", "web", "1", NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_OK);
+	kp_pod_free(p);
+	kp_cluster *c = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_EINVAL);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(e.message, "Pod shop/web given twice");
+	kp_cluster_builder_free(b);
+
+	/* A stream whose second object is invalid adds nothing. */
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	static const char bad[] =
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: x}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n---\n"
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+	size_t skipped = 7;
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, bad, strlen(bad), &skipped, &e), KP_EINVAL);
+	ck_assert_uint_eq(skipped, 7); /* untouched on failure */
+	ck_assert_str_eq(e.message, "Pod/: Pod without a name");
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_ptr_nonnull(c);
+	kp_cluster_free(c);
+	/* A kind the snapshot does not read is skipped and counted. */
+	static const char other[] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, other, strlen(other), &skipped, &e), KP_OK);
+	ck_assert_uint_eq(skipped, 1);
+	ck_assert_int_eq(kp_cluster_builder_add(b, 99, p, &e), KP_EINVAL);
+	kp_cluster_builder_free(b);
+}
+END_TEST
+
+START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	kp_instance_types *its = builtin();
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	/* Only pool "a" has instance types: the pod goes nowhere else. */
+	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, "a", its, &e), KP_OK);
+	static const char more[] =
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: z}\n"
+		"spec: {weight: 100, template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, "
+		"kind: KWOKNodeClass, name: default}, requirements: []}}}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\n"
+		"spec: {containers: [{name: m, resources: {requests: {cpu: '1'}}}]}\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, more, strlen(more), NULL, &e), KP_OK);
+	char *s = outcome(b);
+	ck_assert_str_eq(s, "web->a-00001,[c-2x-amd64-linux]");
+	free(s);
+	/* A KWOKNodeClass that is not Ready makes both pools unusable. */
+	static const char notready[] =
+		"apiVersion: karpenter.kwok.sh/v1alpha1\nkind: KWOKNodeClass\nmetadata: {name: default}\n"
+		"status: {conditions: [{type: Ready, status: 'False', reason: Broken, message: broken, "
+		"lastTransitionTime: '2024-01-01T00:00:00Z'}]}\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, notready, strlen(notready), NULL, &e),
+			 KP_OK);
+	kp_cluster *c = NULL;
+	kp_sched_result *r = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
+	const kp_sched_placement *p = kp_sched_result_pod(r, 0);
+	ck_assert_ptr_null(p->node);
+	ck_assert_uint_ge(p->n_reasons, 1);
+	ck_assert_uint_eq(p->reasons[0]->code, KP_REASON_NODEPOOL_NOT_READY);
+	kp_sched_result_free(r);
+	kp_cluster_free(c);
+	kp_cluster_builder_free(b);
+	kp_instance_types_free(its);
+}
+END_TEST
+
+START_TEST(builder_order_does_not_matter)
+{
+	char *first = NULL;
+	for (int order = 0; order < 2; order++) {
+		kp_cluster_builder *b = NULL;
+		kp_instance_types *its = builtin();
+		ck_assert_int_eq(kp_cluster_builder_new(&b, NULL), KP_OK);
+		ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, NULL, its, NULL), KP_OK);
+		kp_instance_types_free(its);
+		for (int k = 0; k < 6; k++) {
+			int i = order ? 5 - k : k;
+			char name[8];
+			snprintf(name, sizeof(name), "p%d", i);
+			kp_pod *p = NULL;
+			ck_assert_int_eq(kp_pod_new(&p, "ns", name, i % 2 ? "3" : "500m", "1Gi", NULL), KP_OK);
+			ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, NULL), KP_OK);
+			kp_pod_free(p);
+			if (k == 3)
+				ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL,
+										  NULL), KP_OK);
+		}
+		char *s = outcome(b);
+		if (!first)
+			first = s;
+		else {
+			ck_assert_str_eq(s, first);
+			free(s);
+		}
+		kp_cluster_builder_free(b);
+	}
+	free(first);
+}
+END_TEST
+
+static Suite *builder_suite(void)
+{
+	Suite *s = suite_create("builder");
+	TCase *tc = tcase_create("constructors");
+	tcase_add_test(tc, pod_new_requests);
+	tcase_add_test(tc, nodepool_new_defaults_and_requirements);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cluster builder");
+	tcase_add_test(tc, builder_copies_and_simulates);
+	tcase_add_test(tc, builder_refuses_duplicates_and_keeps_all_or_nothing);
+	tcase_add_test(tc, builder_per_pool_catalogue_and_nodeclass_readiness);
+	tcase_add_test(tc, builder_order_does_not_matter);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	Suite *suites[] = { builder_suite() };
+	return kp_test_run(suites, 1);
+}
