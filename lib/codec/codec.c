@@ -212,6 +212,7 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 					   : KP__UNKNOWN_IGNORE;
 	ctx.lenient = lenient;
 	ctx.kind = k;
+	ctx.info = info;
 	ctx.ident = ident;
 	ctx.err = st->err;
 	ctx.crd = &kp__crd_rules_v1;
@@ -327,7 +328,7 @@ KP_EXPORT int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *
 	if (flags & ~(uint32_t)KP_ENCODE_PRETTY)
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", (unsigned)flags);
 	kp__node *tree = NULL;
-	int rc = kp__schema_encode(info->type, object, kind, &tree, err);
+	int rc = kp__schema_encode(info->type, object, info, &tree, err);
 	if (rc)
 		return rc;
 	kp__buf b = { 0 };

@@ -24,19 +24,6 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
-int kp__cluster_keep_reqs(struct kp_cluster *c, kp_requirements *r)
-{
-	if (!r)
-		return KP_OK;
-	if (kp__grow((void **)&c->to_free, &c->cap_to_free, c->n_to_free + 1, sizeof(void *)) !=
-	    KP_OK) {
-		kp_requirements_free(r);
-		return KP_ENOMEM;
-	}
-	c->to_free[c->n_to_free++] = r;
-	return KP_OK;
-}
-
 static int intern_res_list(struct kp_cluster *c, const kp_resource_list *l)
 {
 	if (!l)

@@ -3,7 +3,8 @@
  * per-simulation state. Never installed.
  *
  * Layout of the module:
- *   sched_util.c  arena, string interning, hash tables, key buffers
+ *   sched_util.c  arena, string interning, hash tables, key buffers, the
+ *                 snapshot's owned requirement sets
  *   itindex.c     catalogue indexes: offering pairs, requirement columns
  *   cluster.c     kp_cluster_new: compiles the snapshot (nodes, pools,
  *                 instance types, daemon overhead groups)
@@ -12,8 +13,13 @@
  *   volumes.c     volume topology, claim validation, CSI attach limits
  *   topology.c    topology spread, pod affinity / anti-affinity
  *                 (upstream topology*.go)
- *   simulate.c    kp_sched_simulate: queue, existing nodes, NodeClaims
+ *   simulate.c    the simulation loop: queue, existing nodes, NodeClaims
  *   result.c      finalization, NodeClaim objects, reasons, accessors
+ *   sched.c       kp_sched_simulate: runs simulate.c, then result.c
+ * No two files call each other, directly or round a loop
+ * (tests/lint/check-layering.py): cluster.c builds on podclass.c,
+ * topology.c and volumes.c; result.c explains with simulate.c's checks;
+ * sched.c drives simulate.c and result.c.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -607,6 +613,11 @@ int kp__sched_diagnose(sc_sim *s, uint32_t pod, sc_why **whys, const char ***nod
 /* simulate.c helpers used by result.c */
 int kp__sched_finalize(sc_sim *s);
 void kp__sched_porders_free(sc_sim *s);
+/* The simulation loop on a zeroed sc_sim whose c, min_values_best_effort
+ * and max_its are set (simulate.c): initialize, then solve. */
+int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err);
+/* Release a simulation's state and s itself (porders excepted: result.c's). */
+void kp__sched_sim_free(sc_sim *s);
 int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v,
 			       sc_why *w, kp_requirements **out_reqs);
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,

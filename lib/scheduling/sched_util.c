@@ -395,3 +395,19 @@ int64_t kp__res_value(const char *name, const kp_quantity *q)
 		return kp_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
 	return v;
 }
+
+/* Requirement sets the snapshot owns (pool, node and pod-class sets), freed
+ * with it. Here, beside the arena, so that the files that build the
+ * snapshot (cluster, podclass, topology, volumes) only call downward. */
+int kp__cluster_keep_reqs(struct kp_cluster *c, kp_requirements *r)
+{
+	if (!r)
+		return KP_OK;
+	if (kp__grow((void **)&c->to_free, &c->cap_to_free, c->n_to_free + 1, sizeof(void *)) !=
+	    KP_OK) {
+		kp_requirements_free(r);
+		return KP_ENOMEM;
+	}
+	c->to_free[c->n_to_free++] = r;
+	return KP_OK;
+}

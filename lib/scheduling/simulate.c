@@ -1390,7 +1390,6 @@ static int solve(sc_sim *s)
 	return KP_OK;
 }
 
-void kp__sched_sim_free(sc_sim *s);
 void kp__sched_sim_free(sc_sim *s)
 {
 	if (!s)
@@ -1444,7 +1443,6 @@ void kp__sched_sim_free(sc_sim *s)
 	kp__free(s->amemo_cap);
 	kp__free(s->pos);
 	kp__itcompat_dispose(&s->itc);
-	kp__sched_porders_free(s);
 	kp__topo_sim_free(s);
 	kp__free(s);
 }
@@ -1555,57 +1553,12 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 	return kp__topo_sim_new(s);
 }
 
-KP_EXPORT void kp_sched_options_init(kp_sched_options *opts)
+int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
-	if (opts) {
-		kp_sched_options init = KP_SCHED_OPTIONS_INIT;
-		*opts = init;
-	}
-}
-
-KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster,
-				const kp_sched_options *opts, kp_error *err)
-{
-	if (!out)
-		return kp__error(err, KP_EINVAL, NULL, "out is NULL");
-	*out = NULL;
-	if (!cluster)
-		return kp__error(err, KP_EINVAL, NULL, "cluster is NULL");
-	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
-	if (opts) {
-		int rc = kp__check_struct_size(opts, offsetof(kp_sched_options, n_only_pods) +
-							     sizeof(size_t),
-					       sizeof(kp_sched_options), "kp_sched_options", err);
-		if (rc != KP_OK)
-			return rc;
-		memcpy(&o, opts, opts->struct_size < sizeof(o) ? opts->struct_size : sizeof(o));
-	}
-	if (o.reserved)
-		return kp__error(err, KP_EINVAL, "reserved", "kp_sched_options.reserved must be zero");
-	if (o.min_values_policy > KP_MIN_VALUES_BEST_EFFORT)
-		return kp__error(err, KP_EINVAL, "min_values_policy",
-				 "unknown min_values_policy %u", o.min_values_policy);
-	if (o.n_removed_nodes && !o.removed_nodes)
-		return kp__error(err, KP_EINVAL, "removed_nodes", "removed_nodes is NULL");
-	if (o.n_only_pods && !o.only_pods)
-		return kp__error(err, KP_EINVAL, "only_pods", "only_pods is NULL");
-	sc_sim *s = kp__calloc(1, sizeof(*s));
-	if (!s)
-		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	s->c = cluster;
-	s->min_values_best_effort = o.min_values_policy == KP_MIN_VALUES_BEST_EFFORT;
-	s->max_its = o.max_instance_types ? o.max_instance_types : KP_SCHED_DEFAULT_MAX_INSTANCE_TYPES;
-	int rc = sim_init(s, &o, err);
+	int rc = sim_init(s, o, err);
 	if (rc == KP_OK)
 		rc = solve(s);
 	if (rc == KP_OK && s->oom)
 		rc = KP_ENOMEM;
-	if (rc == KP_OK)
-		rc = kp__sched_finalize(s);
-	if (rc == KP_OK)
-		rc = kp__sched_result_build(s, out, err);
-	if (rc == KP_ENOMEM)
-		kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	kp__sched_sim_free(s);
 	return rc;
 }

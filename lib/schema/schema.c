@@ -366,8 +366,7 @@ static int oom(kp__dctx *c)
  * schema, and its messages are the ones to give. */
 static int crd_kind(const kp__dctx *c)
 {
-	const kp__kind_info *k = kp__kind_info_get(c->kind);
-	return k && k->karpenter;
+	return c->info && c->info->karpenter;
 }
 
 /*
@@ -1663,8 +1662,19 @@ int kp__schema_equal(const kp__type *t, const void *a, const void *b)
 typedef struct ectx {
 	kp_error *err;
 	kp__buf path;
-	uint32_t kind;
+	const kp__kind_info *info; /* top-level kind, or NULL */
 } ectx;
+
+/* apiVersion default and kind name of a top-level kind ("" below it). */
+static const char *top_api_version(const ectx *c)
+{
+	return c->info ? c->info->api_version : "";
+}
+
+static const char *top_kind_name(const ectx *c)
+{
+	return c->info ? c->info->name : "";
+}
 
 static int eerr(ectx *c, int code, const char *fmt, ...) KP_PRINTF(3, 4);
 
@@ -1730,13 +1740,13 @@ static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const vo
 	case KP__FK_API_VERSION: {
 		const char *v = *CAT(s, f->off, const char *);
 		if (!v)
-			v = kp_kind_api_version(c->kind);
+			v = top_api_version(c);
 		if (!(*out = mk_string(v)))
 			return eoom(c);
 		return KP_OK;
 	}
 	case KP__FK_KIND:
-		if (!(*out = mk_string(kp_kind_name(c->kind))))
+		if (!(*out = mk_string(top_kind_name(c))))
 			return eoom(c);
 		return KP_OK;
 	case KP__FK_ENUM: {
@@ -2008,10 +2018,10 @@ static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **o
 	return KP_OK;
 }
 
-int kp__schema_encode(const kp__type *t, const void *s, uint32_t kind, kp__node **out,
-		      kp_error *err)
+int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *info,
+		      kp__node **out, kp_error *err)
 {
-	ectx c = { err, { 0 }, kind };
+	ectx c = { err, { 0 }, info };
 	int rc = encode_struct(&c, t, s, out);
 	kp__buf_dispose(&c.path);
 	return rc;

@@ -155,6 +155,7 @@ typedef struct kp__dctx {
 	uint32_t unknown_mode;  /* kp__unknown_mode */
 	int lenient;            /* duplicates: warn and keep the last */
 	uint32_t kind;          /* kp_kind of the object (written to KP__FK_KIND) */
+	const kp__kind_info *info; /* the kind's entry (objects.c), or NULL: not a CRD */
 	const char *ident;      /* "NodePool/default" or "document 3", for messages */
 	kp_error *err;
 	const kp__crd_rules *crd; /* NULL: no CRD messages (plain parse errors) */
@@ -182,9 +183,9 @@ int kp__schema_decode(const kp__type *t, kp__node *node, void **out, kp__dctx *c
 void kp__dctx_dispose(kp__dctx *ctx);
 
 /* Encode a struct of type t into a tree (apiVersion default and kind name
- * from `kind`, a kp_kind, for top-level types; 0 otherwise). */
-int kp__schema_encode(const kp__type *t, const void *s, uint32_t kind, kp__node **out,
-		      kp_error *err);
+ * from `info` for a top-level kind; NULL otherwise). */
+int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *info,
+		      kp__node **out, kp_error *err);
 
 /* Free a library-built struct of type t and everything it owns. */
 void kp__schema_free(const kp__type *t, void *s);

@@ -783,8 +783,9 @@ static int finish(kp__vctx *c, kp_validation *v)
 	return KP_OK;
 }
 
-KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object,
-			  const void *old_object, const kp_validate_options *opts, kp_error *err)
+int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
+		      const void *old_object, const kp_validate_options *opts, kp__v_walk walk,
+		      kp_error *err)
 {
 	if (out)
 		*out = NULL;
@@ -803,7 +804,7 @@ KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object
 			       KP_VALIDATE_NO_METADATA | KP_VALIDATE_ALL_CEL;
 	if (o.flags & ~known)
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o.flags & ~known);
-	if (kind != KP_KIND_NODEPOOL && kind != KP_KIND_NODECLAIM && kind != KP_KIND_KWOK_NODECLASS)
+	if (!walk)
 		return kp__error(err, KP_EINVAL, "kind", "no validation for kind %u (%s)", kind,
 				 kp_kind_name(kind));
 
@@ -837,17 +838,7 @@ KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object
 
 	if (!(c.flags & KP_VALIDATE_NO_METADATA) && !old)
 		kp__v_metadata(&c, meta, 0);
-	switch (kind) {
-	case KP_KIND_NODEPOOL:
-		kp__v_nodepool(&c, obj, old);
-		break;
-	case KP_KIND_NODECLAIM:
-		kp__v_nodeclaim(&c, obj, old);
-		break;
-	default:
-		kp__v_kwok_nodeclass(&c, obj);
-		break;
-	}
+	walk(&c, obj, old);
 	if (!c.failed)
 		c.failed = finish(&c, v);
 	if (c.failed == KP_ENOMEM)

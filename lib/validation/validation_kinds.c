@@ -1063,3 +1063,41 @@ void kp__v_kwok_nodeclass(kp__vctx *c, const kp_kwok_nodeclass *nc)
 		kp__v_pop(c, m);
 	}
 }
+
+/* ------------------------------------------------------------------------ */
+/* The kinds' walks and kp_validate                                         */
+
+static void walk_nodepool(kp__vctx *c, const void *obj, const void *old)
+{
+	kp__v_nodepool(c, obj, old);
+}
+
+static void walk_nodeclaim(kp__vctx *c, const void *obj, const void *old)
+{
+	kp__v_nodeclaim(c, obj, old);
+}
+
+static void walk_kwok_nodeclass(kp__vctx *c, const void *obj, const void *old)
+{
+	(void)old; /* no update rules */
+	kp__v_kwok_nodeclass(c, obj);
+}
+
+static const struct {
+	uint32_t kind;
+	kp__v_walk walk;
+} walks[] = {
+	{ KP_KIND_NODEPOOL, walk_nodepool },
+	{ KP_KIND_NODECLAIM, walk_nodeclaim },
+	{ KP_KIND_KWOK_NODECLASS, walk_kwok_nodeclass },
+};
+
+KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object,
+			  const void *old_object, const kp_validate_options *opts, kp_error *err)
+{
+	kp__v_walk walk = NULL;
+	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
+		if (walks[i].kind == kind)
+			walk = walks[i].walk;
+	return kp__validate_walk(out, kind, object, old_object, opts, walk, err);
+}

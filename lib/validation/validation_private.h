@@ -131,6 +131,18 @@ void kp__v_cel(kp__vctx *c, const char *suffix, int index, int result, const cha
 void kp__v_metadata(kp__vctx *c, const kp_object_meta *meta, int namespaced);
 
 /* The walks (validation_kinds.c). old may be NULL. */
+/* A kind's walk: every check of the kind on obj (old: the object before an
+ * update, or NULL). */
+typedef void (*kp__v_walk)(kp__vctx *c, const void *obj, const void *old);
+
+/* kp_validate's work for a kind whose walk is given (validation.c): options,
+ * copies at this library's struct sizes, metadata, the walk, the result.
+ * validation_kinds.c picks the walk, so the framework knows no kind; a
+ * NULL walk is the "no validation for kind" error. */
+int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
+		      const void *old_object, const kp_validate_options *opts, kp__v_walk walk,
+		      kp_error *err);
+
 void kp__v_nodepool(kp__vctx *c, const kp_nodepool *np, const kp_nodepool *old);
 void kp__v_nodeclaim(kp__vctx *c, const kp_nodeclaim *nc, const kp_nodeclaim *old);
 void kp__v_kwok_nodeclass(kp__vctx *c, const kp_kwok_nodeclass *nc);

@@ -12,6 +12,7 @@ usage: check-layering.py SOURCE_ROOT
 import glob
 import os
 import re
+import subprocess
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
@@ -25,7 +26,60 @@ def folder_of(root, path):
     return rel.split(os.sep)[0] if os.sep in rel else None
 
 
-def main(root):
+def find_cycles(edges):
+    cycles, state = [], {}
+
+    def visit(node, stack):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, {})):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [])
+    return cycles
+
+
+def symbol_graphs(objdir):
+    """File and folder graphs from the symbols the objects use and define.
+    meson names an object <folder>_<file>.c.o."""
+    defined, used = {}, {}
+    for obj in sorted(glob.glob(os.path.join(objdir, '*.c.o'))):
+        name = os.path.basename(obj)[:-len('.c.o')]
+        out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            cols = line.split()
+            if len(cols) == 2 and cols[0] == 'U':
+                used.setdefault(name, set()).add(cols[1])
+            elif len(cols) == 3 and cols[1] in 'TDRB':
+                defined[cols[2]] = name
+    files, folders = {}, {}
+    for name, syms in used.items():
+        for sym in syms:
+            other = defined.get(sym)
+            if not other or other == name:
+                continue
+            files.setdefault(name, {}).setdefault(other, set()).add(sym)
+            a, b = name.split('_', 1)[0], other.split('_', 1)[0]
+            if a != b:
+                folders.setdefault(a, {}).setdefault(b, set()).add(sym)
+    return files, folders
+
+
+def report(title, edges, cycles):
+    for cyc in cycles:
+        print('%s cycle: %s' % (title, ' -> '.join(cyc)))
+        for a, b in zip(cyc, cyc[1:]):
+            print('  %s -> %s: %s' % (a, b, '; '.join(sorted(edges[a][b])[:3])))
+
+
+def main(root, objdir=None):
     lib = os.path.join(root, 'lib')
     sources = sorted(glob.glob(os.path.join(lib, '*', '*.[ch]')))
     definer = {}
@@ -59,34 +113,23 @@ def main(root):
                     edges.setdefault(here, {}).setdefault(t, set()).add(
                         '%s includes %s' % (os.path.relpath(path, root), inc))
 
-    cycles = []
-    state = {}
-
-    def visit(node, stack):
-        state[node] = 1
-        stack.append(node)
-        for nxt in sorted(edges.get(node, {})):
-            if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
-            elif nxt not in state:
-                visit(nxt, stack)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(edges):
-        if node not in state:
-            visit(node, [])
-    for cyc in cycles:
-        print('cycle: ' + ' -> '.join(cyc))
-        for a, b in zip(cyc, cyc[1:]):
-            print('  %s -> %s: %s' % (a, b, '; '.join(sorted(edges[a][b])[:3])))
+    cycles = find_cycles(edges)
+    report('include', edges, cycles)
     print('%d folders, %d edges, %d cycles' % (
         len({f for f in map(lambda p: folder_of(root, p), sources)}),
         sum(len(v) for v in edges.values()), len(cycles)))
+    if objdir:
+        files, folders = symbol_graphs(objdir)
+        fc, dc = find_cycles(files), find_cycles(folders)
+        report('call (files)', files, fc)
+        report('call (folders)', folders, dc)
+        print('%d object files, %d file edges, %d file cycles, %d folder cycles' % (
+            len(files), sum(len(v) for v in files.values()), len(fc), len(dc)))
+        cycles += fc + dc
     return 1 if cycles else 0
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:]))
