@@ -14,6 +14,9 @@ else
 fi
 meson compile -C "$build"
 status=0
-meson test -C "$build" --print-errorlogs --num-processes 2 || status=$?
+# Sanitizer builds run several times slower: .ci/run raises the per-test
+# timeouts with KP_TEST_TIMEOUT_MULTIPLIER.
+meson test -C "$build" --print-errorlogs --num-processes 2 \
+	--timeout-multiplier "${KP_TEST_TIMEOUT_MULTIPLIER:-1}" || status=$?
 python3 tools/test-summary.py "$build/meson-logs/testlog.json"
 exit $status
