@@ -17,15 +17,11 @@
 
 #include <karpenter/cloudprovider.h>
 
+#include "common/sized.h"
 #include "kp_internal.h"
 #include "cloudprovider_private.h"
 
 /* The sizes published in 0.1: the smallest struct_size accepted. */
-#define OPS_SIZE_0_1 (offsetof(kp_cloudprovider_ops, destroy) + sizeof(void (*)(void *)))
-#define INSTANCE_SIZE_0_1 (offsetof(kp_instance, deletion_ms) + sizeof(int64_t))
-#define NODECLAIM_SIZE_0_1 (offsetof(kp_nodeclaim, status) + sizeof(void *))
-#define META_SIZE_0_1 (offsetof(kp_object_meta, n_finalizers) + sizeof(size_t))
-#define STATUS_SIZE_0_1 (offsetof(kp_nodeclaim_status, last_pod_event_time_ms) + sizeof(int64_t))
 
 /* Whether a caller's size-tagged struct has member m. */
 #define HAS(p, type, m) ((p) && (p)->struct_size >= offsetof(type, m) + sizeof(((type *)0)->m))
@@ -53,25 +49,6 @@ KP_EXPORT void kp_cloudprovider_ops_init(kp_cloudprovider_ops *ops)
 		kp_cloudprovider_ops init = KP_CLOUDPROVIDER_OPS_INIT;
 		*ops = init;
 	}
-}
-
-/*
- * Read a caller's size-tagged struct into a zeroed local of our size, whose
- * struct_size then says ours (so the local can be handed on safely).
- */
-static int read_sized(void *dst, size_t our_size, const void *src, size_t min_size,
-		      const char *type_name, kp_error *err)
-{
-	int rc = kp__check_struct_size(src, min_size, our_size, type_name, err);
-	if (rc)
-		return rc;
-	uint32_t size;
-	memcpy(&size, src, sizeof(size));
-	memset(dst, 0, our_size);
-	memcpy(dst, src, size < our_size ? size : our_size);
-	size = (uint32_t)our_size;
-	memcpy(dst, &size, sizeof(size));
-	return KP_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -106,7 +83,7 @@ KP_EXPORT int kp_cloudprovider_new(kp_cloudprovider **out, const kp_cloudprovide
 				 "ABI %u: rebuild the provider against it",
 				 (unsigned)abi_major, (unsigned)KP_ABI_MAJOR);
 	kp_cloudprovider_ops o;
-	int rc = read_sized(&o, sizeof(o), ops, OPS_SIZE_0_1, "kp_cloudprovider_ops", err);
+	int rc = KP__READ_SIZED(&o, ops, kp_cloudprovider_ops, err);
 	if (rc)
 		return rc;
 	if (o.flags & ~(uint32_t)KP_PROVIDER_F_THREADSAFE)
@@ -199,7 +176,7 @@ static int read_instance(kp_instance *dst, const kp_instance *src, kp_cloudprovi
 	if (!src)
 		return kp__error(err, KP_EINVAL, NULL, "provider \"%s\": %s returned a NULL instance",
 				 cp->name, method);
-	int rc = read_sized(dst, sizeof(*dst), src, INSTANCE_SIZE_0_1, "kp_instance", err);
+	int rc = KP__READ_SIZED(dst, src, kp_instance, err);
 	if (rc)
 		return rc;
 	if (!dst->provider_id || !*dst->provider_id)
@@ -305,12 +282,11 @@ KP_EXPORT int kp_cloudprovider_create(kp_nodeclaim **out, kp_cloudprovider *cp,
 	kp_nodeclaim nc;
 	kp_object_meta meta = KP_OBJECT_META_INIT;
 	kp_nodeclaim_status status = KP_NODECLAIM_STATUS_INIT;
-	int rc = read_sized(&nc, sizeof(nc), nodeclaim, NODECLAIM_SIZE_0_1, "kp_nodeclaim", err);
+	int rc = KP__READ_SIZED(&nc, nodeclaim, kp_nodeclaim, err);
 	if (!rc && nc.metadata)
-		rc = read_sized(&meta, sizeof(meta), nc.metadata, META_SIZE_0_1, "kp_object_meta", err);
+		rc = KP__READ_SIZED(&meta, nc.metadata, kp_object_meta, err);
 	if (!rc && nc.status)
-		rc = read_sized(&status, sizeof(status), nc.status, STATUS_SIZE_0_1,
-				"kp_nodeclaim_status", err);
+		rc = KP__READ_SIZED(&status, nc.status, kp_nodeclaim_status, err);
 	if (rc)
 		return rc;
 	if ((meta.labels.count && !meta.labels.items) ||
@@ -363,8 +339,7 @@ KP_EXPORT int kp_cloudprovider_delete(kp_cloudprovider *cp, const kp_nodeclaim *
 {
 	if (!cp || !nodeclaim)
 		return kp__error(err, KP_EINVAL, NULL, "%s is NULL", cp ? "nodeclaim" : "cloudprovider");
-	int rc = kp__check_struct_size(nodeclaim, NODECLAIM_SIZE_0_1, sizeof(*nodeclaim),
-				       "kp_nodeclaim", err);
+	int rc = KP__CHECK_SIZED(nodeclaim, kp_nodeclaim, err);
 	if (rc)
 		return rc;
 	kp_error perr;

@@ -20,12 +20,11 @@
 
 #include <karpenter/cloudprovider.h>
 
+#include "common/sized.h"
 #include "kp_internal.h"
 #include "cloudprovider_private.h"
 
 /* The sizes published in 0.1: the smallest struct_size accepted. */
-#define OFFERING_SPEC_SIZE_0_1 (offsetof(kp_offering_spec, n_requirements) + sizeof(size_t))
-#define IT_SPEC_SIZE_0_1 (offsetof(kp_instance_type_spec, n_offerings) + sizeof(size_t))
 
 /* Capacity types in WorstLaunchPrice's order of precedence. */
 static const char *const launch_order[] = {
@@ -260,20 +259,6 @@ static void prefix_index(kp_error *err, const char *name, size_t i)
 	kp__error_prefix(err, name);
 }
 
-/* Read a caller's size-tagged struct into a zeroed local of our size. */
-static int read_sized(void *dst, size_t our_size, const void *src, size_t min_size,
-		      const char *type_name, kp_error *err)
-{
-	int rc = kp__check_struct_size(src, min_size, our_size, type_name, err);
-	if (rc)
-		return rc;
-	uint32_t size;
-	memcpy(&size, src, sizeof(size));
-	memset(dst, 0, our_size);
-	memcpy(dst, src, size < our_size ? size : our_size);
-	return KP_OK;
-}
-
 void kp__cp_prefix_list_error(kp_error *err, const char *name)
 {
 	/* kp_resources_copy names its input "src": "src[1].name" -> "NAME[1].name" */
@@ -338,8 +323,7 @@ static int build_offering(kp_offering **out, const kp_instance_types *its,
 	kp_offering_spec spec;
 	if (!spec_in)
 		return kp__error(err, KP_EINVAL, NULL, "offering is NULL");
-	int rc = read_sized(&spec, sizeof(spec), spec_in, OFFERING_SPEC_SIZE_0_1,
-			    "kp_offering_spec", err);
+	int rc = KP__READ_SIZED(&spec, spec_in, kp_offering_spec, err);
 	if (rc)
 		return rc;
 	if (spec.available > 1)
@@ -482,8 +466,7 @@ KP_EXPORT int kp_instance_types_add(kp_instance_types *its, const kp_instance_ty
 		return kp__error(err, KP_EINVAL, NULL,
 				 "instance types: the catalogue is shared and can no longer change");
 	kp_instance_type_spec spec;
-	int rc = read_sized(&spec, sizeof(spec), spec_in, IT_SPEC_SIZE_0_1, "kp_instance_type_spec",
-			    err);
+	int rc = KP__READ_SIZED(&spec, spec_in, kp_instance_type_spec, err);
 	if (rc)
 		return rc;
 	if (spec.reserved)

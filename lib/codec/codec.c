@@ -9,6 +9,7 @@
 
 #include <karpenter/codec.h>
 
+#include "common/sized.h"
 #include "schema/schema.h"
 #include "validation/crd.h"
 #include "document/tree.h"
@@ -239,7 +240,7 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	if (!opts)
 		opts = &defaults;
-	int rc = kp__check_struct_size(opts, sizeof(*opts), sizeof(*opts), "kp_decode_options", err);
+	int rc = KP__CHECK_SIZED(opts, kp_decode_options, err);
 	if (rc)
 		return rc;
 	if (opts->format > KP_FORMAT_YAML)

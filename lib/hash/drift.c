@@ -12,6 +12,7 @@
 #include <karpenter/hash.h>
 #include <karpenter/requirements.h>
 
+#include "common/sized.h"
 #include "hash_private.h"
 
 /*
@@ -51,11 +52,11 @@ static int check_args(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_dr
 	static const kp_drift_options defaults = KP_DRIFT_OPTIONS_INIT;
 	if (!np || !nc)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_struct_size(np, sizeof(*np), sizeof(*np), "kp_nodepool", err);
+	int rc = KP__CHECK_SIZED(np, kp_nodepool, err);
 	if (!rc)
-		rc = kp__check_struct_size(nc, sizeof(*nc), sizeof(*nc), "kp_nodeclaim", err);
+		rc = KP__CHECK_SIZED(nc, kp_nodeclaim, err);
 	if (!rc && opts)
-		rc = kp__check_struct_size(opts, sizeof(*opts), sizeof(*opts), "kp_drift_options", err);
+		rc = KP__CHECK_SIZED(opts, kp_drift_options, err);
 	if (rc)
 		return rc;
 	if (!opts)

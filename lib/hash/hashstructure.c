@@ -555,7 +555,7 @@ static int hash_struct(const kp__hs_opts *o, const kp__type *t, const void *s, u
 		       kp_error *err)
 {
 	if (s && t->sized) {
-		int rc = kp__check_struct_size(s, t->size, t->size, t->go, err);
+		int rc = kp__check_struct_size(s, t->first_size, t->size, t->go, err);
 		if (rc)
 			return rc;
 	}

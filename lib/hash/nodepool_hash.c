@@ -10,6 +10,7 @@
 
 #include <karpenter/hash.h>
 
+#include "common/sized.h"
 #include "hash_private.h"
 
 KP_EXPORT void kp_hash_options_init(kp_hash_options *opts)
@@ -25,7 +26,7 @@ int kp__hash_opts(const kp_hash_options *opts, kp__hs_opts *o, kp_error *err)
 	kp__hs_opts_karpenter(o);
 	if (!opts)
 		return KP_OK;
-	int rc = kp__check_struct_size(opts, sizeof(*opts), sizeof(*opts), "kp_hash_options", err);
+	int rc = KP__CHECK_SIZED(opts, kp_hash_options, err);
 	if (rc)
 		return rc;
 	if (opts->time_location > KP_HASH_TIME_UTC)
@@ -43,13 +44,13 @@ static int nodepool_template(const kp_nodepool *np, const kp_nodeclaim_template 
 			     kp_error *err)
 {
 	*out = NULL;
-	int rc = kp__check_struct_size(np, sizeof(*np), sizeof(*np), "kp_nodepool", err);
+	int rc = KP__CHECK_SIZED(np, kp_nodepool, err);
 	if (rc)
 		return rc;
 	const kp_nodepool_spec *spec = np->spec;
 	if (!spec)
 		return KP_OK;
-	rc = kp__check_struct_size(spec, sizeof(*spec), sizeof(*spec), "kp_nodepool_spec", err);
+	rc = KP__CHECK_SIZED(spec, kp_nodepool_spec, err);
 	if (rc) {
 		kp__error_prefix(err, "spec");
 		return rc;
@@ -165,11 +166,9 @@ KP_EXPORT int kp_nodeclaim_hash_annotations(kp_labels *out, const kp_nodepool *n
 {
 	if (!out || !nodepool || !nodeclaim)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_struct_size(nodepool, sizeof(*nodepool), sizeof(*nodepool), "kp_nodepool",
-				       err);
+	int rc = KP__CHECK_SIZED(nodepool, kp_nodepool, err);
 	if (!rc)
-		rc = kp__check_struct_size(nodeclaim, sizeof(*nodeclaim), sizeof(*nodeclaim),
-					   "kp_nodeclaim", err);
+		rc = KP__CHECK_SIZED(nodeclaim, kp_nodeclaim, err);
 	if (rc)
 		return rc;
 	/* Hash first, so that an unhashable NodePool fails whatever the

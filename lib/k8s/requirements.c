@@ -19,6 +19,7 @@
 
 #include <karpenter/requirements.h>
 
+#include "common/sized.h"
 #include "kp_internal.h"
 
 enum {
@@ -321,8 +322,7 @@ static int req_from_parts(kp_requirement **out, const char *key, uint32_t op,
 
 static int check_selector(const kp_node_selector_requirement *sel, kp_error *err)
 {
-	int rc = kp__check_struct_size(sel, sizeof(*sel), sizeof(*sel),
-				       "kp_node_selector_requirement", err);
+	int rc = KP__CHECK_SIZED(sel, kp_node_selector_requirement, err);
 	if (rc != KP_OK)
 		return rc;
 	if (!sel->key)
@@ -719,8 +719,7 @@ KP_EXPORT int kp_requirement_selector(kp_requirement *req, size_t index,
 {
 	if (!req)
 		return kp__error(err, KP_EINVAL, NULL, "requirement is NULL");
-	int rc = kp__check_struct_size(out, sizeof(*out), sizeof(*out),
-				       "kp_node_selector_requirement", err);
+	int rc = KP__CHECK_SIZED(out, kp_node_selector_requirement, err);
 	if (rc != KP_OK)
 		return rc;
 	if (index >= kp_requirement_selector_count(req))

@@ -19,6 +19,7 @@
 
 #include <karpenter/resources.h>
 
+#include "common/sized.h"
 #include "kp_internal.h"
 
 /* Entries of x handled on the stack before falling back to the heap. */
@@ -633,7 +634,7 @@ static int check_container(const kp_container_resources *c, const char *where, k
 {
 	if (!c)
 		return kp__error(err, KP_EINVAL, where, "%s is NULL", where);
-	int rc = kp__check_struct_size(c, sizeof(*c), sizeof(*c), "kp_container_resources", err);
+	int rc = KP__CHECK_SIZED(c, kp_container_resources, err);
 	if (rc == KP_OK)
 		rc = check_flag(c->restartable, "restartable", err);
 	if (rc == KP_OK)
@@ -666,7 +667,7 @@ static int check_containers(const kp_container_resources *const *cs, size_t n, c
 
 static int check_pod(const kp_pod_resources *pod, kp_error *err)
 {
-	int rc = kp__check_struct_size(pod, sizeof(*pod), sizeof(*pod), "kp_pod_resources", err);
+	int rc = KP__CHECK_SIZED(pod, kp_pod_resources, err);
 	if (rc == KP_OK)
 		rc = check_flag(pod->resize_infeasible, "resize_infeasible", err);
 	if (rc == KP_OK)

@@ -19,6 +19,7 @@
 
 #include <karpenter/hash.h>
 
+#include "common/sized.h"
 #include "sched_private.h"
 
 /* ------------------------------------------------------------------ */
@@ -1210,12 +1211,10 @@ KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_e
 	*out = NULL;
 	if (!spec)
 		return kp__error(err, KP_EINVAL, NULL, "spec is NULL");
-	kp_cluster_spec s = KP_CLUSTER_SPEC_INIT;
-	int rc = kp__check_struct_size(spec, offsetof(kp_cluster_spec, now_ms) + sizeof(int64_t),
-				       sizeof(kp_cluster_spec), "kp_cluster_spec", err);
+	kp_cluster_spec s;
+	int rc = KP__READ_SIZED(&s, spec, kp_cluster_spec, err);
 	if (rc != KP_OK)
 		return rc;
-	memcpy(&s, spec, spec->struct_size < sizeof(s) ? spec->struct_size : sizeof(s));
 	if (s.reserved)
 		return kp__error(err, KP_EINVAL, "reserved", "kp_cluster_spec.reserved must be zero");
 #define CHECK_ARRAY(a, n)                                                                          \
@@ -1238,8 +1237,7 @@ KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_e
 		const kp_nodeclass_status *st = s.nodeclasses[i];
 		if (!st)
 			return kp__error(err, KP_EINVAL, "nodeclasses", "nodeclasses[%zu] is NULL", i);
-		rc = kp__check_struct_size(st, sizeof(kp_nodeclass_status), sizeof(kp_nodeclass_status),
-					   "kp_nodeclass_status", err);
+		rc = KP__CHECK_SIZED(st, kp_nodeclass_status, err);
 		if (rc != KP_OK) {
 			kp__error_prefix(err, "nodeclasses");
 			return rc;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "common/sized.h"
 #include "sched_private.h"
 
 KP_EXPORT void kp_sched_options_init(kp_sched_options *opts)
@@ -32,12 +33,9 @@ KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster
 		return kp__error(err, KP_EINVAL, NULL, "cluster is NULL");
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	if (opts) {
-		int rc = kp__check_struct_size(opts, offsetof(kp_sched_options, n_only_pods) +
-							     sizeof(size_t),
-					       sizeof(kp_sched_options), "kp_sched_options", err);
+		int rc = KP__READ_SIZED(&o, opts, kp_sched_options, err);
 		if (rc != KP_OK)
 			return rc;
-		memcpy(&o, opts, opts->struct_size < sizeof(o) ? opts->struct_size : sizeof(o));
 	}
 	if (o.reserved)
 		return kp__error(err, KP_EINVAL, "reserved", "kp_sched_options.reserved must be zero");

@@ -18,6 +18,7 @@
 #include <karpenter/nodepool.h>
 #include <karpenter/objects.h>
 
+#include "common/sized.h"
 #include "schema.h"
 
 #include "schema_tables.h"
@@ -1059,11 +1060,10 @@ KP_EXPORT int kp_nodeclaim_requirement_view(const kp_nodeclaim_requirement *req,
 {
 	if (!req || !out)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_struct_size(req, sizeof(*req), sizeof(*req), "kp_nodeclaim_requirement", err);
+	int rc = KP__CHECK_SIZED(req, kp_nodeclaim_requirement, err);
 	if (rc)
 		return rc;
-	rc = kp__check_struct_size(out, sizeof(*out), sizeof(*out), "kp_node_selector_requirement",
-				   err);
+	rc = KP__CHECK_SIZED(out, kp_node_selector_requirement, err);
 	if (rc)
 		return rc;
 	const kp__enum_entry *e = NULL;

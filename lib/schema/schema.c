@@ -225,7 +225,7 @@ static int check_size(const kp__type *t, const void *s, const char *path, kp_err
 {
 	if (!t->sized)
 		return KP_OK;
-	int rc = kp__check_struct_size(s, t->size, t->size, t->go, err);
+	int rc = kp__check_struct_size(s, t->first_size, t->size, t->go, err);
 	if (rc && err && path && *path)
 		kp__error_prefix(err, path);
 	return rc;

@@ -95,6 +95,8 @@ typedef struct kp__field {
 struct kp__type {
 	const char *go;          /* Go type name, e.g. "NodeClaimTemplateSpec" */
 	size_t size;             /* sizeof the C struct */
+	size_t first_size;       /* smallest struct_size a caller may pass (its first
+	                            release, common/sized.h); = size when not sized */
 	int sized;               /* starts with uint32_t struct_size */
 	size_t tag_off;          /* offset of a uint32 tag (kp_volume::source), or 0 */
 	const kp__field *fields; /* in Go declaration order */

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "common/sized.h"
 #include "schema.h"
 
 #define F_(k, m, a, j, g, e, en_, fl, tg) \
@@ -46,14 +47,19 @@
 
 #define N_(a) (sizeof(a) / sizeof((a)[0]))
 /* A size-tagged struct type, a fixed-layout value type, a tagged struct. */
-#define SIZED(name, goname, ctype) \
-	static const kp__type name = { goname, sizeof(ctype), 1, 0, name##_f, N_(name##_f) }
+/* A public type's first released size is KP__FIRST_SIZE(ctype)
+ * (common/sized.h); SIZED_FROM names it for a type that has none there. */
+#define SIZED_FROM(name, goname, ctype, first) \
+	static const kp__type name = { goname, sizeof(ctype), (first), 1, 0, name##_f, N_(name##_f) }
+#define SIZED(name, goname, ctype) SIZED_FROM(name, goname, ctype, KP__FIRST_SIZE(ctype))
 #define FIXED(name, goname, ctype) \
-	static const kp__type name = { goname, sizeof(ctype), 0, 0, name##_f, N_(name##_f) }
-#define TAGGED(name, goname, ctype, tagm) \
-	static const kp__type name = { goname, sizeof(ctype), 1, offsetof(ctype, tagm), name##_f, \
+	static const kp__type name = { goname, sizeof(ctype), sizeof(ctype), 0, 0, name##_f, \
 				       N_(name##_f) }
+#define TAGGED(name, goname, ctype, tagm) \
+	static const kp__type name = { goname, sizeof(ctype), KP__FIRST_SIZE(ctype), 1, \
+				       offsetof(ctype, tagm), name##_f, N_(name##_f) }
 #define PUBLIC(name, goname, ctype) \
-	const kp__type name = { goname, sizeof(ctype), 1, 0, name##_f, N_(name##_f) }
+	const kp__type name = { goname, sizeof(ctype), KP__FIRST_SIZE(ctype), 1, 0, name##_f, \
+				N_(name##_f) }
 
 #endif

@@ -49,6 +49,9 @@ static void set_duration(kp_api_duration *d, char *text, int64_t ns)
 	d->parsed = 1;
 }
 
+/* Defaults are applied to library-owned objects only (validation.h), which
+ * always have this library's size: anything else is refused, never
+ * written to. */
 static int check(const void *s, size_t size, const char *name, kp_error *err)
 {
 	if (!s)

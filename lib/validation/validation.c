@@ -14,6 +14,7 @@
 #include <karpenter/duration.h>
 #include <karpenter/labels.h>
 
+#include "common/sized.h"
 #include "validation_private.h"
 
 struct kp__vproblem {
@@ -793,12 +794,9 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	kp_validate_options o = KP_VALIDATE_OPTIONS_INIT;
 	if (opts) {
-		int rc = kp__check_struct_size(opts, sizeof(uint32_t) * 2 + sizeof(void *),
-					       sizeof(*opts), "kp_validate_options", err);
+		int rc = KP__READ_SIZED(&o, opts, kp_validate_options, err);
 		if (rc)
 			return rc;
-		memcpy(&o, opts, opts->struct_size < sizeof(o) ? opts->struct_size : sizeof(o));
-		o.struct_size = sizeof(o);
 	}
 	const uint32_t known = KP_VALIDATE_NO_RUNTIME | KP_VALIDATE_NO_STATUS |
 			       KP_VALIDATE_NO_METADATA | KP_VALIDATE_ALL_CEL;

@@ -28,14 +28,14 @@ static const kp__field t_subnet_term_f[] = {
 	MAP(tags, "tags", "Tags"),
 	STR(id, "id", "ID"),
 };
-SIZED(t_subnet_term, "SubnetSelectorTerm", S);
+SIZED_FROM(t_subnet_term, "SubnetSelectorTerm", S, sizeof(S));
 
 static const kp__field t_security_group_term_f[] = {
 	MAP(tags, "tags", "Tags"),
 	STR(id, "id", "ID"),
 	STR(name, "name", "Name"),
 };
-SIZED(t_security_group_term, "SecurityGroupSelectorTerm", S);
+SIZED_FROM(t_security_group_term, "SecurityGroupSelectorTerm", S, sizeof(S));
 
 static const kp__field t_capacity_reservation_term_f[] = {
 	MAP(tags, "tags", "Tags"),
@@ -43,7 +43,7 @@ static const kp__field t_capacity_reservation_term_f[] = {
 	STR(owner_id, "ownerID", "OwnerID"),
 	STR(instance_match_criteria, "instanceMatchCriteria", "InstanceMatchCriteria"),
 };
-SIZED(t_capacity_reservation_term, "CapacityReservationSelectorTerm", S);
+SIZED_FROM(t_capacity_reservation_term, "CapacityReservationSelectorTerm", S, sizeof(S));
 
 static const kp__field t_ami_term_f[] = {
 	STR(alias, "alias", "Alias"),
@@ -53,7 +53,7 @@ static const kp__field t_ami_term_f[] = {
 	STR(owner, "owner", "Owner"),
 	STR(ssm_parameter, "ssmParameter", "SSMParameter"),
 };
-SIZED(t_ami_term, "AMISelectorTerm", S);
+SIZED_FROM(t_ami_term, "AMISelectorTerm", S, sizeof(S));
 #undef S
 
 #define S ec2_placement_group_selector
@@ -61,7 +61,7 @@ static const kp__field t_placement_group_selector_f[] = {
 	PSTR(name, "name", "Name"),
 	PSTR(id, "id", "ID"),
 };
-SIZED(t_placement_group_selector, "PlacementGroupSelector", S);
+SIZED_FROM(t_placement_group_selector, "PlacementGroupSelector", S, sizeof(S));
 #undef S
 
 /* v1.14.1 KubeletConfiguration. EvictionSoftGracePeriod is a
@@ -85,7 +85,7 @@ static const kp__field t_kubelet_f[] = {
 		"ImageGCLowThresholdPercent"),
 	OPT_BOOL(cpu_cfs_quota, has_cpu_cfs_quota, "cpuCFSQuota", "CPUCFSQuota"),
 };
-SIZED(t_kubelet, "KubeletConfiguration", S);
+SIZED_FROM(t_kubelet, "KubeletConfiguration", S, sizeof(S));
 #undef S
 
 #define S ec2_block_device
@@ -103,7 +103,7 @@ static const kp__field t_block_device_f[] = {
 	   PTR | KP__FF_HASH_STRING, 0),
 	PSTR(volume_type, "volumeType", "VolumeType"),
 };
-SIZED(t_block_device, "BlockDevice", S);
+SIZED_FROM(t_block_device, "BlockDevice", S, sizeof(S));
 #undef S
 
 #define S ec2_block_device_mapping
@@ -112,7 +112,7 @@ static const kp__field t_block_device_mapping_f[] = {
 	PSTRUCT(ebs, "ebs", "EBS", t_block_device),
 	BOOL(root_volume, "rootVolume", "RootVolume"),
 };
-SIZED(t_block_device_mapping, "BlockDeviceMapping", S);
+SIZED_FROM(t_block_device_mapping, "BlockDeviceMapping", S, sizeof(S));
 #undef S
 
 #define S ec2_network_interface
@@ -121,7 +121,7 @@ static const kp__field t_network_interface_f[] = {
 	I32(device_index, "deviceIndex", "DeviceIndex"),
 	STR(interface_type, "interfaceType", "InterfaceType"),
 };
-SIZED(t_network_interface, "NetworkInterface", S);
+SIZED_FROM(t_network_interface, "NetworkInterface", S, sizeof(S));
 #undef S
 
 #define S ec2_metadata_options
@@ -132,7 +132,7 @@ static const kp__field t_metadata_options_f[] = {
 		"httpPutResponseHopLimit", "HTTPPutResponseHopLimit"),
 	PSTR(http_tokens, "httpTokens", "HTTPTokens"),
 };
-SIZED(t_metadata_options, "MetadataOptions", S);
+SIZED_FROM(t_metadata_options, "MetadataOptions", S, sizeof(S));
 #undef S
 
 #define S ec2_connection_tracking
@@ -142,14 +142,14 @@ static const kp__field t_connection_tracking_f[] = {
 	OPT_I32(udp_stream_timeout, has_udp_stream_timeout, "udpStreamTimeout", "UDPStreamTimeout"),
 	OPT_I32(udp_timeout, has_udp_timeout, "udpTimeout", "UDPTimeout"),
 };
-SIZED(t_connection_tracking, "ConnectionTracking", S);
+SIZED_FROM(t_connection_tracking, "ConnectionTracking", S, sizeof(S));
 #undef S
 
 #define S ec2_cpu_options
 static const kp__field t_cpu_options_f[] = {
 	PSTR(nested_virtualization, "nestedVirtualization", "NestedVirtualization"),
 };
-SIZED(t_cpu_options, "CPUOptions", S);
+SIZED_FROM(t_cpu_options, "CPUOptions", S, sizeof(S));
 #undef S
 
 /* The spec: the two layouts differ only in Kubelet. */
@@ -192,11 +192,11 @@ SIZED(t_cpu_options, "CPUOptions", S);
 /* main (v6): KubeletConfiguration is map[string]apiextensionsv1.JSON,
  * hash:"ignore"; its String() is hashed beside the spec instead. */
 static const kp__field t_spec_v6_f[] = { SPEC_FIELDS(IGNORED_HASH("kubelet", "Kubelet")) };
-SIZED(t_spec_v6, "EC2NodeClassSpec", S);
+SIZED_FROM(t_spec_v6, "EC2NodeClassSpec", S, sizeof(S));
 /* v1.14.1 (v5): *KubeletConfiguration, hashed. */
 static const kp__field t_spec_v5_f[] = { SPEC_FIELDS(PSTRUCT(kubelet, "kubelet", "Kubelet",
 							    t_kubelet)) };
-SIZED(t_spec_v5, "EC2NodeClassSpec", S);
+SIZED_FROM(t_spec_v5, "EC2NodeClassSpec", S, sizeof(S));
 #undef S
 
 const kp__type *ec2_spec_type(int layout)

@@ -109,7 +109,7 @@ static const kp__field t_timed_f[] = {
 	{ .json = "t", .go = "T", .kind = KP__FK_TIME, .flags = KP__FF_GO_PTR,
 	  .off = offsetof(timed, t_ms) },
 };
-static const kp__type t_timed = { "Timed", sizeof(timed), 1, 0, t_timed_f, 1 };
+static const kp__type t_timed = { "Timed", sizeof(timed), sizeof(timed), 1, 0, t_timed_f, 1 };
 
 START_TEST(time_example)
 {
@@ -219,7 +219,7 @@ static const kp__field t_inner_f[] = {
 	TF(KP__FK_STRING, ign, 0, "ign", "Ign", NULL, KP__FF_HASH_IGNORE),
 };
 #undef S
-static const kp__type t_inner = { "Inner", sizeof(tinner), 1, 0, t_inner_f, 2 };
+static const kp__type t_inner = { "Inner", sizeof(tinner), sizeof(tinner), 1, 0, t_inner_f, 2 };
 #define S touter
 static const kp__field t_outer_f[] = {
 	TF(KP__FK_BOOL, flag, 0, "flag", "Flag", NULL, 0),
@@ -243,7 +243,7 @@ static const kp__field t_outer_f[] = {
 	  .aux = offsetof(touter, en_code), .en = &colour },
 };
 #undef S
-static const kp__type t_outer = { "Outer", sizeof(touter), 1, 0, t_outer_f,
+static const kp__type t_outer = { "Outer", sizeof(touter), sizeof(touter), 1, 0, t_outer_f,
 				  sizeof(t_outer_f) / sizeof(t_outer_f[0]) };
 
 static uint64_t field(uint64_t h, const char *name, uint64_t vh)
@@ -487,7 +487,7 @@ START_TEST(without_ignore_zero)
 		{ .json = "p", .go = "P", .kind = KP__FK_OPT_INT32, .off = offsetof(small, p),
 		  .aux = offsetof(small, has_p) },
 	};
-	static const kp__type t = { "Small", sizeof(small), 1, 0, f, 2 };
+	static const kp__type t = { "Small", sizeof(small), sizeof(small), 1, 0, f, 2 };
 	kp__hs_opts o;
 	kp__hs_opts_karpenter(&o);
 	o.ignore_zero_value = 0;
@@ -526,7 +526,7 @@ START_TEST(unsupported_and_invalid)
 		{ .json = "n", .go = "N", .kind = KP__FK_INT64, .flags = KP__FF_HASH_STRING,
 		  .off = 8 },
 	};
-	static const kp__type t = { "Q", 16, 1, 0, f, 1 };
+	static const kp__type t = { "Q", 16, 16, 1, 0, f, 1 };
 	struct {
 		uint32_t struct_size, r;
 		int64_t n;
