@@ -19,11 +19,15 @@
  *    reads.
  *
  * Text and code fields (kp_pod_status phase/phase_code,
- * kp_nodeclaim_requirement operator_name/op, ...): the builder and
- * kp_cluster_new apply one rule, the same as the decoder's: the text is
- * what the API server stores; a code left 0 is filled from the text, a
- * text left NULL is filled from the code, and when both are set they must
- * name the same value (KP_EINVAL names the field otherwise).
+ * kp_nodeclaim_requirement operator_name/op, ...) follow one rule, the
+ * decoder's: the text is what the API server stores, and the code is what
+ * the algorithms read. Every copy (the builder, kp_object_copy, the
+ * kind's _copy) reconciles them: a code left 0 is filled from a known
+ * text, a text left NULL from the code, and a text and a code that name
+ * different values are refused (KP_EINVAL names the field).
+ * kp_cluster_new, which reads pods, DaemonSets, PDBs and volumes in place,
+ * refuses any object whose known text and code differ, a code left 0
+ * included, so nothing is ever read two ways.
  *
  * SPDX-License-Identifier: Apache-2.0
  */

@@ -21,6 +21,7 @@
 
 #include "common/sized.h"
 #include "sched_private.h"
+#include "schema/schema.h"
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
@@ -1204,6 +1205,24 @@ KP_EXPORT void kp_nodeclass_status_init(kp_nodeclass_status *status)
 	}
 }
 
+/* Every object of one kind of the spec: its text and code fields agree.
+ * The error names the object: "pods[3].status.phase: ...". */
+static int enums_agree(uint32_t kind, const char *what, const void *const *objs, size_t n,
+		       kp_error *err)
+{
+	const kp__kind_info *info = kp__kind_info_get(kind);
+	for (size_t i = 0; i < n; i++) {
+		int rc = kp__schema_enums_agree(info->type, objs[i], err);
+		if (rc != KP_OK) {
+			char idx[48]; /* the array's name and an index: fits */
+			snprintf(idx, sizeof(idx), "%s[%zu]", what, i);
+			kp__error_prefix(err, idx);
+			return rc;
+		}
+	}
+	return KP_OK;
+}
+
 KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_error *err)
 {
 	if (!out)
@@ -1243,6 +1262,19 @@ KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_e
 			return rc;
 		}
 	}
+	/* Objects read in place (the rest are copied, which reconciles them):
+	 * text and code fields must agree (builder.h), never read two ways. */
+	if ((rc = enums_agree(KP_KIND_POD, "pods", (const void *const *)s.pods, s.n_pods, err)) ||
+	    (rc = enums_agree(KP_KIND_DAEMONSET, "daemonsets", (const void *const *)s.daemonsets,
+			      s.n_daemonsets, err)) ||
+	    (rc = enums_agree(KP_KIND_PDB, "pdbs", (const void *const *)s.pdbs, s.n_pdbs, err)) ||
+	    (rc = enums_agree(KP_KIND_PVC, "pvcs", (const void *const *)s.pvcs, s.n_pvcs, err)) ||
+	    (rc = enums_agree(KP_KIND_PV, "pvs", (const void *const *)s.pvs, s.n_pvs, err)) ||
+	    (rc = enums_agree(KP_KIND_STORAGE_CLASS, "storage_classes",
+			      (const void *const *)s.storage_classes, s.n_storage_classes, err)) ||
+	    (rc = enums_agree(KP_KIND_CSI_NODE, "csi_nodes", (const void *const *)s.csi_nodes,
+			      s.n_csi_nodes, err)))
+		return rc;
 	struct kp_cluster *c = kp__calloc(1, sizeof(*c));
 	if (!c)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");

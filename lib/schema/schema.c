@@ -214,12 +214,10 @@ int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f)
 }
 
 /*
- * Every type is still at its first published size (0.1), so the smallest
- * accepted struct_size is the current one. When a type grows, its first
- * published size becomes the minimum here (a min_size in kp__type), and
- * entry points that read caller-built objects directly rather than through
- * these tables must first normalize them with kp_object_copy, which reads a
- * missing tail as zero (has_field).
+ * A caller's struct may be as small as its type's first released size
+ * (common/sized.h); fields beyond its struct_size read as zero (has_field).
+ * Entry points that read caller-built objects directly rather than through
+ * these tables normalize them with kp_object_copy first.
  */
 static int check_size(const kp__type *t, const void *s, const char *path, kp_error *err)
 {
@@ -1257,6 +1255,132 @@ static int dup_str(const char *s, const char **out)
 	return *out ? KP_OK : KP_ENOMEM;
 }
 
+/*
+ * An enum-like field keeps its text (what the API server stores) and a code
+ * the algorithms read (phase / phase_code, operator / op, ...). A copy is
+ * where caller-built objects enter the library, so it applies the one rule
+ * (builder.h): a code left 0 is filled from the text, a text left NULL from
+ * the code, and a text and a code that name different values are refused,
+ * never silently read two ways. An unknown text keeps code 0, as decoding
+ * does.
+ */
+static int copy_enum(const kp__field *f, void *d, const void *s, kp__buf *path, kp_error *err)
+{
+	const char *text = *CAT(s, f->off, const char *);
+	uint32_t code = *CAT(s, f->aux, uint32_t);
+	const kp__enum_entry *named = text ? enum_by_name(f->en, text) : NULL;
+	if (!text && code) {
+		text = enum_name(f->en, code);
+		if (!text)
+			return copy_err(path, err, KP_EINVAL, "unknown code");
+	} else if (text && !code) {
+		code = named ? named->code : 0;
+	} else if (text && code && (!named || named->code != code)) {
+		const char *want = enum_name(f->en, code);
+		kp__buf m = { 0 };
+		kp__buf_printf(&m, "the text \"%s\" and the code (%s) name different values", text,
+			       want ? want : "unknown");
+		int rc = copy_err(path, err, m.data ? KP_EINVAL : KP_ENOMEM,
+				  m.data ? m.data : "out of memory");
+		kp__buf_dispose(&m);
+		return rc;
+	}
+	*AT(d, f->aux, uint32_t) = code;
+	return dup_str(text, AT(d, f->off, const char *));
+}
+
+/* Whether an enum-like field's text and code agree (copy_enum's rule,
+ * without copying): a code 0 beside a known text, or a code naming another
+ * value, is refused. */
+static int enum_agrees(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	const char *text = *CAT(s, f->off, const char *);
+	uint32_t code = *CAT(s, f->aux, uint32_t);
+	const kp__enum_entry *named = text ? enum_by_name(f->en, text) : NULL;
+	if (!text || (!named && !code) || (named && named->code == code))
+		return KP_OK;
+	const char *want = enum_name(f->en, code);
+	kp__buf m = { 0 };
+	kp__buf_printf(&m, "the text \"%s\" and the code (%s) name different values", text,
+		       want ? want : code ? "unknown" : "none set");
+	int rc = copy_err(path, err, m.data ? KP_EINVAL : KP_ENOMEM, m.data ? m.data : "out of memory");
+	kp__buf_dispose(&m);
+	return rc;
+}
+
+static int enums_agree(const kp__type *t, const void *s, kp__buf *path, kp_error *err);
+
+static int enums_agree_field(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	switch (f->kind) {
+	case KP__FK_ENUM:
+		return enum_agrees(f, s, path, err);
+	case KP__FK_STRUCT: {
+		const void *v = *CAT(s, f->off, const void *);
+		return v ? enums_agree(f->elem, v, path, err) : KP_OK;
+	}
+	case KP__FK_LIST: {
+		const void *const *items = *CAT(s, f->off, const void *const *);
+		size_t n = items ? *CAT(s, f->aux, size_t) : 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!items[i])
+				continue; /* reported where the object is read */
+			size_t old = path->len;
+			kp__buf_printf(path, "[%zu]", i);
+			int rc = enums_agree(f->elem, items[i], path, err);
+			path->len = old;
+			if (path->data)
+				path->data[old] = '\0';
+			if (rc)
+				return rc;
+		}
+		return KP_OK;
+	}
+	case KP__FK_VALUES: {
+		const char *items = *CAT(s, f->off, const char *);
+		size_t n = items ? *CAT(s, f->aux, size_t) : 0;
+		for (size_t i = 0; i < n; i++) {
+			int rc = enums_agree(f->elem, items + i * f->elem->size, path, err);
+			if (rc)
+				return rc;
+		}
+		return KP_OK;
+	}
+	default:
+		return KP_OK;
+	}
+}
+
+static int enums_agree(const kp__type *t, const void *s, kp__buf *path, kp_error *err)
+{
+	if (t->sized && *CAT(s, 0, uint32_t) < t->first_size)
+		return KP_OK; /* a bad size is reported where the object is read */
+	for (size_t i = 0; i < t->n_fields; i++) {
+		const kp__field *f = &t->fields[i];
+		if (!has_field(t, s, f))
+			continue;
+		size_t old = path->len;
+		if (old)
+			kp__buf_putc(path, '.');
+		kp__buf_puts(path, f->json);
+		int rc = enums_agree_field(f, s, path, err);
+		path->len = old;
+		if (path->data)
+			path->data[old] = '\0';
+		if (rc)
+			return rc;
+	}
+	return KP_OK;
+}
+
+int kp__schema_enums_agree(const kp__type *t, const void *s, kp_error *err)
+{
+	kp__buf path = { 0 };
+	int rc = s ? enums_agree(t, s, &path, err) : KP_OK;
+	kp__buf_dispose(&path);
+	return rc;
+}
+
 static int copy_struct_ptr(const kp__type *t, const void *src, void **out, kp__buf *path,
 			   kp_error *err)
 {
@@ -1288,8 +1412,7 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 		rc = dup_str(*CAT(s, f->off, const char *), AT(d, f->off, const char *));
 		break;
 	case KP__FK_ENUM:
-		*AT(d, f->aux, uint32_t) = *CAT(s, f->aux, uint32_t);
-		rc = dup_str(*CAT(s, f->off, const char *), AT(d, f->off, const char *));
+		rc = copy_enum(f, d, s, path, err);
 		break;
 	case KP__FK_CODE:
 	case KP__FK_BOOL:

@@ -193,6 +193,11 @@ int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *inf
 void kp__schema_free(const kp__type *t, void *s);
 /* Deep copy (src may be caller-built, with an older struct_size). */
 int kp__schema_copy(const kp__type *t, void **out, const void *src, kp_error *err);
+/* Whether every enum-like field of a (possibly caller-built) struct has a
+ * text and a code that agree, as kp__schema_copy would make them: KP_OK, or
+ * KP_EINVAL naming the field. For entry points that read caller objects in
+ * place instead of copying them. */
+int kp__schema_enums_agree(const kp__type *t, const void *s, kp_error *err);
 /* Deep equality: 1 if equal (quantities by value, maps and resource lists
  * as sets), 0 if not. */
 int kp__schema_equal(const kp__type *t, const void *a, const void *b);

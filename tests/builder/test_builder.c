@@ -248,6 +248,97 @@ START_TEST(builder_order_does_not_matter)
 }
 END_TEST
 
+/* Text and code fields: the text alone is enough, the code alone is
+ * enough, and the two disagreeing are refused with the field's path. */
+START_TEST(text_and_code_one_rule)
+{
+	kp_pod *p = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_pod_new(&p, "ns", "done", "3500m", NULL, &e), KP_OK);
+	kp_pod_status st = *p->status;
+	kp_pod_status *orig = p->status;
+	st.phase = "Succeeded";
+	st.phase_code = 0; /* text only */
+	p->status = &st;
+	kp_pod *copy = NULL;
+	ck_assert_int_eq(kp_pod_copy(&copy, p, &e), KP_OK);
+	ck_assert_uint_eq(copy->status->phase_code, KP_POD_PHASE_SUCCEEDED);
+	kp_pod_free(copy);
+	st.phase = NULL;
+	st.phase_code = KP_POD_PHASE_FAILED; /* code only */
+	ck_assert_int_eq(kp_pod_copy(&copy, p, &e), KP_OK);
+	ck_assert_str_eq(copy->status->phase, "Failed");
+	kp_pod_free(copy);
+	st.phase = "Running";
+	st.phase_code = KP_POD_PHASE_SUCCEEDED; /* both, disagreeing */
+	ck_assert_int_eq(kp_pod_copy(&copy, p, &e), KP_EINVAL);
+	ck_assert_ptr_null(copy);
+	ck_assert_str_eq(e.field, "status.phase");
+	ck_assert_str_eq(e.message, "status.phase: the text \"Running\" and the code (Succeeded) name "
+				    "different values");
+	kp_cluster_builder *b = NULL;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_EINVAL);
+	kp_cluster_builder_free(b);
+	/* kp_cluster_new reads pods in place: it refuses what a copy would
+	 * have to reconcile (a known text without its code) and any
+	 * disagreement, naming the pod. */
+	st.phase = "Succeeded";
+	st.phase_code = 0;
+	const kp_pod *pods[1] = { p };
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	spec.pods = pods;
+	spec.n_pods = 1;
+	kp_cluster *c = NULL;
+	ck_assert_int_eq(kp_cluster_new(&c, &spec, &e), KP_EINVAL);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(e.field, "pods[0].status.phase");
+	ck_assert_str_eq(e.message, "status.phase: the text \"Succeeded\" and the code (none set) name "
+				    "different values");
+	st.phase_code = KP_POD_PHASE_SUCCEEDED;
+	ck_assert_int_eq(kp_cluster_new(&c, &spec, &e), KP_OK);
+	kp_cluster_free(c);
+	p->status = orig;
+	kp_pod_free(p);
+}
+END_TEST
+
+/* The trap the rule closes: a finished pod given by its phase text alone
+ * no longer occupies its node. */
+START_TEST(finished_pod_by_text_frees_its_node)
+{
+	static const char cluster[] =
+		"apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+		"status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n";
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, cluster, strlen(cluster), NULL, &e), KP_OK);
+	kp_pod *done = NULL, *next = NULL;
+	ck_assert_int_eq(kp_pod_new(&done, "ns", "done", "3500m", NULL, &e), KP_OK);
+	kp_pod_spec spec = *done->spec;
+	kp_pod_status st = *done->status;
+	kp_pod_spec *ospec = done->spec;
+	kp_pod_status *ost = done->status;
+	spec.node_name = "n1";
+	st.phase = "Succeeded";
+	st.phase_code = 0;
+	done->spec = &spec;
+	done->status = &st;
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, done, &e), KP_OK);
+	done->spec = ospec;
+	done->status = ost;
+	kp_pod_free(done);
+	ck_assert_int_eq(kp_pod_new(&next, "ns", "next", "3", NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, next, &e), KP_OK);
+	kp_pod_free(next);
+	char *s = outcome(b);
+	ck_assert_str_eq(s, "next->n1,");
+	free(s);
+	kp_cluster_builder_free(b);
+}
+END_TEST
+
 static Suite *builder_suite(void)
 {
 	Suite *s = suite_create("builder");
@@ -260,6 +351,8 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, builder_refuses_duplicates_and_keeps_all_or_nothing);
 	tcase_add_test(tc, builder_per_pool_catalogue_and_nodeclass_readiness);
 	tcase_add_test(tc, builder_order_does_not_matter);
+	tcase_add_test(tc, text_and_code_one_rule);
+	tcase_add_test(tc, finished_pod_by_text_frees_its_node);
 	suite_add_tcase(s, tc);
 	return s;
 }
