@@ -173,6 +173,29 @@ int kp_decode(kp_decode_result **out, const char *data, size_t len,
 	      const kp_decode_options *opts, kp_error *err);
 
 /**
+ * @brief Decode a stream that holds exactly one object of @p kind (empty
+ *        documents aside) and return it: kp_decode, the checks, and
+ *        kp_decode_result_take in one call.
+ * @param[out] out the object (a kp_nodepool * for KP_KIND_NODEPOOL, ...);
+ *        NULL on failure
+ * @param[in] kind the kp_kind wanted
+ * @param[in] data the text (need not be NUL-terminated)
+ * @param[in] len its length in bytes
+ * @param[in] opts options, or NULL for KP_DECODE_OPTIONS_INIT
+ * @param[out] err optional error detail
+ * @return as kp_decode; KP_EINVAL also for an unknown @p kind, a stream of
+ *         no or several objects ("expected one NodePool, found 2 objects"),
+ *         or an object of another kind ("expected a NodePool, found v1 Pod
+ *         default/web")
+ * @since 0.1
+ * Ownership: the caller owns *out (kp_object_free with @p kind, or the
+ * kind's _free).
+ * Thread-safety: safe.
+ */
+int kp_decode_one(void **out, uint32_t kind, const char *data, size_t len,
+		  const kp_decode_options *opts, kp_error *err);
+
+/**
  * @brief Release a result and every object still in it.
  * @param[in] result the result, or NULL (no-op)
  * @since 0.1

@@ -352,3 +352,32 @@ KP_EXPORT void kp_encoded_free(char *text)
 {
 	kp__free(text);
 }
+
+KP_EXPORT int kp_decode_one(void **out, uint32_t kind, const char *data, size_t len,
+			    const kp_decode_options *opts, kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!out || (!data && len))
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	const kp__kind_info *want = kp__kind_info_get(kind);
+	if (!want)
+		return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", (unsigned)kind);
+	kp_decode_result *r = NULL;
+	int rc = kp_decode(&r, data ? data : "", len, opts, err);
+	if (rc != KP_OK)
+		return rc;
+	if (r->n != 1) {
+		rc = kp__error(err, KP_EINVAL, NULL, "expected one %s, found %zu objects", want->name,
+			       r->n);
+	} else if (r->objects[0].kind != kind) {
+		const kp_decoded_object *o = &r->objects[0];
+		rc = kp__error(err, KP_EINVAL, "kind", "expected a %s, found %s %s %s%s%s", want->name,
+			       o->api_version, o->kind_name, o->namespace_, *o->namespace_ ? "/" : "",
+			       o->name);
+	} else {
+		rc = kp_decode_result_take(r, 0, out, err);
+	}
+	kp_decode_result_free(r);
+	return rc;
+}

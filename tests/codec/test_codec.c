@@ -1597,6 +1597,38 @@ END_TEST
 
 /* ---- caller-built objects ---- */
 
+/* kp_decode_one: exactly one object of the kind asked for. */
+START_TEST(decode_one)
+{
+	static const char np[] = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: g, kind: K, name: c}, "
+				 "requirements: []}}}\n";
+	static const char two[] = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: d}\n"
+				  "---\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: x}\n";
+	kp_error e = KP_ERROR_INIT;
+	void *obj = NULL;
+	ck_assert_int_eq(kp_decode_one(&obj, KP_KIND_NODEPOOL, np, strlen(np), NULL, &e), KP_OK);
+	kp_nodepool *pool = obj;
+	ck_assert_str_eq(pool->metadata->name, "a");
+	ck_assert_uint_eq(pool->kind, KP_KIND_NODEPOOL);
+	kp_nodepool_free(pool);
+
+	obj = (void *)1;
+	ck_assert_int_eq(kp_decode_one(&obj, KP_KIND_POD, two, strlen(two), NULL, &e), KP_EINVAL);
+	ck_assert_ptr_null(obj);
+	ck_assert_str_eq(e.message, "expected one Pod, found 2 objects");
+	static const char pod[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: d}\n";
+	ck_assert_int_eq(kp_decode_one(&obj, KP_KIND_NODEPOOL, pod, strlen(pod), NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "expected a NodePool, found v1 Pod d/web");
+	ck_assert_str_eq(e.field, "kind");
+	ck_assert_int_eq(kp_decode_one(&obj, KP_KIND_POD, "", 0, NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "expected one Pod, found 0 objects");
+	ck_assert_int_eq(kp_decode_one(&obj, 999, np, strlen(np), NULL, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_decode_one(&obj, KP_KIND_NODEPOOL, "{", 1, NULL, &e), KP_EPARSE);
+	ck_assert_ptr_null(obj);
+}
+END_TEST
+
 START_TEST(caller_built_objects)
 {
 	const char *values[] = { "amd64" };
@@ -1863,6 +1895,7 @@ static Suite *codec_suite(void)
 
 	tc = tcase_create("objects");
 	tcase_add_test(tc, caller_built_objects);
+	tcase_add_test(tc, decode_one);
 	tcase_add_test(tc, kinds_and_options);
 	tcase_add_test(tc, time_rfc3339);
 	tcase_add_loop_test(tc, allocation_failures, 0, 2);
