@@ -207,6 +207,29 @@ int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_error *err)
  */
 void kp_cluster_free(kp_cluster *cluster);
 
+/**
+ * @brief What a snapshot holds, as text for people debugging a placement:
+ *        the NodePools in the order they are tried and whether each can
+ *        provision (and why not), the existing nodes in the order they are
+ *        tried (NodePool, managed, initialized, deleting, in flight, bound
+ *        pods), and the pods by state with every ignored pod and why.
+ *        The wording may change between versions; do not parse it.
+ * @param[out] out the text (NUL-terminated); NULL on failure
+ * @param[in] cluster the snapshot
+ * @param[out] err optional error detail
+ * @return KP_OK, KP_EINVAL (NULL argument), KP_ENOMEM
+ * @since 0.1
+ * Ownership: the caller owns *out (kp_cluster_description_free).
+ * Thread-safety: safe.
+ */
+int kp_cluster_describe(char **out, const kp_cluster *cluster, kp_error *err);
+
+/**
+ * @brief Release the text of kp_cluster_describe (NULL-safe).
+ * @since 0.1
+ */
+void kp_cluster_description_free(char *text);
+
 /* ------------------------------------------------------------------ */
 /* One simulation                                                      */
 /* ------------------------------------------------------------------ */

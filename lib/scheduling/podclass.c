@@ -1115,6 +1115,7 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 			sp->state |= SC_POD_DAEMON;
 		if (pod_terminal(p)) {
 			sp->state |= SC_POD_IGNORED;
+			sp->ignored_why = SC_IGNORED_TERMINAL;
 			continue;
 		}
 		const char *nn = pod_node_name(p);
@@ -1122,6 +1123,7 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 			uint32_t ni;
 			if (!kp__map_gets(&c->node_by_node_name, nn, &ni)) {
 				sp->state |= SC_POD_IGNORED;
+				sp->ignored_why = SC_IGNORED_UNKNOWN_NODE;
 				continue;
 			}
 			sp->node = (int32_t)ni;
@@ -1137,6 +1139,8 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 					 p->status->nominated_node_name[0];
 			if (daemon || mirror || preempting) {
 				sp->state |= SC_POD_IGNORED;
+				sp->ignored_why = daemon ? SC_IGNORED_DAEMON
+					 : mirror ? SC_IGNORED_MIRROR : SC_IGNORED_PREEMPTING;
 				continue;
 			}
 			sp->state |= SC_POD_PENDING;

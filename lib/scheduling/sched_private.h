@@ -324,6 +324,7 @@ typedef struct sc_pod {
 	uint32_t cls;
 	int32_t node;             /* bound node index, -1 when pending */
 	uint32_t state;           /* SC_POD_* */
+	uint32_t ignored_why;     /* SC_IGNORED_* when SC_POD_IGNORED (kp_cluster_describe) */
 	int64_t *req;             /* n_res */
 	const kp_resource_list *req_list; /* requests as quantities (for NodeClaim requests) */
 } sc_pod;
@@ -335,6 +336,15 @@ enum {
 	SC_POD_DAEMON = 1u << 3,       /* owned by a DaemonSet */
 	SC_POD_IGNORED = 1u << 4,      /* not considered at all */
 	SC_POD_TOPOLOGY = 1u << 5      /* counted for topology (scheduled, not terminal/terminating) */
+};
+
+/* Why a pod is not considered at all (upstream's pod filters). */
+enum {
+	SC_IGNORED_TERMINAL = 1,       /* phase Succeeded or Failed */
+	SC_IGNORED_UNKNOWN_NODE,       /* bound to a node that is not in the snapshot */
+	SC_IGNORED_DAEMON,             /* pending, owned by a DaemonSet */
+	SC_IGNORED_MIRROR,             /* pending, a static pod's mirror (owned by a Node) */
+	SC_IGNORED_PREEMPTING          /* pending with a nominated node */
 };
 
 /* Domains of one topology key offered by the NodePools (upstream

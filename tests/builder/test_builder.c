@@ -339,6 +339,57 @@ START_TEST(finished_pod_by_text_frees_its_node)
 }
 END_TEST
 
+/* kp_cluster_describe: pools in the order tried (and why one cannot
+ * provision), nodes with their state, pods by state, ignored pods and why. */
+START_TEST(describe_snapshot)
+{
+	static const char more[] =
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: broken}\n"
+		"spec: {weight: 50, template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, "
+		"kind: KWOKNodeClass, name: default}, requirements: []}}}\n"
+		"status: {conditions: [{type: Ready, status: 'False', reason: R, message: no subnets, "
+		"lastTransitionTime: '2024-01-01T00:00:00Z'}]}\n---\n"
+		"apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/hostname: n1}}\n"
+		"status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: on-n1, namespace: d}\n"
+		"spec: {nodeName: n1, containers: [{name: m}]}\nstatus: {phase: Running}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: done, namespace: d}\n"
+		"spec: {containers: [{name: m}]}\nstatus: {phase: Succeeded}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: d}\n"
+		"spec: {nodeName: gone, containers: [{name: m}]}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: d}\n"
+		"spec: {containers: [{name: m}]}\n";
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	kp_instance_types *its = builtin();
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, NULL, its, &e), KP_OK);
+	kp_instance_types_free(its);
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, more, strlen(more), NULL, &e), KP_OK);
+	kp_cluster *c = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	char *text = NULL;
+	ck_assert_int_eq(kp_cluster_describe(&text, c, &e), KP_OK);
+	ck_assert_str_eq(text,
+		"snapshot: 2 NodePools, 1 nodes, 4 pods in 1 classes, 0 topology groups\n"
+		"nodepools (in the order they are tried):\n"
+		"  broken: weight 50, not usable: NodePoolNotReady: the NodePool is not ready "
+		"(Ready=False: no subnets)\n"
+		"  a: weight 0, usable, 72 instance types\n"
+		"nodes (in the order they are tried):\n"
+		"  n1: unmanaged, initialized, 1 bound pods\n"
+		"pods: 1 pending, 1 bound (1 reschedulable), 0 of DaemonSets, 2 ignored\n"
+		"  ignored d/done: terminal (Succeeded or Failed)\n"
+		"  ignored d/lost: bound to a node that is not in the snapshot\n");
+	kp_cluster_description_free(text);
+	ck_assert_int_eq(kp_cluster_describe(&text, NULL, &e), KP_EINVAL);
+	ck_assert_ptr_null(text);
+	kp_cluster_free(c);
+	kp_cluster_builder_free(b);
+}
+END_TEST
+
 static Suite *builder_suite(void)
 {
 	Suite *s = suite_create("builder");
@@ -353,6 +404,7 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, builder_order_does_not_matter);
 	tcase_add_test(tc, text_and_code_one_rule);
 	tcase_add_test(tc, finished_pod_by_text_frees_its_node);
+	tcase_add_test(tc, describe_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }
