@@ -124,6 +124,50 @@ typedef struct kp_allocator {
  */
 int kp_set_allocator(const kp_allocator *allocator, kp_error *err);
 
+/**
+ * @brief Allocate through the installed allocator (kp_set_allocator), as
+ *        the core does: for provider libraries, which see only the public
+ *        API. A size of 0 allocates 1 byte.
+ * @return the block, or NULL when out of memory
+ * @since 0.1
+ * Ownership: release with kp_free. Thread-safety: as the hook.
+ */
+void *kp_malloc(size_t size);
+
+/**
+ * @brief kp_malloc of @p n zeroed elements of @p size bytes.
+ * @return the block, or NULL when out of memory or when n * size overflows
+ * @since 0.1
+ */
+void *kp_calloc(size_t n, size_t size);
+
+/**
+ * @brief Resize a block from kp_malloc, kp_calloc or kp_realloc.
+ * @return the block, or NULL (the old block is then unchanged)
+ * @since 0.1
+ */
+void *kp_realloc(void *ptr, size_t size);
+
+/**
+ * @brief Release a block from kp_malloc, kp_calloc or kp_realloc (NULL-safe).
+ * @since 0.1
+ */
+void kp_free(void *ptr);
+
+/**
+ * @brief Fill an error the way the core does (for provider libraries): the
+ *        code, the field path and the message, each cut to its member's
+ *        size; provider_code is cleared.
+ * @param[out] err the error, or NULL (nothing is written)
+ * @param[in] code a kp_status
+ * @param[in] field the field path, or NULL for none
+ * @param[in] message the message, or NULL for none
+ * @return @p code, so that a caller can `return kp_error_set(...)`
+ * @since 0.1
+ * Thread-safety: safe (writes only @p err).
+ */
+int kp_error_set(kp_error *err, int code, const char *field, const char *message);
+
 /** Log levels passed to the log handler. */
 enum kp_log_level {
 	KP_LOG_ERROR = 0,

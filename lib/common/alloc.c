@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sized.h"
 #include "kp_internal.h"
 
 static void *default_malloc(void *ctx, size_t size)
@@ -36,14 +37,14 @@ KP_EXPORT int kp_set_allocator(const kp_allocator *allocator, kp_error *err)
 		kp_alloc = def;
 		return KP_OK;
 	}
-	if (allocator->struct_size != sizeof(kp_allocator))
-		return kp__error(err, KP_EVERSION, "struct_size",
-				 "kp_allocator.struct_size is %u, expected %zu",
-				 (unsigned)allocator->struct_size, sizeof(kp_allocator));
-	if (!allocator->malloc_fn || !allocator->realloc_fn || !allocator->free_fn)
-		return kp__error(err, KP_EINVAL, allocator->malloc_fn ? (allocator->realloc_fn ? "free_fn" : "realloc_fn") : "malloc_fn",
+	kp_allocator a;
+	int rc = KP__READ_SIZED(&a, allocator, kp_allocator, err);
+	if (rc != KP_OK)
+		return rc;
+	if (!a.malloc_fn || !a.realloc_fn || !a.free_fn)
+		return kp__error(err, KP_EINVAL, a.malloc_fn ? (a.realloc_fn ? "free_fn" : "realloc_fn") : "malloc_fn",
 				 "every allocator hook must be set");
-	kp_alloc = *allocator;
+	kp_alloc = a;
 	return KP_OK;
 }
 
@@ -106,4 +107,26 @@ int kp__grow(void **items, size_t *cap, size_t need, size_t elem_size)
 	*items = p;
 	*cap = ncap;
 	return KP_OK;
+}
+
+/* The hooks for provider libraries, which see only the public API
+ * (libgit2's git_odb_backend_data_alloc, sqlite3_malloc). */
+KP_EXPORT void *kp_malloc(size_t size)
+{
+	return kp__malloc(size);
+}
+
+KP_EXPORT void *kp_calloc(size_t n, size_t size)
+{
+	return kp__calloc(n, size);
+}
+
+KP_EXPORT void *kp_realloc(void *ptr, size_t size)
+{
+	return kp__realloc(ptr, size);
+}
+
+KP_EXPORT void kp_free(void *ptr)
+{
+	kp__free(ptr);
 }

@@ -95,3 +95,26 @@ int kp__check_struct_size(const void *s, size_t min_size, size_t our_size,
 	}
 	return KP_OK;
 }
+
+/* Copy src into dst[size] whole or cut, always NUL-terminated. */
+static void set_text(char *dst, size_t size, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+KP_EXPORT int kp_error_set(kp_error *err, int code, const char *field, const char *message)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	err->reserved = 0;
+	set_text(err->field, sizeof(err->field), field);
+	set_text(err->message, sizeof(err->message), message);
+	err->provider_code[0] = '\0';
+	return code;
+}

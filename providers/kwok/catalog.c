@@ -20,19 +20,18 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                       */
 
+/* Format the message, then fill err as the core does (kp_error_set). A
+ * message longer than kp_error's is cut, as every message is. */
 int kp_kwok__error(kp_error *err, int code, const char *field, const char *fmt, ...)
 {
 	if (!err)
 		return code;
-	err->code = code;
-	err->reserved = 0;
-	snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
+	char message[sizeof(err->message)];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	err->provider_code[0] = '\0';
-	return code;
+	return kp_error_set(err, code, field, message);
 }
 
 char *kp_kwok__strdup(const char *s)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,51 @@ START_TEST(version_matches_headers)
 }
 END_TEST
 
+/* The exports for providers: the same allocator and error filling as the
+ * core's. */
+START_TEST(provider_exports)
+{
+	kp_test_alloc_install();
+	kp_test_alloc_fail_at(-1);
+	void *p = kp_malloc(10);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(kp_test_alloc_count(), 1); /* through the hook */
+	p = kp_realloc(p, 100);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(kp_test_alloc_count(), 2);
+	kp_free(p);
+	kp_free(NULL);
+	unsigned char *z = kp_calloc(4, 8);
+	ck_assert_ptr_nonnull(z);
+	for (int i = 0; i < 32; i++)
+		ck_assert_uint_eq(z[i], 0);
+	kp_free(z);
+	ck_assert_ptr_null(kp_calloc(SIZE_MAX / 2, 4)); /* n * size overflows */
+	kp_test_alloc_fail_at(0);
+	ck_assert_ptr_null(kp_malloc(1));
+	kp_test_alloc_uninstall();
+
+	kp_error e = KP_ERROR_INIT;
+	strcpy(e.provider_code, "Throttling");
+	ck_assert_int_eq(kp_error_set(&e, KP_ENOTFOUND, "spec.x", "gone"), KP_ENOTFOUND);
+	ck_assert_int_eq(e.code, KP_ENOTFOUND);
+	ck_assert_str_eq(e.field, "spec.x");
+	ck_assert_str_eq(e.message, "gone");
+	ck_assert_str_eq(e.provider_code, "");
+	char *long_text = malloc(70001);
+	memset(long_text, 'f', 70000);
+	long_text[70000] = '\0';
+	ck_assert_int_eq(kp_error_set(&e, KP_EINVAL, long_text, long_text), KP_EINVAL);
+	ck_assert_uint_eq(strlen(e.field), sizeof(e.field) - 1);
+	ck_assert_uint_eq(strlen(e.message), sizeof(e.message) - 1);
+	ck_assert_int_eq(kp_error_set(&e, KP_EINVAL, NULL, NULL), KP_EINVAL);
+	ck_assert_str_eq(e.field, "");
+	ck_assert_str_eq(e.message, "");
+	ck_assert_int_eq(kp_error_set(NULL, KP_ENOMEM, "a", "b"), KP_ENOMEM);
+	free(long_text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("common");
@@ -267,6 +313,7 @@ int main(void)
 	tcase_add_test(tc, grow_and_calloc_refuse_overflow);
 	tcase_add_test(tc, log_handler_levels);
 	tcase_add_test(tc, log_long_messages_whole);
+	tcase_add_test(tc, provider_exports);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("version");
 	tcase_add_test(tc, version_matches_headers);
