@@ -1255,6 +1255,19 @@ static int dup_str(const char *s, const char **out)
 	return *out ? KP_OK : KP_ENOMEM;
 }
 
+/* KP_EINVAL: an enum-like field's text and code name different values
+ * (@p want: the code's name, or NULL and then @p otherwise). */
+static int enum_mismatch(kp__buf *path, kp_error *err, const char *text, const char *want,
+			 const char *otherwise)
+{
+	kp__buf m = { 0 };
+	kp__buf_printf(&m, "the text \"%s\" and the code (%s) name different values", text,
+		       want ? want : otherwise);
+	int rc = copy_err(path, err, m.data ? KP_EINVAL : KP_ENOMEM, m.data ? m.data : "out of memory");
+	kp__buf_dispose(&m);
+	return rc;
+}
+
 /*
  * An enum-like field keeps its text (what the API server stores) and a code
  * the algorithms read (phase / phase_code, operator / op, ...). A copy is
@@ -1276,14 +1289,7 @@ static int copy_enum(const kp__field *f, void *d, const void *s, kp__buf *path, 
 	} else if (text && !code) {
 		code = named ? named->code : 0;
 	} else if (text && code && (!named || named->code != code)) {
-		const char *want = enum_name(f->en, code);
-		kp__buf m = { 0 };
-		kp__buf_printf(&m, "the text \"%s\" and the code (%s) name different values", text,
-			       want ? want : "unknown");
-		int rc = copy_err(path, err, m.data ? KP_EINVAL : KP_ENOMEM,
-				  m.data ? m.data : "out of memory");
-		kp__buf_dispose(&m);
-		return rc;
+		return enum_mismatch(path, err, text, enum_name(f->en, code), "unknown");
 	}
 	*AT(d, f->aux, uint32_t) = code;
 	return dup_str(text, AT(d, f->off, const char *));
@@ -1299,13 +1305,7 @@ static int enum_agrees(const kp__field *f, const void *s, kp__buf *path, kp_erro
 	const kp__enum_entry *named = text ? enum_by_name(f->en, text) : NULL;
 	if (!text || (!named && !code) || (named && named->code == code))
 		return KP_OK;
-	const char *want = enum_name(f->en, code);
-	kp__buf m = { 0 };
-	kp__buf_printf(&m, "the text \"%s\" and the code (%s) name different values", text,
-		       want ? want : code ? "unknown" : "none set");
-	int rc = copy_err(path, err, m.data ? KP_EINVAL : KP_ENOMEM, m.data ? m.data : "out of memory");
-	kp__buf_dispose(&m);
-	return rc;
+	return enum_mismatch(path, err, text, enum_name(f->en, code), code ? "unknown" : "none set");
 }
 
 static int enums_agree(const kp__type *t, const void *s, kp__buf *path, kp_error *err);
