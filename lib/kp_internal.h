@@ -73,6 +73,14 @@ void kp__sbuf_put(kp__sbuf *b, const char *s);
 void kp__sbuf_int(kp__sbuf *b, int64_t v);
 size_t kp__sbuf_end(kp__sbuf *b);
 
+/* Length (1 to 4) of the well-formed UTF-8 character at s[0..len) (len > 0)
+ * and its code point in *cp; 0 when the byte at s does not start one within
+ * len bytes (what Go's utf8.DecodeRune reports as RuneError of width 1, and
+ * what the writers turn into U+FFFD, one per byte). It stops at the first
+ * byte that does not continue the character, so a NUL-terminated string may
+ * pass len 4 (lib/common/utf8.c). */
+size_t kp__utf8_char(const char *s, size_t len, uint32_t *cp);
+
 /* Log through the kp_set_log_handler hook; formatted only when delivered. */
 void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);
 

@@ -8,31 +8,6 @@
 
 #include "kp_internal.h"
 
-/* Length of the valid UTF-8 sequence at p and its code point, or 0 if invalid. */
-static size_t utf8_decode(const unsigned char *p, uint32_t *cp)
-{
-	size_t n;
-	uint32_t c = p[0], min;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, c &= 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, c &= 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, c &= 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /*
  * Writes s as strconv.Quote does (exactly for ASCII; valid UTF-8 is copied
  * except C1 controls), truncating between escapes so that the output is
@@ -80,7 +55,7 @@ size_t kp__go_quote(char *dst, size_t size, const char *s)
 		} else if (c < 0x80) {
 			esc[0] = (char)c;
 			elen = 1;
-		} else if ((adv = utf8_decode(p, &cp)) == 0) {
+		} else if ((adv = kp__utf8_char((const char *)p, 4, &cp)) == 0) {
 			adv = 1;
 			memcpy(esc, "\\x", 2);
 			esc[2] = hex[c >> 4];

@@ -97,11 +97,6 @@ void kp__node_remove(kp__node *obj, size_t i);
 
 /* Whether text (NUL-terminated) is valid UTF-8 without NUL bytes. */
 int kp__utf8_valid(const char *s, size_t len);
-/* Length (1 to 4) of the well-formed UTF-8 character at s[0..len) (len > 0)
- * and its code point in *cp; 0 when the byte at s does not start one within
- * len bytes (what Go's utf8.DecodeRune reports as RuneError of width 1, and
- * what the writers turn into U+FFFD, one per byte). */
-size_t kp__utf8_char(const char *s, size_t len, uint32_t *cp);
 
 /* Growable output buffer. */
 typedef struct kp__buf {

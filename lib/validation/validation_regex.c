@@ -111,39 +111,11 @@ static int is_perl_class(char c)
 /* One UTF-8 rune; invalid bytes are U+FFFD of width 1 (as Go). */
 static size_t decode_rune(const unsigned char *p, const unsigned char *end, uint32_t *out)
 {
-	uint32_t c = p[0];
-	size_t n;
-	uint32_t min;
-	if (c < 0x80) {
-		*out = c;
-		return 1;
-	} else if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, c &= 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, c &= 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, c &= 0x07, min = 0x10000;
-	} else {
-		*out = 0xfffd;
-		return 1;
-	}
-	if ((size_t)(end - p) < n) {
-		*out = 0xfffd;
-		return 1;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80) {
-			*out = 0xfffd;
-			return 1;
-		}
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
-		*out = 0xfffd;
-		return 1;
-	}
-	*out = c;
-	return n;
+	size_t n = kp__utf8_char((const char *)p, (size_t)(end - p), out);
+	if (n)
+		return n;
+	*out = 0xfffd;
+	return 1;
 }
 
 static uint32_t next_rune(parser *ps)
