@@ -63,3 +63,21 @@ KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster
 	kp__sched_sim_free(s);
 	return rc;
 }
+
+int kp__sched_simulate_verify(const kp_cluster *cluster, size_t *checked, size_t *contradicted,
+			      kp_error *err)
+{
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	sc_sim *s = kp__calloc(1, sizeof(*s));
+	if (!s)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	s->c = cluster;
+	s->max_its = KP_SCHED_DEFAULT_MAX_INSTANCE_TYPES;
+	s->verify_quick = 1;
+	int rc = kp__sched_run(s, &o, err);
+	*checked = s->quick_checked;
+	*contradicted = s->quick_contradicted;
+	kp__sched_porders_free(s);
+	kp__sched_sim_free(s);
+	return rc;
+}

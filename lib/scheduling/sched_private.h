@@ -584,6 +584,10 @@ struct sc_sim {
 	int64_t *scratch_res;
 	int64_t *scratch_req;
 	int oom;
+	/* tests only (kp__sched_simulate_verify): confirm every quick
+	 * rejection with the full check, counting the ones it contradicts */
+	int verify_quick;
+	size_t quick_checked, quick_contradicted;
 };
 
 /* topology.c: per-simulation state */
@@ -598,12 +602,22 @@ int kp__topo_add_requirements(sc_sim *s, uint32_t pod, const sc_variant *v,
 int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint *taints,
 		    size_t n_taints, kp_requirements *reqs, uint32_t compat_flags);
 int kp__topo_register_hostname(sc_sim *s, const char *hostname);
-/* Cheap topology pre-check of a pod against a NodeClaim, for the
- * in-flight scan: 0 when the full check must decide, 1 when it would fail,
- * 2 when it would fail now and forever (anti-affinity and hostname counts
- * only grow), 3 when it would fail as long as kp__topo_affinity_stamp is
- * unchanged (a pod affinity domain without pods yet). */
-int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *nc);
+/* What the cheap topology pre-check of a pod against a NodeClaim knows
+ * (the in-flight scan uses it before the full check). */
+typedef enum sc_reject {
+	SC_REJECT_UNKNOWN = 0,       /* the full check must decide */
+	SC_REJECT_NOW = 1,           /* the full check would fail now */
+	SC_REJECT_FOREVER = 2,       /* ... now and for the rest of the simulation:
+	                                anti-affinity and hostname counts only grow */
+	SC_REJECT_UNTIL_AFFINITY = 3 /* ... as long as kp__topo_affinity_stamp is
+	                                unchanged (a pod affinity domain without pods) */
+} sc_reject;
+sc_reject kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *nc);
+/* kp_sched_simulate with every quick rejection of the in-flight scan
+ * confirmed by the full check (sched.c; white-box tests): how many were
+ * checked and how many the full check contradicted (should be 0). */
+int kp__sched_simulate_verify(const kp_cluster *cluster, size_t *checked, size_t *contradicted,
+			      kp_error *err);
 uint32_t kp__topo_affinity_stamp(sc_sim *s, const sc_variant *v);
 int kp__topo_update(sc_sim *s, uint32_t pod, const sc_variant *v);
 

@@ -741,7 +741,7 @@ static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, i
 		for (size_t r = 0; r < c->n_res; r++)
 			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
 				return KP_EINCOMPATIBLE;
-		if (kp__topo_quick_reject(s, pod, v, nc))
+		if (kp__topo_quick_reject(s, pod, v, nc) != SC_REJECT_UNKNOWN)
 			return KP_EINCOMPATIBLE;
 	}
 	if (kp_taints_tolerates(pool->taints, pool->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
@@ -1089,6 +1089,21 @@ static void amemo_set(sc_sim *s, const sc_variant *v, uint32_t id, uint32_t stam
 
 /* One in-flight NodeClaim (at position k of the order) for the pod:
  * KP_OK when placed there. */
+/* Tests only (verify_quick): run the full check (with a reason wanted,
+ * so without the quick path) on a pair the quick check rejected, and count
+ * it when the full check would have accepted. */
+static void verify_reject(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v)
+{
+	sc_why w = { 0 };
+	struct nc_add a;
+	s->quick_checked++;
+	if (nc_can_add(s, nc, pod, v, 0, &w, &a) == KP_OK) {
+		s->quick_contradicted++;
+		nc_add_dispose(&a);
+	}
+	kp__why_dispose(&w);
+}
+
 static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint32_t stamp)
 {
 	const struct kp_cluster *c = s->c;
@@ -1100,12 +1115,14 @@ static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint3
 			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
 				return KP_EINCOMPATIBLE;
 	if (cls->topo) {
-		int q = kp__topo_quick_reject(s, pod, v, nc);
-		if (q == 2)
+		sc_reject q = kp__topo_quick_reject(s, pod, v, nc);
+		if (q != SC_REJECT_UNKNOWN && s->verify_quick)
+			verify_reject(s, nc, pod, v);
+		if (q == SC_REJECT_FOREVER)
 			vblock_set(s, v, nc->id);
-		else if (q == 3)
+		else if (q == SC_REJECT_UNTIL_AFFINITY)
 			amemo_set(s, v, nc->id, stamp);
-		if (q)
+		if (q != SC_REJECT_UNKNOWN)
 			return KP_EINCOMPATIBLE;
 	}
 	struct nc_add a;

@@ -1533,7 +1533,7 @@ static int32_t min_count_any(sc_sim *s, const sc_group *g, struct sim_group *sg)
 	return sg->min_cache;
 }
 
-int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *nc)
+sc_reject kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *nc)
 {
 	const struct kp_cluster *c = s->c;
 	(void)pod;
@@ -1556,9 +1556,9 @@ int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *n
 			const sc_gdom *d = sg_find(sg, nc->host_dom);
 			int32_t cnt = d ? d->cnt : 0;
 			if (q->type == SC_TOPO_ANTI && cnt > 0)
-				return 2;
+				return SC_REJECT_FOREVER;
 			if (q->type == SC_TOPO_SPREAD && cnt + q->self > g->max_skew)
-				return 2;
+				return SC_REJECT_FOREVER;
 			continue;
 		}
 		/* other keys: only when the NodeClaim has one domain for the key
@@ -1573,7 +1573,7 @@ int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *n
 		case SC_TOPO_ANTI:
 			/* counts never drop within a simulation */
 			if (!d || d->cnt > 0)
-				return 2;
+				return SC_REJECT_FOREVER;
 			break;
 		case SC_TOPO_AFFINITY:
 			if (d && d->cnt > 0)
@@ -1582,18 +1582,18 @@ int kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc_nc *n
 			if (q->self && sg->n_positive == 0)
 				break;
 			/* until a domain gets its first pod */
-			return 3;
+			return SC_REJECT_UNTIL_AFFINITY;
 		default: {
 			if (!d)
-				return 1;
+				return SC_REJECT_NOW;
 			int32_t min = min_count_any(s, g, sg);
 			if ((int64_t)d->cnt + q->self - min > g->max_skew)
-				return 1;
+				return SC_REJECT_NOW;
 			break;
 		}
 		}
 	}
-	return 0;
+	return SC_REJECT_UNKNOWN;
 }
 
 uint32_t kp__topo_affinity_stamp(sc_sim *s, const sc_variant *v)
