@@ -157,6 +157,8 @@ typedef struct kp_cluster_spec {
 	                                              core's; kept by reference: it must outlive the
 	                                              snapshot, unmodified */
 	int64_t now_ms;                          /**< the snapshot's "now" */
+	/* below: beyond the first size (KP__FIRST_SIZE, VERSIONING.md): a caller
+	 * whose struct_size ends at now_ms is served, with no Namespaces */
 	/** Namespaces, whose labels pod affinity namespaceSelectors match
 	 *  (only metadata.name and metadata.labels are read); NULL/0 = none:
 	 *  every namespace then has no labels. @since 0.1 */
