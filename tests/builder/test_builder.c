@@ -168,7 +168,9 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 	static const char other[] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, other, strlen(other), &skipped, &e), KP_OK);
 	ck_assert_uint_eq(skipped, 1);
-	ck_assert_int_eq(kp_cluster_builder_add(b, 99, p, &e), KP_EINVAL);
+	kp_pod dummy = KP_POD_INIT;
+	ck_assert_int_eq(kp_cluster_builder_add(b, 99, &dummy, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "kind");
 	kp_cluster_builder_free(b);
 }
 END_TEST
