@@ -14,8 +14,8 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#ifndef KP_APIS_TREE_H
-#define KP_APIS_TREE_H
+#ifndef KP_DOCUMENT_TREE_H
+#define KP_DOCUMENT_TREE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -128,4 +128,4 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 /* YAML block-style text of a tree (one document, no "---"). */
 void kp__yaml_write(kp__buf *out, const kp__node *n);
 
-#endif /* KP_APIS_TREE_H */
+#endif /* KP_DOCUMENT_TREE_H */

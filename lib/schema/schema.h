@@ -18,8 +18,8 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#ifndef KP_APIS_SCHEMA_H
-#define KP_APIS_SCHEMA_H
+#ifndef KP_SCHEMA_SCHEMA_H
+#define KP_SCHEMA_SCHEMA_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -215,4 +215,4 @@ void kp__time_format_rfc3339(int64_t ms, char *buf, size_t size);
 #define KP__HAS_MEMBER(ptr, type, member) \
 	((ptr)->struct_size >= offsetof(type, member) + sizeof(((type *)0)->member))
 
-#endif /* KP_APIS_SCHEMA_H */
+#endif /* KP_SCHEMA_SCHEMA_H */

@@ -1,8 +1,10 @@
 /*
- * Validation of Karpenter's kinds: the public API, the result, the
- * inventory-driven OpenAPI checks shared by every walk, and the API
- * server's ObjectMeta checks. The walks themselves are in
- * validation_kinds.c; see validation.h for the model.
+ * Validation of Karpenter's kinds: the framework behind kp_validate
+ * (options, copies, the result and its accessors), the inventory-driven
+ * OpenAPI checks shared by every walk, and the API server's ObjectMeta
+ * checks. It knows no kind: validation_kinds.c holds the walks and
+ * kp_validate, which picks a kind's walk and calls kp__validate_walk. See
+ * validation.h for the model.
  *
  * SPDX-License-Identifier: Apache-2.0
  */

@@ -1,14 +1,15 @@
 /*
- * libkarpenter private: the validation engine shared by validation.c (API,
- * results, ObjectMeta, generic OpenAPI checks), validation_kinds.c (the
- * walks over NodePool, NodeClaim and KWOKNodeClass with their CEL rules and
- * upstream's runtime checks), validation_rules.c (the rule inventory) and
- * validation_regex.c (Go-compatible pattern matching).
+ * libkarpenter private: the validation engine shared by validation.c (the
+ * framework: options, results, ObjectMeta, generic OpenAPI checks),
+ * validation_kinds.c (kp_validate and the walks over NodePool, NodeClaim
+ * and KWOKNodeClass with their CEL rules and upstream's runtime checks),
+ * validation_rules.c (the rule inventory, lent to the decoder through
+ * crd.h) and validation_regex.c (Go-compatible pattern matching).
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#ifndef KP_APIS_VALIDATION_PRIVATE_H
-#define KP_APIS_VALIDATION_PRIVATE_H
+#ifndef KP_VALIDATION_PRIVATE_H
+#define KP_VALIDATION_PRIVATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -152,4 +153,4 @@ void kp__v_kwok_nodeclass(kp__vctx *c, const kp_kwok_nodeclass *nc);
  * KP_DURATION_STRING_MAX bytes. */
 const char *kp__v_duration_text(const kp_api_duration *d, int nillable, char *buf, size_t size);
 
-#endif /* KP_APIS_VALIDATION_PRIVATE_H */
+#endif /* KP_VALIDATION_PRIVATE_H */
