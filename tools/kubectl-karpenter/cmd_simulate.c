@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,11 +299,6 @@ oom:
 /* Prices and the total cost: only finite numbers are written          */
 /* ------------------------------------------------------------------ */
 
-static int finite(double d)
-{
-	return d == d && d - d == 0;
-}
-
 /* Before any output, in every format: a price or a total that is not a
  * finite number (a custom catalogue, or prices whose sum overflows) is an
  * error naming it, never written as 0 or "inf". */
@@ -311,7 +307,7 @@ static int check_costs(const kp_sched_result *res, FILE *err)
 	size_t n = kp_sched_result_nodeclaim_count(res);
 	for (size_t i = 0; i < n; i++) {
 		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
-		if (finite(s->price))
+		if (isfinite(s->price))
 			continue;
 		const char *name = s->nodeclaim && s->nodeclaim->metadata && s->nodeclaim->metadata->name
 					   ? s->nodeclaim->metadata->name : "";
@@ -319,7 +315,7 @@ static int check_costs(const kp_sched_result *res, FILE *err)
 			PROG, name, s->instance_type ? s->instance_type : "");
 		return -1;
 	}
-	if (!finite(kp_sched_result_cost(res))) {
+	if (!isfinite(kp_sched_result_cost(res))) {
 		/* Every price is finite: their sum can only overflow. */
 		fprintf(err, "%s: the total cost overflows: the hourly prices of the %zu NodeClaim%s add "
 			     "up to more than %g $/h\n", PROG, n, n == 1 ? "" : "s", DBL_MAX);

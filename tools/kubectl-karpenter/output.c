@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,11 +141,6 @@ static void quoted(sink *o, const char *str, int yaml)
 /* Numbers                                                             */
 /* ------------------------------------------------------------------ */
 
-static int finite(double d)
-{
-	return d == d && d - d == 0;
-}
-
 /* Shortest text that reads back as the same (finite) double; integers
  * without a fraction. Deterministic for equal inputs. */
 static void fmt_number(char *buf, size_t size, double d)
@@ -232,7 +228,7 @@ int cli_output_find_nonfinite(const cJSON *doc, char **path)
 			cap = ncap;
 		}
 		steps[n++] = v;
-		if (cJSON_IsNumber(v) && !finite(v->valuedouble)) {
+		if (cJSON_IsNumber(v) && !isfinite(v->valuedouble)) {
 			rc = CLI_OUTPUT_NONFINITE;
 			if (path && write_path(steps, n, path))
 				*path = NULL;
