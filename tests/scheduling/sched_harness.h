@@ -61,6 +61,12 @@ typedef struct h_scenario {
 	kp_sched_result *result;
 } h_scenario;
 
+/* A pending pod with requests, as one YAML document (with its "---"). */
+#define H_POD(name, cpu, mem)                                                                       \
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default, uid: " name     \
+	"}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"" cpu              \
+	"\", memory: \"" mem "\"}}\n---\n"
+
 /* Decode a YAML stream into a scenario (fails the test on error). Uses
  * @p its (a reference is taken) for every NodePool, or the default. */
 void h_load(h_scenario *sc, const char *yaml, kp_instance_types *its);

@@ -17,11 +17,6 @@
 	"}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, kind: "   \
 	"KWOKNodeClass, name: default}\n      requirements: []\n---\n"
 
-/* A pending pod with requests. */
-#define POD(name, cpu, mem)                                                                        \
-	"apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default, uid: " name     \
-	"}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"" cpu              \
-	"\", memory: \"" mem "\"}}\n---\n"
 
 static h_scenario sc;
 
@@ -35,7 +30,7 @@ static void teardown(void)
 
 START_TEST(single_pod_new_nodeclaim)
 {
-	h_load(&sc, NODEPOOL("default") POD("p1", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 1);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
@@ -83,7 +78,7 @@ END_TEST
 
 START_TEST(hash_annotation_matches_nodepool_hash)
 {
-	h_load(&sc, NODEPOOL("default") POD("p1", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	char want[KP_HASH_STRING_MAX];
 	ck_assert_int_eq(kp_nodepool_hash_string(sc.nodepools[0], NULL, want, sizeof(want), NULL),
@@ -96,8 +91,8 @@ END_TEST
 START_TEST(binpacks_pods)
 {
 	/* 3 x 1 cpu fit a medium (4 cpu); upstream prefers packing into in-flight NodeClaims */
-	h_load(&sc, NODEPOOL("default") POD("a", "1", "1Gi") POD("b", "1", "1Gi")
-		       POD("c", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("a", "1", "1Gi") H_POD("b", "1", "1Gi")
+		       H_POD("c", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
 	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
@@ -136,7 +131,7 @@ END_TEST
 
 START_TEST(too_big_for_any_instance_type)
 {
-	h_load(&sc, NODEPOOL("default") POD("huge", "100", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("huge", "100", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 0);
 	const kp_sched_placement *p = h_pod(&sc, "huge");
@@ -195,7 +190,7 @@ START_TEST(ignored_pods_are_not_reported)
 		"  - {apiVersion: v1, kind: Node, name: node-x, uid: yy}\nspec: {containers: [{name: c}]}\n---\n"
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: preempting, uid: pre}\nspec: {containers: [{name: c}]}\n"
 		"status: {nominatedNodeName: somewhere}\n---\n"
-		POD("real", "1", "1Gi"), NULL);
+		H_POD("real", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 1);
 	ck_assert_ptr_nonnull(h_pod(&sc, "real"));
@@ -271,7 +266,7 @@ END_TEST
 
 START_TEST(only_pods)
 {
-	h_load(&sc, NODEPOOL("default") POD("a", "1", "1Gi") POD("b", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("a", "1", "1Gi") H_POD("b", "1", "1Gi"), NULL);
 	const char *only[] = { "default/b" };
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	o.only_pods = only;
@@ -291,7 +286,7 @@ END_TEST
 
 START_TEST(options_checked)
 {
-	h_load(&sc, NODEPOOL("default") POD("a", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("a", "1", "1Gi"), NULL);
 	kp_error err = KP_ERROR_INIT;
 	ck_assert_int_eq(h_build(&sc, &err), KP_OK);
 	kp_sched_result *r = NULL;
@@ -348,7 +343,7 @@ END_TEST
 
 START_TEST(weight_order)
 {
-	h_load(&sc, POOL_W("low", 10) POOL_W("high", 50) POD("p", "1", "1Gi"), NULL);
+	h_load(&sc, POOL_W("low", 10) POOL_W("high", 50) H_POD("p", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_str_eq(h_pod_nc(&sc, "p")->nodepool, "high");
 }
@@ -356,7 +351,7 @@ END_TEST
 
 START_TEST(equal_weights_by_name_descending)
 {
-	h_load(&sc, NODEPOOL("alpha") NODEPOOL("beta") POD("p", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("alpha") NODEPOOL("beta") H_POD("p", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_str_eq(h_pod_nc(&sc, "p")->nodepool, "beta");
 }
@@ -382,7 +377,7 @@ END_TEST
 
 START_TEST(nodepool_requirements)
 {
-	h_load(&sc, ARM_POOL POD("p", "1", "1Gi")
+	h_load(&sc, ARM_POOL H_POD("p", "1", "1Gi")
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: amd, uid: amd}\nspec:\n"
 		"  nodeSelector: {kubernetes.io/arch: amd64}\n  containers: [{name: c}]\n---\n"
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: team, uid: team}\nspec:\n"
@@ -421,7 +416,7 @@ END_TEST
 
 START_TEST(nodepool_taints)
 {
-	h_load(&sc, TAINTED_POOL("NoSchedule") POD("plain", "1", "1Gi")
+	h_load(&sc, TAINTED_POOL("NoSchedule") H_POD("plain", "1", "1Gi")
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: tolerant, uid: t}\nspec:\n"
 		"  tolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]\n"
 		"  containers: [{name: c}]\n---\n", NULL);
@@ -442,7 +437,7 @@ END_TEST
 START_TEST(prefer_no_schedule_relaxed)
 {
 	/* upstream tolerates PreferNoSchedule taints only as the last relaxation */
-	h_load(&sc, TAINTED_POOL("PreferNoSchedule") POD("plain", "1", "1Gi"), NULL);
+	h_load(&sc, TAINTED_POOL("PreferNoSchedule") H_POD("plain", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(h_pod(&sc, "plain")->target, KP_SCHED_NEW_NODECLAIM);
 }
@@ -529,7 +524,7 @@ START_TEST(limits)
 	h_load(&sc,
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: limited}\nspec:\n  limits: {cpu: \"4\"}\n"
 		"  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
-		"      requirements: []\n---\n" POD("a", "1", "1Gi") POD("big", "6", "1Gi"), NULL);
+		"      requirements: []\n---\n" H_POD("a", "1", "1Gi") H_POD("big", "6", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_str_eq(h_req(h_pod_nc(&sc, "a")->nodeclaim, KP_LABEL_INSTANCE_TYPE),
 			 "In arm-medium,medium,small");
@@ -555,7 +550,7 @@ START_TEST(limits_beyond_milli_range)
 		"spec: {providerID: \"kwok://huge\", taints: [{key: full, effect: NoSchedule}]}\n"
 		"status:\n  capacity: {cpu: \"4\", memory: 9999996Gi, pods: \"20\"}\n"
 		"  allocatable: {cpu: \"4\", memory: 9999996Gi, pods: \"20\"}\n---\n"
-		POD("a", "1", "1Gi"), NULL);
+		H_POD("a", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(h_pod(&sc, "a")->target, KP_SCHED_NEW_NODECLAIM);
 	ck_assert_str_eq(h_req(h_pod_nc(&sc, "a")->nodeclaim, KP_LABEL_INSTANCE_TYPE), "In small");
@@ -573,7 +568,7 @@ START_TEST(daemon_overhead)
 	h_load(&sc, NODEPOOL("default") DAEMONSET("logger", "1", "")
 		DAEMONSET("arm-only", "500m", "      nodeSelector: {kubernetes.io/arch: arm64}\n")
 		DAEMONSET("tainted-away", "2", "      nodeSelector: {example.com/never: x}\n")
-		POD("p", "2", "1Gi"), NULL);
+		H_POD("p", "2", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	const kp_sched_nodeclaim *n = h_pod_nc(&sc, "p");
 	/* small (2 cpu) cannot hold 2 + 1; medium holds 3, arm-medium 3.5 */
@@ -592,7 +587,7 @@ START_TEST(min_values)
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: mv}\nspec:\n  template:\n    spec:\n"
 		"      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
 		"      requirements:\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [small, medium, large], minValues: 3}\n---\n"
-		POD("p", "3", "1Gi");
+		H_POD("p", "3", "1Gi");
 	h_load(&sc, yaml, NULL);
 	h_run(&sc, NULL);
 	const kp_sched_placement *p = h_pod(&sc, "p");
@@ -613,7 +608,7 @@ START_TEST(min_values)
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: mv}\nspec:\n  template:\n    spec:\n"
 		"      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
 		"      requirements:\n      - {key: node.kubernetes.io/instance-type, operator: In, values: [small, medium, large], minValues: 3}\n---\n"
-		POD("p", "1", "1Gi"), NULL);
+		H_POD("p", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	n = h_pod_nc(&sc, "p");
 	ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_INSTANCE_TYPE), "In large,medium,small minValues=3");
@@ -633,7 +628,7 @@ END_TEST
 
 START_TEST(max_instance_types)
 {
-	h_load(&sc, NODEPOOL("default") POD("p", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("p", "1", "1Gi"), NULL);
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	o.max_instance_types = 3;
 	h_run(&sc, &o);
@@ -646,7 +641,7 @@ END_TEST
 
 START_TEST(nodeclass_readiness)
 {
-	h_load(&sc, NODEPOOL("default") POD("p", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("p", "1", "1Gi"), NULL);
 	kp_nodeclass_status st = KP_NODECLASS_STATUS_INIT;
 	st.group = "karpenter.kwok.sh";
 	st.kind = "KWOKNodeClass";
@@ -678,7 +673,7 @@ END_TEST
 
 START_TEST(no_instance_types)
 {
-	h_load(&sc, NODEPOOL("default") POD("p", "1", "1Gi"), NULL);
+	h_load(&sc, NODEPOOL("default") H_POD("p", "1", "1Gi"), NULL);
 	sc.per_pool[0] = NULL;
 	h_run(&sc, NULL);
 	const kp_sched_reason *r = h_reason(h_pod(&sc, "p"), KP_REASON_NO_INSTANCE_TYPE, "default", NULL);

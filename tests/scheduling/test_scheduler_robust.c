@@ -11,10 +11,6 @@
 
 #include "sched_harness.h"
 
-#define POD(name, cpu, mem)                                                                        \
-	"apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: default, uid: " name     \
-	"}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"" cpu              \
-	"\", memory: \"" mem "\"}}\n---\n"
 
 static h_scenario sc;
 
@@ -42,7 +38,7 @@ static char *pool_with_group(const char *group)
 	const char *head = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np, uid: np}\n"
 			   "spec:\n  template:\n    spec:\n      nodeClassRef: {group: \"";
 	const char *tail = "\", kind: KWOKNodeClass, name: default}\n      requirements: []\n---\n"
-			   POD("p1", "1", "1Gi");
+			   H_POD("p1", "1", "1Gi");
 	size_t n = strlen(head) + strlen(group) + strlen(tail) + 1;
 	char *y = malloc(n);
 	ck_assert_ptr_nonnull(y);
@@ -117,7 +113,7 @@ START_TEST(nodeclass_key_not_a_label_key)
 	snprintf(yaml, sizeof(yaml),
 		 "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np, uid: np}\n"
 		 "spec:\n  template:\n    spec:\n      nodeClassRef: {group: \"%s\", kind: "
-		 "\"%s\", name: default}\n      requirements: []\n---\n" POD("p1", "1", "1Gi"),
+		 "\"%s\", name: default}\n      requirements: []\n---\n" H_POD("p1", "1", "1Gi"),
 		 cases[_i].group, cases[_i].kind);
 	h_load(&sc, yaml, NULL);
 	h_run(&sc, NULL);
@@ -151,7 +147,7 @@ START_TEST(nodepool_not_ready_is_skipped)
 		 "karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n      requirements: []\n"
 		 "status:\n  conditions:\n  - {type: Ready, status: \"%s\", reason: NodeClassNotReady, "
 		 "message: \"NodeClassReady=False\", lastTransitionTime: \"2024-01-01T00:00:00Z\"}\n---\n"
-		 "%s" POD("p1", "1", "1Gi"),
+		 "%s" H_POD("p1", "1", "1Gi"),
 		 statuses[_i], READY_POOL("light", 1, "True", ""));
 	h_load(&sc, yaml, NULL);
 	h_run(&sc, NULL);
@@ -164,7 +160,7 @@ END_TEST
 
 START_TEST(nodepool_not_ready_reason)
 {
-	h_load(&sc, READY_POOL("np", 1, "False", "NodeClassReady=False") POD("p1", "1", "1Gi"), NULL);
+	h_load(&sc, READY_POOL("np", 1, "False", "NodeClassReady=False") H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	const kp_sched_placement *p = h_pod(&sc, "p1");
 	ck_assert_uint_eq(p->target, KP_SCHED_UNPLACED);
@@ -173,7 +169,7 @@ START_TEST(nodepool_not_ready_reason)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_str_eq(r->message, "the NodePool is not ready (Ready=False: NodeClassReady=False)");
 	h_free(&sc);
-	h_load(&sc, READY_POOL("np", 1, "Unknown", "") POD("p1", "1", "1Gi"), NULL);
+	h_load(&sc, READY_POOL("np", 1, "Unknown", "") H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	p = h_pod(&sc, "p1");
 	r = h_reason(p, KP_REASON_NODEPOOL_NOT_READY, "np", NULL);
@@ -192,7 +188,7 @@ START_TEST(nodepool_ready_or_without_condition_is_used)
 	       "karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n      requirements: []\n"
 	       "status:\n  conditions:\n  - {type: ValidationSucceeded, status: \"False\", reason: R, "
 	       "message: \"\", lastTransitionTime: \"2024-01-01T00:00:00Z\"}\n---\n"
-	       POD("p1", "1", "1Gi"), NULL);
+	       H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	const kp_sched_nodeclaim *n = h_pod_nc(&sc, "p1");
 	ck_assert_ptr_nonnull(n);
@@ -213,7 +209,7 @@ START_TEST(long_taint_in_reason)
 	       "kind: KWOKNodeClass, name: default}\n      requirements: []\n      taints:\n"
 	       "      - {key: example.com/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, "
 	       "value: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, effect: NoSchedule}\n"
-	       "---\n" POD("p1", "1", "1Gi"), NULL);
+	       "---\n" H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	const kp_sched_placement *p = h_pod(&sc, "p1");
 	ck_assert_uint_eq(p->target, KP_SCHED_UNPLACED);
@@ -299,7 +295,7 @@ START_TEST(generated_names_skip_input_names)
 	 * 00003, 00005 and, in pool other, other-00006 */
 	h_load(&sc,
 	       SIMPLE_POOL("default") TAINTED_NODE("default-00001") INFLIGHT("default-00002", "100m")
-	       UNLAUNCHED("default-00004") POD("p1", "9", "1Gi") POD("p2", "9", "1Gi"), NULL);
+	       UNLAUNCHED("default-00004") H_POD("p1", "9", "1Gi") H_POD("p2", "9", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
@@ -319,7 +315,7 @@ END_TEST
 START_TEST(generated_names_without_conflict_unchanged)
 {
 	h_load(&sc, SIMPLE_POOL("default") TAINTED_NODE("node-a") INFLIGHT("default-abcde", "100m")
-		       POD("p1", "9", "1Gi") POD("p2", "9", "1Gi"), NULL);
+		       H_POD("p1", "9", "1Gi") H_POD("p2", "9", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
@@ -339,7 +335,7 @@ START_TEST(pods_bind_to_nodes_not_nodeclaims)
 	       "apiVersion: v1\nkind: Pod\nmetadata: {name: running, namespace: default, uid: running}\n"
 	       "spec:\n  nodeName: default-abcde\n  containers: [{name: c, resources: {requests: "
 	       "{cpu: \"2\"}}}]\nstatus: {phase: Running}\n---\n"
-	       POD("p1", "1", "1Gi"), NULL);
+	       H_POD("p1", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	const kp_sched_placement *p = h_pod(&sc, "p1");
 	ck_assert_uint_eq(p->target, KP_SCHED_INFLIGHT);
@@ -362,7 +358,7 @@ START_TEST(pods_bind_to_unregistered_node_by_its_name)
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: running, namespace: default, uid: running}\n"
 		"spec:\n  nodeName: node-x\n  containers: [{name: c, resources: {requests: "
 		"{cpu: \"2\"}}}]\nstatus: {phase: Running}\n---\n"
-		POD("p1", "1", "1Gi");
+		H_POD("p1", "1", "1Gi");
 	h_load(&sc, yaml, NULL);
 	h_run(&sc, NULL);
 	/* the running pod fills the node: p1 needs a new NodeClaim */
