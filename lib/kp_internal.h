@@ -81,6 +81,15 @@ size_t kp__sbuf_end(kp__sbuf *b);
  * pass len 4 (lib/common/utf8.c). */
 size_t kp__utf8_char(const char *s, size_t len, uint32_t *cp);
 
+/* Binary search of an array sorted by a key (lib/common/sorted.c):
+ * cmp_at(ctx, i) compares element i with the key sought, as strcmp does
+ * (element minus key). Returns the element's index with *found = 1, or
+ * where it would be inserted with *found = 0 (found may be NULL). */
+size_t kp__sorted_find(size_t n, int (*cmp_at)(const void *ctx, size_t i), const void *ctx,
+		       int *found);
+/* kp__sorted_find over a sorted array of strings. */
+size_t kp__strs_find(const char *const *items, size_t n, const char *key, int *found);
+
 /* Log through the kp_set_log_handler hook; formatted only when delivered. */
 void kp__log(int level, const char *component, const char *fmt, ...) KP_PRINTF(3, 4);
 

@@ -219,23 +219,21 @@ KP_EXPORT const kp_instance_type *const *kp_instance_types_items(kp_instance_typ
 }
 
 /* Position of name in by_name; *found tells whether it is there. */
+struct it_key {
+	const kp_instance_types *its;
+	const char *name;
+};
+
+static int it_cmp_at(const void *ctx, size_t i)
+{
+	const struct it_key *k = ctx;
+	return strcmp(k->its->items[k->its->by_name[i]]->name, k->name);
+}
+
 static size_t name_lower_bound(const kp_instance_types *its, const char *name, int *found)
 {
-	size_t lo = 0, hi = its->n;
-	*found = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(its->items[its->by_name[mid]]->name, name);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	struct it_key k = { its, name };
+	return kp__sorted_find(its->n, it_cmp_at, &k, found);
 }
 
 KP_EXPORT const kp_instance_type *kp_instance_types_find(kp_instance_types *its, const char *name)
@@ -624,17 +622,10 @@ struct mv_key {
 
 static int mv_insert(struct mv_key *k, const char *v)
 {
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(k->values[mid], v);
-		if (c == 0)
-			return KP_OK;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	int found;
+	size_t lo = kp__strs_find(k->values, k->n, v, &found);
+	if (found)
+		return KP_OK;
 	if (kp__grow((void **)&k->values, &k->cap, k->n + 1, sizeof(*k->values)))
 		return KP_ENOMEM;
 	memmove(k->values + lo + 1, k->values + lo, (k->n - lo) * sizeof(*k->values));

@@ -239,23 +239,21 @@ KP_EXPORT const char *kp_labels_get(const kp_labels *labels, const char *key)
 }
 
 /* Position of key in a sorted map, or where it would be inserted. */
+struct label_key {
+	const kp_labels *labels;
+	const char *key;
+};
+
+static int label_cmp_at(const void *ctx, size_t i)
+{
+	const struct label_key *k = ctx;
+	return strcmp(k->labels->items[i].key, k->key);
+}
+
 static size_t lower_bound(const kp_labels *labels, const char *key, int *found)
 {
-	size_t lo = 0, hi = labels->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(labels->items[mid].key, key);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = 0;
-	return lo;
+	struct label_key k = { labels, key };
+	return kp__sorted_find(labels->count, label_cmp_at, &k, found);
 }
 
 KP_EXPORT int kp_labels_set(kp_labels *labels, const char *key, const char *value, kp_error *err)

@@ -114,18 +114,9 @@ static int within(uint32_t flags, int64_t gte, int64_t lte, const char *value)
 
 static int find_value(const kp_requirement *r, const char *value)
 {
-	size_t lo = 0, hi = r->n_values;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(r->values[mid], value);
-		if (c == 0)
-			return 1;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	int found;
+	kp__strs_find((const char *const *)r->values, r->n_values, value, &found);
+	return found;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -752,23 +743,21 @@ struct kp_requirements {
 	size_t cap;
 };
 
+struct set_key {
+	const kp_requirements *s;
+	const char *key;
+};
+
+static int set_cmp_at(const void *ctx, size_t i)
+{
+	const struct set_key *k = ctx;
+	return strcmp(k->s->items[i]->key, k->key);
+}
+
 static size_t set_find(const kp_requirements *s, const char *key, int *found)
 {
-	size_t lo = 0, hi = s->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->items[mid]->key, key);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = 0;
-	return lo;
+	struct set_key k = { s, key };
+	return kp__sorted_find(s->count, set_cmp_at, &k, found);
 }
 
 KP_EXPORT int kp_requirements_new(kp_requirements **out, kp_error *err)

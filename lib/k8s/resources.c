@@ -123,18 +123,21 @@ static int check_owned(const kp_resource_list *l, const char *what, kp_error *er
 /* -------------------------------------------------------------- lookups */
 
 /* Lower bound of name in sorted items; *found tells whether it is there. */
+struct resource_key {
+	const kp_resource *items;
+	const char *name;
+};
+
+static int resource_cmp_at(const void *ctx, size_t i)
+{
+	const struct resource_key *k = ctx;
+	return strcmp(k->items[i].name, k->name);
+}
+
 static size_t lower_bound(const kp_resource *items, size_t n, const char *name, int *found)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(items[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < n && strcmp(items[lo].name, name) == 0;
-	return lo;
+	struct resource_key k = { items, name };
+	return kp__sorted_find(n, resource_cmp_at, &k, found);
 }
 
 static const kp_resource *lookup(const kp_resource *items, size_t n, int sorted, const char *name)

@@ -78,21 +78,7 @@ static const struct kp_wellknown *rules(const kp_wellknown *wk)
 /* Index of s in v, or the insertion point with *found = 0. */
 static size_t strvec_find(const struct strvec *v, const char *s, int *found)
 {
-	size_t lo = 0, hi = v->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(v->items[mid], s);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = 0;
-	return lo;
+	return kp__strs_find(v->items, v->count, s, found);
 }
 
 static int alias_cmp(const struct alias *a, const char *key, const char *from)
@@ -105,24 +91,22 @@ static int alias_cmp(const struct alias *a, const char *key, const char *from)
 	return strcmp(a->from, from);
 }
 
+struct alias_key {
+	const struct aliasvec *v;
+	const char *key, *from;
+};
+
+static int alias_cmp_at(const void *ctx, size_t i)
+{
+	const struct alias_key *k = ctx;
+	return alias_cmp(&k->v->items[i], k->key, k->from);
+}
+
 static size_t aliasvec_find(const struct aliasvec *v, const char *key, const char *from,
 			    int *found)
 {
-	size_t lo = 0, hi = v->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = alias_cmp(&v->items[mid], key, from);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = 0;
-	return lo;
+	struct alias_key k = { v, key, from };
+	return kp__sorted_find(v->count, alias_cmp_at, &k, found);
 }
 
 static int strvec_insert(struct strvec *v, const char *s)
