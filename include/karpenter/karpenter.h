@@ -16,6 +16,7 @@
 #include <karpenter/wellknown.h>
 #include <karpenter/requirements.h>
 #include <karpenter/duration.h>
+#include <karpenter/timestamp.h>
 #include <karpenter/cron.h>
 #include <karpenter/objects.h>
 #include <karpenter/nodeclaim.h>

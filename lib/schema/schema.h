@@ -206,9 +206,8 @@ int kp__schema_equal(const kp__type *t, const void *a, const void *b);
  * (fields beyond its struct_size read as zero). */
 int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f);
 
-/* RFC 3339 <-> Unix ms (metav1.Time). */
-int kp__time_parse_rfc3339(const char *s, int64_t *out_ms);
-void kp__time_format_rfc3339(int64_t ms, char *buf, size_t size);
+/* RFC 3339 <-> Unix ms (metav1.Time): lib/time/timestamp.c. */
+#include "time/timestamp_private.h"
 
 /* Whether member bytes [off, off + n) of a size-tagged struct are present
  * given its struct_size (the caller may have an older, shorter struct). */

@@ -25,6 +25,7 @@
 #include <karpenter/kwok.h>
 
 #include "cli.h"
+#include "cluster_input.h"
 #include "manifests.h"
 #include "output.h"
 
@@ -64,127 +65,6 @@ static void simulate_usage(FILE *out)
 	      "Exit codes: 0 every pod is placed, 1 invalid input or some pod cannot be\n"
 	      "placed, 2 usage error (a path that cannot be read, has no manifest file or\n"
 	      "is too large included).\n", out);
-}
-
-/* ------------------------------------------------------------------ */
-/* Growable pointer arrays                                             */
-/* ------------------------------------------------------------------ */
-
-typedef struct ptrvec {
-	const void **items;
-	size_t count, cap;
-} ptrvec;
-
-static int vec_push(ptrvec *v, const void *p)
-{
-	if (v->count == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		const void **items = realloc((void *)v->items, cap * sizeof(*items));
-		if (!items)
-			return -1;
-		v->items = items;
-		v->cap = cap;
-	}
-	v->items[v->count++] = p;
-	return 0;
-}
-
-static void vec_free(ptrvec *v)
-{
-	free((void *)v->items);
-	v->items = NULL;
-	v->count = v->cap = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Inputs                                                              */
-/* ------------------------------------------------------------------ */
-
-typedef struct objects {
-	ptrvec nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs, pvs,
-		storage_classes, csi_nodes, namespaces;
-	/* for duplicate detection */
-	struct seen {
-		uint32_t kind;
-		const char *ns, *name, *file;
-		size_t seq; /* input order, so that messages name the files in order */
-	} *seen;
-	size_t n_seen, cap_seen;
-} objects;
-
-static void objects_free(objects *o)
-{
-	ptrvec *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes, &o->pods,
-			  &o->daemonsets, &o->pdbs, &o->pvcs, &o->pvs, &o->storage_classes,
-			  &o->csi_nodes, &o->namespaces };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		vec_free(all[i]);
-	free(o->seen);
-}
-
-static int cmp_seen(const void *a, const void *b)
-{
-	const struct seen *x = a, *y = b;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	int c = strcmp(x->ns, y->ns);
-	if (c)
-		return c;
-	return strcmp(x->name, y->name);
-}
-
-static int cmp_seen_seq(const void *a, const void *b)
-{
-	int c = cmp_seen(a, b);
-	if (c)
-		return c;
-	const struct seen *x = a, *y = b;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass,
- * CSINode and Namespace; a namespace written on them is ignored by the API server. */
-static int namespaced(uint32_t kind)
-{
-	return kind == KP_KIND_POD || kind == KP_KIND_DAEMONSET || kind == KP_KIND_PDB ||
-	       kind == KP_KIND_PVC;
-}
-
-static int add_seen(objects *o, uint32_t kind, const kp_decoded_object *d, const char *file)
-{
-	if (o->n_seen == o->cap_seen) {
-		size_t cap = o->cap_seen ? o->cap_seen * 2 : 64;
-		struct seen *s = realloc(o->seen, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		o->seen = s;
-		o->cap_seen = cap;
-	}
-	const char *ns = namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
-					  : "";
-	o->seen[o->n_seen] = (struct seen){ kind, ns, d->name ? d->name : "", file, o->n_seen };
-	o->n_seen++;
-	return 0;
-}
-
-/* The Ready condition of a KWOKNodeClass as a kp_nodeclass_status. */
-static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *nc)
-{
-	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
-	*st = init;
-	st->group = KP_KWOK_GROUP;
-	st->kind = KP_KWOK_NODECLASS_KIND;
-	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
-	st->ready = 1; /* no Ready condition: the status controller has not run yet */
-	if (nc->status) {
-		for (size_t i = 0; i < nc->status->n_conditions; i++) {
-			const kp_condition *c = nc->status->conditions[i];
-			if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-				continue;
-			st->ready = c->status && !strcmp(c->status, "True");
-			st->message = c->message;
-		}
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -480,16 +360,8 @@ static void print_text(FILE *out, const kp_sched_result *res)
 /* The command                                                         */
 /* ------------------------------------------------------------------ */
 
-enum { OUT_TEXT, OUT_JSON, OUT_YAML };
-
 typedef struct sim {
-	cli_manifests manifests;
-	kp_decode_result **decoded;
-	size_t n_decoded;
-	objects objs;
-	kp_instance_types *its;
-	kp_wellknown *wk;
-	kp_nodeclass_status *classes;
+	cli_cluster_input in;
 	kp_cluster *cluster;
 	kp_sched_result *result;
 	cJSON *doc;
@@ -500,107 +372,40 @@ static void sim_free(sim *s)
 	cJSON_Delete(s->doc);
 	kp_sched_result_free(s->result);
 	kp_cluster_free(s->cluster);
-	free(s->classes);
-	kp_wellknown_free(s->wk);
-	kp_instance_types_free(s->its);
-	objects_free(&s->objs);
-	for (size_t i = 0; i < s->n_decoded; i++)
-		kp_decode_result_free(s->decoded[i]);
-	free(s->decoded);
-	cli_manifests_free(&s->manifests);
+	cli_cluster_input_free(&s->in);
 }
 
-static int collect(sim *s, size_t file, const kp_validate_options *vo, FILE *err, int *invalid)
+static int write_document(sim *s, int format, FILE *out, FILE *err)
 {
-	kp_decode_result *res = s->decoded[file];
-	const char *fname = s->manifests.items[file].name;
-	objects *o = &s->objs;
 	kp_error e = KP_ERROR_INIT;
-	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
-		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		ptrvec *v = NULL;
-		switch (d->kind) {
-		case KP_KIND_NODEPOOL: v = &o->nodepools; break;
-		case KP_KIND_NODECLAIM: v = &o->nodeclaims; break;
-		case KP_KIND_KWOK_NODECLASS: v = &o->kwok_nodeclasses; break;
-		case KP_KIND_POD: v = &o->pods; break;
-		case KP_KIND_NODE: v = &o->nodes; break;
-		case KP_KIND_DAEMONSET: v = &o->daemonsets; break;
-		case KP_KIND_PDB: v = &o->pdbs; break;
-		case KP_KIND_PVC: v = &o->pvcs; break;
-		case KP_KIND_PV: v = &o->pvs; break;
-		case KP_KIND_STORAGE_CLASS: v = &o->storage_classes; break;
-		case KP_KIND_CSI_NODE: v = &o->csi_nodes; break;
-		case KP_KIND_NAMESPACE: v = &o->namespaces; break;
-		default:
-			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind the simulation reads\n",
-				PROG, fname, d->kind_name, d->name, d->api_version);
-			continue;
-		}
-		if (d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
-		    d->kind == KP_KIND_KWOK_NODECLASS) {
-			/* What the API server would store: defaults applied, and
-			 * nothing it would refuse. */
-			if (kp_object_default(d->kind, d->object, &e)) {
-				fprintf(err, "%s: %s: %s/%s: %s\n", PROG, fname, d->kind_name, d->name,
-					e.message);
-				return -1;
-			}
-			kp_validation *val = NULL;
-			if (kp_validate(&val, d->kind, d->object, NULL, vo, &e)) {
-				fprintf(err, "%s: %s: %s/%s: %s\n", PROG, fname, d->kind_name, d->name,
-					e.message);
-				return -1;
-			}
-			for (size_t j = 0; j < kp_validation_count(val); j++) {
-				const kp_field_error *fe = kp_validation_at(val, j);
-				fprintf(err, "%s: %s: %s: %s\n", fname, fe->object, fe->field, fe->message);
-				*invalid = 1;
-			}
-			for (size_t j = 0; j < kp_validation_warning_count(val); j++) {
-				const kp_field_error *w = kp_validation_warning_at(val, j);
-				fprintf(err, "Warning: %s: %s: %s: %s\n", fname, w->object, w->field,
-					w->message);
-			}
-			kp_validation_free(val);
-		}
-		if (vec_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
-			fprintf(err, "%s: out of memory\n", PROG);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int check_duplicates(objects *o, FILE *err)
-{
-	int dup = 0;
-	if (o->n_seen < 2)
-		return 0;
-	qsort(o->seen, o->n_seen, sizeof(*o->seen), cmp_seen_seq);
-	for (size_t i = 1; i < o->n_seen; i++) {
-		if (cmp_seen(&o->seen[i - 1], &o->seen[i]))
-			continue;
-		const struct seen *a = &o->seen[i - 1];
-		fprintf(err, "%s: %s %s%s%s given twice (in %s and %s)\n", PROG, kp_kind_name(a->kind),
-			a->ns, *a->ns ? "/" : "", a->name, a->file, o->seen[i].file);
-		dup = 1;
-	}
-	return dup;
-}
-
-static int parse_output(const char *fmt, int *out)
-{
-	if (!strcmp(fmt, "text") || !strcmp(fmt, "wide"))
-		*out = OUT_TEXT;
-	else if (!strcmp(fmt, "json"))
-		*out = OUT_JSON;
-	else if (!strcmp(fmt, "yaml"))
-		*out = OUT_YAML;
-	else
+	s->doc = result_document(s->result, &e);
+	if (!s->doc) {
+		fprintf(err, "%s: %s\n", PROG, e.message);
 		return -1;
+	}
+	char *bad = NULL;
+	int r = format == CLI_OUT_JSON ? cli_output_json(out, s->doc, &bad)
+				       : cli_output_yaml(out, s->doc, &bad);
+	if (r) {
+		if (r == CLI_OUTPUT_NONFINITE)
+			fprintf(err, "%s: cannot write %s: not a finite number\n", PROG,
+				bad ? bad : "a number");
+		else
+			fprintf(err, "%s: out of memory\n", PROG);
+		free(bad);
+		return -1;
+	}
 	return 0;
 }
+
+enum { OPT_FILE = 1, OPT_OUTPUT, OPT_INSTANCE_TYPES, OPT_MAX_INSTANCE_TYPES };
+
+static const cli_option simulate_options[] = {
+	{ "--filename", "-f", OPT_FILE },
+	{ "--output", "-o", OPT_OUTPUT },
+	{ "--instance-types", NULL, OPT_INSTANCE_TYPES },
+	{ "--max-instance-types", NULL, OPT_MAX_INSTANCE_TYPES },
+};
 
 static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -610,7 +415,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	size_t n_files = 0;
 	const char *catalogue = NULL;
 	unsigned long max_its = 0;
-	int format = OUT_TEXT, rc = CLI_USAGE;
+	int format = CLI_OUT_TEXT, rc = CLI_USAGE;
 	kp_error e = KP_ERROR_INIT;
 	if (!files) {
 		fprintf(err, "%s: out of memory\n", PROG);
@@ -618,67 +423,35 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL, *opt = NULL;
-		int kind = 0; /* 1 file, 2 output, 3 instance types, 4 max */
-		static const struct {
-			const char *name, *short_name;
-			int kind;
-		} options[] = {
-			{ "--filename", "-f", 1 },
-			{ "--output", "-o", 2 },
-			{ "--instance-types", NULL, 3 },
-			{ "--max-instance-types", NULL, 4 },
-		};
-		for (size_t k = 0; k < sizeof(options) / sizeof(options[0]) && !kind; k++) {
-			size_t l = strlen(options[k].name);
-			const char *sn = options[k].short_name;
-			if (!strcmp(a, options[k].name) || (sn && !strcmp(a, sn))) {
-				if (i + 1 >= argc) {
-					fprintf(err, "%s: %s needs a value\n", PROG, a);
-					simulate_usage(err);
-					goto done;
-				}
-				val = argv[++i];
-			} else if (!strncmp(a, options[k].name, l) && a[l] == '=') {
-				val = a + l + 1;
-			} else if (sn && !strncmp(a, sn, 2) && a[2]) {
-				val = a + 2; /* -fFILE, -ojson */
-			} else {
-				continue;
-			}
-			opt = options[k].name;
-			kind = options[k].kind;
-		}
-		if (!kind) {
-			fprintf(err, "%s: unknown argument \"%s\"\n", PROG, a);
+		const char *val = NULL;
+		int id = cli_next_option(argc, argv, &i, simulate_options,
+					 sizeof(simulate_options) / sizeof(simulate_options[0]), &val,
+					 PROG, err);
+		switch (id) {
+		case 0:
 			simulate_usage(err);
 			goto done;
-		}
-		switch (kind) {
-		case 1:
+		case OPT_FILE:
 			files[n_files++] = val;
 			break;
-		case 2:
-			if (parse_output(val, &format)) {
-				fprintf(err, "%s: unsupported output format \"%s\" (text, json or yaml)\n",
-					PROG, val);
+		case OPT_OUTPUT:
+			if ((format = cli_parse_output(val, PROG, err)) < 0)
 				goto done;
-			}
 			break;
-		case 3:
+		case OPT_INSTANCE_TYPES:
 			if (!*val) {
-				fprintf(err, "%s: %s needs a file name\n", PROG, opt);
+				fprintf(err, "%s: --instance-types needs a file name\n", PROG);
 				goto done;
 			}
 			catalogue = val;
 			break;
-		case 4: {
+		case OPT_MAX_INSTANCE_TYPES: {
 			char *end = NULL;
 			errno = 0;
 			unsigned long m = strtoul(val, &end, 10);
 			if (!*val || *end || errno || val[0] == '-' || m == 0 || m > 100000) {
-				fprintf(err, "%s: invalid value \"%s\" for %s (an integer from 1 to "
-					     "100000)\n", PROG, val, opt);
+				fprintf(err, "%s: invalid value \"%s\" for --max-instance-types (an "
+					     "integer from 1 to 100000)\n", PROG, val);
 				goto done;
 			}
 			max_its = m;
@@ -691,126 +464,16 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 		simulate_usage(err);
 		goto done;
 	}
-	/* Read everything first: an unreadable path is a usage error, before
-	 * any output. */
-	for (size_t i = 0; i < n_files; i++)
-		if ((rc = cli_manifests_add(&s.manifests, files[i], PROG, err)) != CLI_OK)
-			goto done;
-
-	if (catalogue) {
-		/* Read here rather than by kp_kwok_catalog_load_file, so that a
-		 * catalogue that cannot be read (missing, a directory, too
-		 * large) is a usage error exactly as an -f path; only a
-		 * catalogue that is read and refused is invalid input. */
-		char *text = NULL;
-		size_t len = 0;
-		rc = cli_read_file(catalogue, KP_KWOK_CATALOG_MAX_BYTES,
-				   "an instance-type catalogue", &text, &len,
-				   PROG ": --instance-types", err);
-		if (rc)
-			goto done;
-		rc = CLI_INVALID;
-		int r = kp_kwok_catalog_parse(&s.its, text, len, catalogue, &e);
-		free(text);
-		if (r) {
-			fprintf(err, "%s: --instance-types: %s\n", PROG, e.message);
-			goto done;
-		}
-	}
+	rc = cli_cluster_input_load(&s.in, files, n_files, catalogue, PROG, "nothing simulated",
+				    err);
+	if (rc != CLI_OK)
+		goto done;
 	rc = CLI_INVALID;
-	if (!catalogue && kp_kwok_catalog_builtin(&s.its, &e)) {
-		fprintf(err, "%s: %s\n", PROG, e.message);
-		goto done;
-	}
-	if (kp_wellknown_new(&s.wk, &e) || kp_kwok_wellknown_add(s.wk, s.its, &e)) {
-		fprintf(err, "%s: %s\n", PROG, e.message);
-		goto done;
-	}
-
-	s.decoded = calloc(s.manifests.count ? s.manifests.count : 1, sizeof(*s.decoded));
-	if (!s.decoded) {
-		fprintf(err, "%s: out of memory\n", PROG);
-		goto done;
-	}
-	s.n_decoded = s.manifests.count;
-	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
-	vo.wellknown = s.wk;
-	int invalid = 0;
-	for (size_t i = 0; i < s.manifests.count; i++) {
-		const cli_manifest *m = &s.manifests.items[i];
-		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
-		if (kp_decode(&s.decoded[i], m->data, m->len, &dopts, &e)) {
-			fprintf(err, "%s: %s\n", m->name, e.message);
-			invalid = 1;
-			continue;
-		}
-		if (collect(&s, i, &vo, err, &invalid))
-			goto done;
-	}
-	if (check_duplicates(&s.objs, err))
-		invalid = 1;
-	if (invalid) {
-		fprintf(err, "%s: invalid input, nothing simulated\n", PROG);
-		goto done;
-	}
-
-	objects *o = &s.objs;
-	size_t n_classes = o->kwok_nodeclasses.count;
-	const kp_nodeclass_status **class_ptrs = NULL;
-	if (n_classes) {
-		s.classes = calloc(n_classes, sizeof(*s.classes) + sizeof(*class_ptrs));
-		if (!s.classes) {
-			fprintf(err, "%s: out of memory\n", PROG);
-			goto done;
-		}
-		class_ptrs = (const kp_nodeclass_status **)(void *)(s.classes + n_classes);
-		for (size_t i = 0; i < n_classes; i++) {
-			nodeclass_status(&s.classes[i], o->kwok_nodeclasses.items[i]);
-			class_ptrs[i] = &s.classes[i];
-		}
-	}
-	kp_instance_types **its = NULL;
-	if (o->nodepools.count) {
-		its = calloc(o->nodepools.count, sizeof(*its));
-		if (!its) {
-			fprintf(err, "%s: out of memory\n", PROG);
-			goto done;
-		}
-		for (size_t i = 0; i < o->nodepools.count; i++)
-			its[i] = s.its;
-	}
-
 	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
-	spec.nodepools = (const kp_nodepool *const *)o->nodepools.items;
-	spec.n_nodepools = o->nodepools.count;
-	spec.instance_types = its;
-	spec.nodeclasses = class_ptrs;
-	spec.n_nodeclasses = n_classes;
-	spec.nodes = (const kp_node *const *)o->nodes.items;
-	spec.n_nodes = o->nodes.count;
-	spec.nodeclaims = (const kp_nodeclaim *const *)o->nodeclaims.items;
-	spec.n_nodeclaims = o->nodeclaims.count;
-	spec.pods = (const kp_pod *const *)o->pods.items;
-	spec.n_pods = o->pods.count;
-	spec.daemonsets = (const kp_daemonset *const *)o->daemonsets.items;
-	spec.n_daemonsets = o->daemonsets.count;
-	spec.pdbs = (const kp_pdb *const *)o->pdbs.items;
-	spec.n_pdbs = o->pdbs.count;
-	spec.pvcs = (const kp_pvc *const *)o->pvcs.items;
-	spec.n_pvcs = o->pvcs.count;
-	spec.pvs = (const kp_pv *const *)o->pvs.items;
-	spec.n_pvs = o->pvs.count;
-	spec.storage_classes = (const kp_storage_class *const *)o->storage_classes.items;
-	spec.n_storage_classes = o->storage_classes.count;
-	spec.csi_nodes = (const kp_csi_node *const *)o->csi_nodes.items;
-	spec.n_csi_nodes = o->csi_nodes.count;
-	spec.namespaces = (const kp_namespace *const *)o->namespaces.items;
-	spec.n_namespaces = o->namespaces.count;
-	spec.wellknown = s.wk;
+	if (cli_cluster_input_spec(&s.in, &spec, PROG, err))
+		goto done;
 	spec.now_ms = 0; /* no clock: the output must not depend on when it runs */
-	int r = kp_cluster_new(&s.cluster, &spec, &e);
-	free(its);
-	if (r) {
+	if (kp_cluster_new(&s.cluster, &spec, &e)) {
 		fprintf(err, "%s: %s\n", PROG, e.message);
 		goto done;
 	}
@@ -824,27 +487,10 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 
 	if (check_costs(s.result, err))
 		goto done;
-	if (format == OUT_TEXT) {
+	if (format == CLI_OUT_TEXT)
 		print_text(out, s.result);
-	} else {
-		s.doc = result_document(s.result, &e);
-		if (!s.doc) {
-			fprintf(err, "%s: %s\n", PROG, e.message);
-			goto done;
-		}
-		char *bad = NULL;
-		r = format == OUT_JSON ? cli_output_json(out, s.doc, &bad)
-				       : cli_output_yaml(out, s.doc, &bad);
-		if (r) {
-			if (r == CLI_OUTPUT_NONFINITE)
-				fprintf(err, "%s: cannot write %s: not a finite number\n", PROG,
-					bad ? bad : "a number");
-			else
-				fprintf(err, "%s: out of memory\n", PROG);
-			free(bad);
-			goto done;
-		}
-	}
+	else if (write_document(&s, format, out, err))
+		goto done;
 	rc = CLI_OK;
 	for (size_t i = 0; i < kp_sched_result_pod_count(s.result); i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(s.result, i);
@@ -854,7 +500,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 done:
 	sim_free(&s);
-	free(files);
+	free((void *)files);
 	return rc;
 }
 

@@ -1,0 +1,419 @@
+/*
+ * kubectl-karpenter: reading a cluster the way every cluster command does.
+ * See cluster_input.h.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <karpenter/karpenter.h>
+#include <karpenter/kwok.h>
+
+#include "cli.h"
+#include "cluster_input.h"
+
+int cli_ptrvec_push(cli_ptrvec *v, const void *p)
+{
+	if (v->count == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		const void **items = realloc((void *)v->items, cap * sizeof(*items));
+		if (!items)
+			return -1;
+		v->items = items;
+		v->cap = cap;
+	}
+	v->items[v->count++] = p;
+	return 0;
+}
+
+void cli_ptrvec_free(cli_ptrvec *v)
+{
+	free((void *)v->items);
+	v->items = NULL;
+	v->count = v->cap = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Objects by kind, and duplicates                                     */
+
+struct cli_seen {
+	uint32_t kind;
+	const char *ns, *name, *file;
+	size_t seq; /* input order, so that messages name the files in order */
+};
+
+static void objects_free(cli_objects *o)
+{
+	cli_ptrvec *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
+			      &o->pods,      &o->daemonsets, &o->pdbs,             &o->pvcs,
+			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		cli_ptrvec_free(all[i]);
+	free(o->seen);
+	o->seen = NULL;
+	o->n_seen = o->cap_seen = 0;
+}
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct cli_seen *x = a, *y = b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	int c = strcmp(x->ns, y->ns);
+	if (c)
+		return c;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_seen_seq(const void *a, const void *b)
+{
+	int c = cmp_seen(a, b);
+	if (c)
+		return c;
+	const struct cli_seen *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass,
+ * CSINode and Namespace; a namespace written on them is ignored by the API server. */
+static int namespaced(uint32_t kind)
+{
+	return kind == KP_KIND_POD || kind == KP_KIND_DAEMONSET || kind == KP_KIND_PDB ||
+	       kind == KP_KIND_PVC;
+}
+
+static int add_seen(cli_objects *o, uint32_t kind, const kp_decoded_object *d, const char *file)
+{
+	if (o->n_seen == o->cap_seen) {
+		size_t cap = o->cap_seen ? o->cap_seen * 2 : 64;
+		struct cli_seen *s = realloc(o->seen, cap * sizeof(*s));
+		if (!s)
+			return -1;
+		o->seen = s;
+		o->cap_seen = cap;
+	}
+	const char *ns = namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
+					  : "";
+	o->seen[o->n_seen] = (struct cli_seen){ kind, ns, d->name ? d->name : "", file, o->n_seen };
+	o->n_seen++;
+	return 0;
+}
+
+static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
+{
+	int dup = 0;
+	if (o->n_seen < 2)
+		return 0;
+	qsort(o->seen, o->n_seen, sizeof(*o->seen), cmp_seen_seq);
+	for (size_t i = 1; i < o->n_seen; i++) {
+		if (cmp_seen(&o->seen[i - 1], &o->seen[i]))
+			continue;
+		const struct cli_seen *a = &o->seen[i - 1];
+		fprintf(err, "%s: %s %s%s%s given twice (in %s and %s)\n", prog, kp_kind_name(a->kind),
+			a->ns, *a->ns ? "/" : "", a->name, a->file, o->seen[i].file);
+		dup = 1;
+	}
+	return dup;
+}
+
+/* The vector a decoded object of @p kind goes to, or NULL for a kind no
+ * cluster command reads. */
+static cli_ptrvec *vector_of(cli_objects *o, uint32_t kind)
+{
+	switch (kind) {
+	case KP_KIND_NODEPOOL: return &o->nodepools;
+	case KP_KIND_NODECLAIM: return &o->nodeclaims;
+	case KP_KIND_KWOK_NODECLASS: return &o->kwok_nodeclasses;
+	case KP_KIND_POD: return &o->pods;
+	case KP_KIND_NODE: return &o->nodes;
+	case KP_KIND_DAEMONSET: return &o->daemonsets;
+	case KP_KIND_PDB: return &o->pdbs;
+	case KP_KIND_PVC: return &o->pvcs;
+	case KP_KIND_PV: return &o->pvs;
+	case KP_KIND_STORAGE_CLASS: return &o->storage_classes;
+	case KP_KIND_CSI_NODE: return &o->csi_nodes;
+	case KP_KIND_NAMESPACE: return &o->namespaces;
+	default: return NULL;
+	}
+}
+
+/* What the API server would store: defaults applied, and nothing it would
+ * refuse. -1 on a failure to check (printed); *invalid set on field errors. */
+static int default_and_validate(const kp_decoded_object *d, const char *fname,
+				const kp_validate_options *vo, const char *prog, FILE *err,
+				int *invalid)
+{
+	kp_error e = KP_ERROR_INIT;
+	if (kp_object_default(d->kind, d->object, &e)) {
+		fprintf(err, "%s: %s: %s/%s: %s\n", prog, fname, d->kind_name, d->name, e.message);
+		return -1;
+	}
+	kp_validation *val = NULL;
+	if (kp_validate(&val, d->kind, d->object, NULL, vo, &e)) {
+		fprintf(err, "%s: %s: %s/%s: %s\n", prog, fname, d->kind_name, d->name, e.message);
+		return -1;
+	}
+	for (size_t j = 0; j < kp_validation_count(val); j++) {
+		const kp_field_error *fe = kp_validation_at(val, j);
+		fprintf(err, "%s: %s: %s: %s\n", fname, fe->object, fe->field, fe->message);
+		*invalid = 1;
+	}
+	for (size_t j = 0; j < kp_validation_warning_count(val); j++) {
+		const kp_field_error *w = kp_validation_warning_at(val, j);
+		fprintf(err, "Warning: %s: %s: %s: %s\n", fname, w->object, w->field, w->message);
+	}
+	kp_validation_free(val);
+	return 0;
+}
+
+static int collect(cli_cluster_input *in, size_t file, const kp_validate_options *vo,
+		   const char *prog, FILE *err, int *invalid)
+{
+	kp_decode_result *res = in->decoded[file];
+	const char *fname = in->manifests.items[file].name;
+	cli_objects *o = &in->objs;
+	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
+		const kp_decoded_object *d = kp_decode_result_at(res, i);
+		cli_ptrvec *v = vector_of(o, d->kind);
+		if (!v) {
+			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind the simulation reads\n",
+				prog, fname, d->kind_name, d->name, d->api_version);
+			continue;
+		}
+		if ((d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
+		     d->kind == KP_KIND_KWOK_NODECLASS) &&
+		    default_and_validate(d, fname, vo, prog, err, invalid))
+			return -1;
+		if (cli_ptrvec_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
+			fprintf(err, "%s: out of memory\n", prog);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+static int load_catalogue(cli_cluster_input *in, const char *catalogue, const char *prog,
+			  FILE *err)
+{
+	kp_error e = KP_ERROR_INIT;
+	if (catalogue) {
+		/* Read here rather than by kp_kwok_catalog_load_file, so that a
+		 * catalogue that cannot be read (missing, a directory, too
+		 * large) is a usage error exactly as an -f path; only a
+		 * catalogue that is read and refused is invalid input. */
+		char *text = NULL;
+		size_t len = 0;
+		/* prog is one of the commands' constant names: bounded. */
+		char where[64];
+		snprintf(where, sizeof(where), "%.40s: --instance-types", prog);
+		int rc = cli_read_file(catalogue, KP_KWOK_CATALOG_MAX_BYTES,
+				       "an instance-type catalogue", &text, &len, where, err);
+		if (rc)
+			return rc;
+		int r = kp_kwok_catalog_parse(&in->its, text, len, catalogue, &e);
+		free(text);
+		if (r) {
+			fprintf(err, "%s: --instance-types: %s\n", prog, e.message);
+			return CLI_INVALID;
+		}
+	} else if (kp_kwok_catalog_builtin(&in->its, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return CLI_INVALID;
+	}
+	if (kp_wellknown_new(&in->wk, &e) || kp_kwok_wellknown_add(in->wk, in->its, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return CLI_INVALID;
+	}
+	return CLI_OK;
+}
+
+int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size_t n_files,
+			   const char *catalogue, const char *prog, const char *what, FILE *err)
+{
+	int rc;
+	kp_error e = KP_ERROR_INIT;
+	/* Read everything first: an unreadable path is a usage error, before
+	 * any output. */
+	for (size_t i = 0; i < n_files; i++)
+		if ((rc = cli_manifests_add(&in->manifests, files[i], prog, err)) != CLI_OK)
+			return rc;
+	if ((rc = load_catalogue(in, catalogue, prog, err)) != CLI_OK)
+		return rc;
+
+	in->decoded = calloc(in->manifests.count ? in->manifests.count : 1, sizeof(*in->decoded));
+	if (!in->decoded) {
+		fprintf(err, "%s: out of memory\n", prog);
+		return CLI_INVALID;
+	}
+	in->n_decoded = in->manifests.count;
+	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
+	vo.wellknown = in->wk;
+	int invalid = 0;
+	for (size_t i = 0; i < in->manifests.count; i++) {
+		const cli_manifest *m = &in->manifests.items[i];
+		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+		if (kp_decode(&in->decoded[i], m->data, m->len, &dopts, &e)) {
+			fprintf(err, "%s: %s\n", m->name, e.message);
+			invalid = 1;
+			continue;
+		}
+		if (collect(in, i, &vo, prog, err, &invalid))
+			return CLI_INVALID;
+	}
+	if (check_duplicates(&in->objs, prog, err))
+		invalid = 1;
+	if (invalid) {
+		fprintf(err, "%s: invalid input, %s\n", prog, what);
+		return CLI_INVALID;
+	}
+	return CLI_OK;
+}
+
+/* The Ready condition of a KWOKNodeClass as a kp_nodeclass_status. */
+static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *nc)
+{
+	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
+	*st = init;
+	st->group = KP_KWOK_GROUP;
+	st->kind = KP_KWOK_NODECLASS_KIND;
+	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
+	st->ready = 1; /* no Ready condition: the status controller has not run yet */
+	if (nc->status) {
+		for (size_t i = 0; i < nc->status->n_conditions; i++) {
+			const kp_condition *c = nc->status->conditions[i];
+			if (!c || !c->type || strcmp(c->type, "Ready") != 0)
+				continue;
+			st->ready = c->status && !strcmp(c->status, "True");
+			st->message = c->message;
+		}
+	}
+}
+
+int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
+			   FILE *err)
+{
+	cli_objects *o = &in->objs;
+	size_t n_classes = o->kwok_nodeclasses.count;
+	free(in->classes);
+	free(in->pool_its);
+	in->classes = NULL;
+	in->class_ptrs = NULL;
+	in->pool_its = NULL;
+	if (n_classes) {
+		in->classes = calloc(n_classes, sizeof(*in->classes) + sizeof(*in->class_ptrs));
+		if (!in->classes)
+			goto oom;
+		in->class_ptrs = (const kp_nodeclass_status **)(void *)(in->classes + n_classes);
+		for (size_t i = 0; i < n_classes; i++) {
+			nodeclass_status(&in->classes[i], o->kwok_nodeclasses.items[i]);
+			in->class_ptrs[i] = &in->classes[i];
+		}
+	}
+	if (o->nodepools.count) {
+		in->pool_its = calloc(o->nodepools.count, sizeof(*in->pool_its));
+		if (!in->pool_its)
+			goto oom;
+		for (size_t i = 0; i < o->nodepools.count; i++)
+			in->pool_its[i] = in->its;
+	}
+	spec->nodepools = (const kp_nodepool *const *)o->nodepools.items;
+	spec->n_nodepools = o->nodepools.count;
+	spec->instance_types = in->pool_its;
+	spec->nodeclasses = in->class_ptrs;
+	spec->n_nodeclasses = n_classes;
+	spec->nodes = (const kp_node *const *)o->nodes.items;
+	spec->n_nodes = o->nodes.count;
+	spec->nodeclaims = (const kp_nodeclaim *const *)o->nodeclaims.items;
+	spec->n_nodeclaims = o->nodeclaims.count;
+	spec->pods = (const kp_pod *const *)o->pods.items;
+	spec->n_pods = o->pods.count;
+	spec->daemonsets = (const kp_daemonset *const *)o->daemonsets.items;
+	spec->n_daemonsets = o->daemonsets.count;
+	spec->pdbs = (const kp_pdb *const *)o->pdbs.items;
+	spec->n_pdbs = o->pdbs.count;
+	spec->pvcs = (const kp_pvc *const *)o->pvcs.items;
+	spec->n_pvcs = o->pvcs.count;
+	spec->pvs = (const kp_pv *const *)o->pvs.items;
+	spec->n_pvs = o->pvs.count;
+	spec->storage_classes = (const kp_storage_class *const *)o->storage_classes.items;
+	spec->n_storage_classes = o->storage_classes.count;
+	spec->csi_nodes = (const kp_csi_node *const *)o->csi_nodes.items;
+	spec->n_csi_nodes = o->csi_nodes.count;
+	spec->namespaces = (const kp_namespace *const *)o->namespaces.items;
+	spec->n_namespaces = o->namespaces.count;
+	spec->wellknown = in->wk;
+	return 0;
+oom:
+	fprintf(err, "%s: out of memory\n", prog);
+	return -1;
+}
+
+void cli_cluster_input_free(cli_cluster_input *in)
+{
+	free(in->pool_its);
+	free(in->classes);
+	kp_wellknown_free(in->wk);
+	kp_instance_types_free(in->its);
+	objects_free(&in->objs);
+	for (size_t i = 0; i < in->n_decoded; i++)
+		kp_decode_result_free(in->decoded[i]);
+	free(in->decoded);
+	cli_manifests_free(&in->manifests);
+	memset(in, 0, sizeof(*in));
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+int cli_next_option(int argc, char **argv, int *i, const cli_option *opts, size_t n_opts,
+		    const char **val, const char *prog, FILE *err)
+{
+	const char *a = argv[*i];
+	for (size_t k = 0; k < n_opts; k++) {
+		size_t l = strlen(opts[k].name);
+		const char *sn = opts[k].short_name;
+		if (!strcmp(a, opts[k].name) || (sn && !strcmp(a, sn))) {
+			if (*i + 1 >= argc) {
+				fprintf(err, "%s: %s needs a value\n", prog, a);
+				return 0;
+			}
+			*val = argv[++*i];
+		} else if (!strncmp(a, opts[k].name, l) && a[l] == '=') {
+			*val = a + l + 1;
+		} else if (sn && !strncmp(a, sn, 2) && a[2]) {
+			*val = a + 2; /* -fFILE, -ojson */
+		} else {
+			continue;
+		}
+		return opts[k].id;
+	}
+	fprintf(err, "%s: unknown argument \"%s\"\n", prog, a);
+	return 0;
+}
+
+int cli_parse_output(const char *val, const char *prog, FILE *err)
+{
+	if (!strcmp(val, "text") || !strcmp(val, "wide"))
+		return CLI_OUT_TEXT;
+	if (!strcmp(val, "json"))
+		return CLI_OUT_JSON;
+	if (!strcmp(val, "yaml"))
+		return CLI_OUT_YAML;
+	fprintf(err, "%s: unsupported output format \"%s\" (text, json or yaml)\n", prog, val);
+	return -1;
+}
+
+int cli_parse_now(const char *val, int64_t *now_ms, const char *prog, FILE *err)
+{
+	kp_error e = KP_ERROR_INIT;
+	if (kp_time_parse_rfc3339(now_ms, val, &e)) {
+		fprintf(err, "%s: --now: %s\n", prog, e.message);
+		return -1;
+	}
+	return 0;
+}
