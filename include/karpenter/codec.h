@@ -39,9 +39,13 @@
  *
  * Limits (defaults; each can be lowered or raised in kp_decode_options):
  * input size 64 MiB (KP_DECODE_DEFAULT_MAX_BYTES), nesting depth 100
- * (KP_DECODE_DEFAULT_MAX_DEPTH), 1,048,576 tree nodes after alias expansion
- * (KP_DECODE_DEFAULT_MAX_NODES); text created by alias expansion is bounded
- * by twice the input limit. Every list length is bounded by the node limit.
+ * (KP_DECODE_DEFAULT_MAX_DEPTH), and 1,048,576 tree nodes
+ * (KP_DECODE_DEFAULT_MAX_NODES) beyond each document's own size in bytes,
+ * and beyond the whole input's size: without YAML aliases or merge keys no
+ * document reaches it (a node takes at least a byte), so a stream of any
+ * number of documents within the input limit reads, while alias expansion
+ * (a "billion laughs") is refused naming the document; text created by
+ * alias expansion is bounded by twice the input limit. Every list length is bounded by the node limit.
  * Strings may not contain NUL. Strict mode names at most what fits in
  * kp_error::message; lenient mode keeps at most KP_DECODE_MAX_WARNINGS
  * warnings.
@@ -80,7 +84,9 @@ enum kp_decode_flags {
 #define KP_DECODE_DEFAULT_MAX_BYTES ((size_t)64 << 20)
 /** Default nesting limit of kp_decode. @since 0.1 */
 #define KP_DECODE_DEFAULT_MAX_DEPTH 100u
-/** Default tree node limit of kp_decode (after YAML alias expansion). @since 0.1 */
+/** Default tree node limit of kp_decode: nodes a document (and the whole
+ *  input) may create beyond its size in bytes, i.e. by YAML alias expansion.
+ *  @since 0.1 */
 #define KP_DECODE_DEFAULT_MAX_NODES ((size_t)1 << 20)
 /** Largest accepted kp_decode_options::max_depth (parsing recurses). @since 0.1 */
 #define KP_DECODE_MAX_DEPTH_LIMIT 1000u
@@ -99,7 +105,7 @@ typedef struct kp_decode_options {
 	uint32_t max_depth;   /**< nesting limit; 0 = KP_DECODE_DEFAULT_MAX_DEPTH; at most
 	                           KP_DECODE_MAX_DEPTH_LIMIT */
 	size_t max_bytes;     /**< input limit; 0 = KP_DECODE_DEFAULT_MAX_BYTES */
-	size_t max_nodes;     /**< node limit; 0 = KP_DECODE_DEFAULT_MAX_NODES */
+	size_t max_nodes;     /**< node limit beyond the size; 0 = KP_DECODE_DEFAULT_MAX_NODES */
 } kp_decode_options;
 
 /** Static initializer for kp_decode_options: auto-detect, strict, default limits. @since 0.1 */

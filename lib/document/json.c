@@ -387,6 +387,11 @@ static int parse_value(jparser *j, kp__node **out, uint32_t depth)
 
 int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err)
 {
+	/* The node budget bounds what an input creates beyond its own size
+	 * (YAML's alias expansion, see yaml.c): JSON has no aliases and cannot
+	 * create more nodes than it has bytes, so a List of any number of
+	 * objects within the input limit reads. */
+	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
 	jparser j = { data, data + len, 1, b, err, 0 };
 	int over = 0;
 	kp__node *list = kp__node_new(NULL, KP__N_ARRAY, 0, &over);

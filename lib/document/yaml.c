@@ -334,7 +334,35 @@ typedef struct yparser {
 	kp__node *keep; /* consumed nodes an anchor may still point at */
 	size_t doc; /* 1-based document number */
 	int expanded; /* the document has an alias or a merge key ("<<") */
+	/* Node limits (see doc_limit): the caller's budget is per document,
+	 * beyond the document's own size; the whole input may not exceed
+	 * the budget beyond the input's size. */
+	size_t base_nodes;  /* the caller's max_nodes */
+	size_t input_cap;   /* base_nodes + the input's size */
+	size_t doc_first;   /* nodes created before this document */
+	size_t doc_start;   /* byte offset of this document's start */
+	int doc_limited;    /* the per-document limit is the one in force */
 } yparser;
+
+static size_t sat_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* The node limit in force at byte @p at of the input. Without aliases a
+ * document cannot create more nodes than it has bytes, so a limit of
+ * max_nodes beyond the document's size only ever stops alias and merge-key
+ * expansion (a billion laughs), however large the document or the stream:
+ * a 100,000-object cluster dump reads, and one document cannot borrow
+ * another's allowance. The whole input keeps max_nodes beyond its size,
+ * so that many expanding documents cannot add up either. */
+static void doc_limit(yparser *y, size_t at)
+{
+	size_t doc_bytes = at > y->doc_start ? at - y->doc_start : 0;
+	size_t per_doc = sat_add(sat_add(y->doc_first, y->base_nodes), doc_bytes);
+	y->doc_limited = per_doc < y->input_cap;
+	y->b->max_nodes = y->doc_limited ? per_doc : y->input_cap;
+}
 
 static uint64_t str_hash(const char *s)
 {
@@ -428,9 +456,10 @@ static int yerr_at(yparser *y, size_t line, const char *fmt, ...)
 	return KP_EPARSE;
 }
 
-/* A spent budget names the limit it hit. The budget counts the whole input
- * (every document so far), and copies made by aliases and merge keys, which
- * the message mentions only when this document has some. */
+/* A spent budget names the limit it hit: the document's nodes (max_nodes
+ * beyond its own size), the whole input's nodes (max_nodes beyond the
+ * input's size) or the input's text; copies made by aliases and merge keys
+ * are mentioned only when this document has some. */
 static int yerr_budget(yparser *y, size_t line)
 {
 	const char *after = y->expanded ? " after alias expansion" : "";
@@ -438,10 +467,17 @@ static int yerr_budget(yparser *y, size_t line)
 		return kp__error(y->err, KP_ERANGE, NULL,
 				 "document %zu: line %zu: the input has more than %zu bytes of "
 				 "string and number text%s", y->doc, line + 1, y->b->max_text, after);
+	if (y->over && y->doc_limited)
+		return kp__error(y->err, KP_ERANGE, NULL,
+				 "document %zu: line %zu: the document has more than %zu nodes%s "
+				 "(at most %zu more than its size in bytes)",
+				 y->doc, line + 1, y->b->max_nodes - y->doc_first, after,
+				 y->base_nodes);
 	if (y->over)
 		return kp__error(y->err, KP_ERANGE, NULL,
-				 "document %zu: line %zu: the input has more than %zu nodes%s",
-				 y->doc, line + 1, y->b->max_nodes, after);
+				 "document %zu: line %zu: the input has more than %zu nodes%s "
+				 "(at most %zu more than its size in bytes)",
+				 y->doc, line + 1, y->b->max_nodes, after, y->base_nodes);
 	return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
 }
 
@@ -809,6 +845,8 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 	memset(&y, 0, sizeof(y));
 	y.b = b;
 	y.err = err;
+	y.base_nodes = b->max_nodes;
+	y.input_cap = sat_add(b->max_nodes, len);
 	kp__node *list = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);
 	y.stack = kp__calloc((size_t)b->max_depth + 1, sizeof(*y.stack));
 	if (!list || !y.stack || !yaml_parser_initialize(&y.parser)) {
@@ -825,6 +863,11 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 			break;
 		}
 		int done = 0;
+		if (ev.type == YAML_DOCUMENT_START_EVENT) {
+			y.doc_first = b->nodes;
+			y.doc_start = ev.start_mark.index;
+		}
+		doc_limit(&y, ev.end_mark.index);
 		switch (ev.type) {
 		case YAML_STREAM_START_EVENT:
 		case YAML_NO_EVENT:

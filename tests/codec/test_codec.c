@@ -1342,7 +1342,11 @@ START_TEST(billion_laughs)
 		"i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n";
 	kp_error err = KP_ERROR_INIT;
 	ck_assert_int_eq(decode_err(doc, 0, &err), KP_ERANGE);
-	ck_assert_str_eq(err.message, "document 1: line 7: the input has more than 1048576 nodes after alias expansion");
+	/* The limit is max_nodes beyond the bytes read so far: at line 7,
+	 * 228 bytes into the document. */
+	ck_assert_str_eq(err.message, "document 1: line 7: the document has more than 1048804 nodes "
+				      "after alias expansion (at most 1048576 more than its size in "
+				      "bytes)");
 	/* A long string aliased many times hits the text budget. */
 	kp__buf b = { 0 };
 	kp__buf_puts(&b, "s: &s \"");
@@ -1428,6 +1432,10 @@ START_TEST(size_and_node_limits)
 	o.max_bytes = 16;
 	ck_assert_int_eq(kp_decode(&r, "apiVersion: v1\nkind: Pod\n", 25, &o, &err), KP_ERANGE);
 
+	/* The node limit bounds what an input creates beyond its own size:
+	 * 5,001 numbers in a flow sequence are 5,002 nodes from 10,002 bytes,
+	 * read whatever max_nodes (the top-level array is then refused as a
+	 * document). */
 	kp__buf b = { 0 };
 	kp__buf_puts(&b, "[");
 	for (int i = 0; i < 5000; i++)
@@ -1438,19 +1446,29 @@ START_TEST(size_and_node_limits)
 	const uint32_t formats[] = { KP_FORMAT_JSON, KP_FORMAT_YAML };
 	for (int f = 0; f < 2; f++) {
 		o.format = formats[f];
-		ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_ERANGE);
-		ck_assert_str_eq(err.message, f ? "document 1: line 1: the input has more than 1000 nodes"
-						: "line 1: the input has more than 1000 nodes");
+		ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_EINVAL);
+		ck_assert_str_eq(err.message, "document 1: expected an object, got array");
 	}
+	/* An alias that copies the sequence twice creates 10,002 more nodes:
+	 * refused at the second alias, with the 10,021 bytes read by then. */
+	kp__buf_dispose(&b);
+	kp__buf_puts(&b, "x: &x [");
+	for (int i = 0; i < 5000; i++)
+		kp__buf_puts(&b, "1,");
+	kp__buf_puts(&b, "1]\ny: *x\nz: *x\n");
+	o.format = KP_FORMAT_YAML;
+	ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_ERANGE);
+	ck_assert_str_eq(err.message, "document 1: line 3: the document has more than 11021 nodes "
+				      "after alias expansion (at most 1000 more than its size in bytes)");
 	kp__buf_dispose(&b);
 }
 END_TEST
 
-/* The node limit counts the whole input: a stream of empty documents (no
- * alias anywhere) is refused with a message that says so and does not
- * mention aliases (1,048,600 empty documents were once refused with
- * "document is too large after alias expansion"; the same with a limit of
- * 1000 nodes, to stay fast). */
+/* The node limit is per document, beyond each document's own size, so a
+ * long stream of small documents reads (1,100 empty documents with a limit
+ * of 1,000 nodes; 1,048,600 empty documents were once refused), and one
+ * document cannot borrow another's allowance: the document whose aliases
+ * cross the limit is named. */
 START_TEST(empty_documents_node_limit)
 {
 	kp__buf b = { 0 };
@@ -1460,18 +1478,86 @@ START_TEST(empty_documents_node_limit)
 	o.max_nodes = 1000;
 	kp_decode_result *r = NULL;
 	kp_error err = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_OK);
+	ck_assert_uint_eq(kp_decode_result_count(r), 0);
+	kp_decode_result_free(r);
+	r = NULL;
+	kp__buf_dispose(&b);
+	/* 990 small documents, then one with a 400-item sequence (808 bytes)
+	 * copied four times: the fourth copy (2,009 nodes) crosses 1,000 more
+	 * than the 827 bytes of the document read by then. */
+	for (int i = 0; i < 990; i++)
+		kp__buf_puts(&b, "---\na: 1\n");
+	kp__buf_puts(&b, "---\nx: &x [");
+	for (int i = 0; i < 399; i++)
+		kp__buf_puts(&b, "1,");
+	kp__buf_puts(&b, "1]\ny: [*x,*x,*x,*x]\n");
 	ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_ERANGE);
 	ck_assert_ptr_null(r);
-	ck_assert_str_eq(err.message, "document 1001: line 1002: the input has more than 1000 nodes");
+	ck_assert_str_eq(err.message, "document 991: line 1983: the document has more than 1827 nodes "
+				      "after alias expansion (at most 1000 more than its size in bytes)");
 	kp__buf_dispose(&b);
-	/* An alias in the document that crosses the limit is named. */
-	kp__buf_puts(&b, "a: 1\n");
-	for (int i = 0; i < 989; i++) /* 3 + 989 + 7 nodes (keys count), then the alias's copy */
-		kp__buf_puts(&b, "---\n");
-	kp__buf_puts(&b, "---\nx: &x [1, 2, 3]\ny: *x\n");
+}
+END_TEST
+
+/* The whole input may not exceed the limit beyond its size either: many
+ * documents that each stay within their own allowance cannot add up to an
+ * unbounded tree (each document below creates about 700 nodes from 74
+ * bytes). */
+START_TEST(expanding_documents_add_up)
+{
+	kp__buf b = { 0 };
+	for (int i = 0; i < 4; i++)
+		kp__buf_puts(&b, "---\na: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a]\n"
+				 "c: [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n");
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.max_nodes = 1000;
+	kp_decode_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
 	ck_assert_int_eq(kp_decode(&r, b.data, b.len, &o, &err), KP_ERANGE);
-	ck_assert_str_eq(err.message, "document 991: line 993: the input has more than 1000 nodes "
-				      "after alias expansion");
+	ck_assert_ptr_null(r);
+	char want[200];
+	snprintf(want, sizeof(want),
+		 "the input has more than %zu nodes after alias expansion (at most 1000 more than "
+		 "its size in bytes)", (size_t)1000 + b.len);
+	ck_assert_msg(strstr(err.message, want) && !strncmp(err.message, "document 2: ", 12),
+		      "%s", err.message);
+	/* one such document alone reads */
+	ck_assert_int_eq(kp_decode(&r, b.data, b.len / 4, &o, &err), KP_EINVAL);
+	ck_assert_str_eq(err.message, "document 1: kind not set");
+	kp__buf_dispose(&b);
+}
+END_TEST
+
+/* A cluster dump as one YAML stream: 25,000 Pod documents (about 1.6
+ * million nodes in all, more than the default node limit, which once
+ * applied to the whole stream) read, each its own object. */
+START_TEST(yaml_stream_of_25000_documents)
+{
+	kp__buf b = { 0 };
+	for (int i = 0; i < 25000; i++) {
+		char doc[1024];
+		snprintf(doc, sizeof(doc),
+			 "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-%05d\n"
+			 "  namespace: default\n  labels: {app: web, tier: front, shard: \"%d\"}\n"
+			 "spec:\n  containers:\n  - name: app\n    image: nginx\n"
+			 "    resources:\n      requests: {cpu: 100m, memory: 128Mi}\n"
+			 "      limits: {cpu: 200m, memory: 256Mi}\n"
+			 "  tolerations:\n  - {key: k, operator: Exists, effect: NoSchedule}\n"
+			 "  nodeSelector: {kubernetes.io/os: linux}\n",
+			 i, i % 10);
+		kp__buf_puts(&b, doc);
+	}
+	kp_decode_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode(&r, b.data, b.len, NULL, &err) == KP_OK, "%s", err.message);
+	ck_assert_uint_eq(kp_decode_result_count(r), 25000);
+	const kp_decoded_object *last = kp_decode_result_at(r, 24999);
+	ck_assert_uint_eq(last->kind, KP_KIND_POD);
+	ck_assert_str_eq(last->name, "pod-24999");
+	const kp_pod *pod = last->object;
+	ck_assert_uint_eq(pod->spec->n_containers, 1);
+	kp_decode_result_free(r);
 	kp__buf_dispose(&b);
 }
 END_TEST
@@ -1887,6 +1973,8 @@ static Suite *codec_suite(void)
 	tcase_add_test(tc, deep_nesting);
 	tcase_add_test(tc, size_and_node_limits);
 	tcase_add_test(tc, empty_documents_node_limit);
+	tcase_add_test(tc, expanding_documents_add_up);
+	tcase_add_test(tc, yaml_stream_of_25000_documents);
 	tcase_add_test(tc, text_limit_message);
 	tcase_add_test(tc, malformed_input);
 	tcase_add_test(tc, truncated_input_never_crashes);

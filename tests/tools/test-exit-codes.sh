@@ -21,6 +21,8 @@ printf 'x' >"$tmpd/secret.yaml"
 chmod 000 "$tmpd/secret.yaml"
 truncate -s $((64 * 1024 * 1024 + 1)) "$tmpd/huge.yaml"
 truncate -s $((16 * 1024 * 1024 + 1)) "$tmpd/huge.json"
+# five 60 MiB files: each within the 64 MiB file limit, 300 MiB together
+for i in 1 2 3 4 5; do truncate -s $((60 * 1024 * 1024)) "$tmpd/big$i.yaml"; done
 printf '[{"name": "x", "offerings": [{"zone": "z", "capacityType": "spot", "Price": 1.7e308}]}]' \
 	>"$tmpd/absurd.json"
 
@@ -96,6 +98,17 @@ for cmd in validate hash simulate; do
 	check "$cmd: stdin over 64 MiB exits 2" [ "$rc" -eq 2 ]
 	check "$cmd: stdin over 64 MiB says so" contains "$errout" \
 		"kubectl-karpenter $cmd: stdin is larger than 64 MiB, the most a manifest may be"
+	run_cmd "$tool" $cmd -f "$tmpd/big1.yaml" -f "$tmpd/big2.yaml" -f "$tmpd/big3.yaml" \
+		-f "$tmpd/big4.yaml" -f "$tmpd/big5.yaml"
+	check "$cmd: inputs over 256 MiB together exit 2" [ "$rc" -eq 2 ]
+	check "$cmd: inputs over 256 MiB together say so, naming the file" contains "$errout" \
+		"kubectl-karpenter $cmd: the inputs are larger than 256 MiB together, the most one command reads (at \"$tmpd/big5.yaml\")"
+	run_cmd sh -c "\"\$1\" $cmd -f \"\$2\" -f \"\$3\" -f \"\$4\" -f \"\$5\" -f - <\"\$6\"" _ \
+		"$tool" "$tmpd/big1.yaml" "$tmpd/big2.yaml" "$tmpd/big3.yaml" "$tmpd/big4.yaml" \
+		"$tmpd/big5.yaml"
+	check "$cmd: stdin passing 256 MiB together exits 2" [ "$rc" -eq 2 ]
+	check "$cmd: stdin passing 256 MiB together says so" contains "$errout" \
+		"kubectl-karpenter $cmd: the inputs are larger than 256 MiB together, the most one command reads (at stdin)"
 
 	# 1: output that cannot be written.
 	if [ -w /dev/full ]; then

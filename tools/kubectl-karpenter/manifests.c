@@ -97,27 +97,46 @@ static int append(cli_manifests *m, char *name, char *data, size_t len)
 	return 0;
 }
 
-int cli_read_file(const char *path, size_t limit, const char *what, char **data, size_t *len,
-		  const char *prog, FILE *err)
+/* Read PATH whole: 0, or the errno (EFBIG over @p limit). */
+static int read_path(const char *path, size_t limit, char **data, size_t *len)
 {
 	errno = 0;
 	FILE *f = fopen(path, "rb");
-	char *buf = f ? read_stream(f, limit, len) : NULL;
+	*data = f ? read_stream(f, limit, len) : NULL;
 	int e = errno ? errno : EIO;
 	if (f)
 		fclose(f);
-	if (!buf) {
-		if (e == EFBIG)
-			fprintf(err, "%s: \"%s\" is larger than %zu MiB, the most %s may be\n", prog,
-				path, limit >> 20, what);
-		else if (e == ENOMEM)
-			fprintf(err, "%s: out of memory\n", prog);
-		else
-			fprintf(err, "%s: cannot read \"%s\": %s\n", prog, path, strerror(e));
-		return e == ENOMEM ? CLI_INVALID : CLI_USAGE;
-	}
-	*data = buf;
-	return CLI_OK;
+	return *data ? 0 : e;
+}
+
+/* The exit code for a read that failed with @p e, after saying why. */
+static int read_failed(const char *path, size_t limit, const char *what, int e, const char *prog,
+		       FILE *err)
+{
+	if (e == EFBIG)
+		fprintf(err, "%s: \"%s\" is larger than %zu MiB, the most %s may be\n", prog, path,
+			limit >> 20, what);
+	else if (e == ENOMEM)
+		fprintf(err, "%s: out of memory\n", prog);
+	else
+		fprintf(err, "%s: cannot read \"%s\": %s\n", prog, path, strerror(e));
+	return e == ENOMEM ? CLI_INVALID : CLI_USAGE;
+}
+
+int cli_read_file(const char *path, size_t limit, const char *what, char **data, size_t *len,
+		  const char *prog, FILE *err)
+{
+	int e = read_path(path, limit, data, len);
+	return e ? read_failed(path, limit, what, e, prog, err) : CLI_OK;
+}
+
+/* What the next input may hold: the per-file limit, or what is left of
+ * the total when that is less (then *by_total is set). */
+static size_t input_limit(const cli_manifests *m, int *by_total)
+{
+	size_t left = m->total < CLI_MAX_TOTAL_INPUT ? CLI_MAX_TOTAL_INPUT - m->total : 0;
+	*by_total = left < KP_DECODE_DEFAULT_MAX_BYTES;
+	return *by_total ? left : KP_DECODE_DEFAULT_MAX_BYTES;
 }
 
 /* Read one file and append it; takes @p name (malloc'd) in every case. */
@@ -125,12 +144,20 @@ static int add_file(cli_manifests *m, char *name, const char *prog, FILE *err)
 {
 	size_t len = 0;
 	char *data = NULL;
-	int rc = cli_read_file(name, KP_DECODE_DEFAULT_MAX_BYTES, "a manifest", &data, &len, prog,
-			       err);
-	if (rc) {
+	int by_total = 0;
+	size_t limit = input_limit(m, &by_total);
+	int e = read_path(name, limit, &data, &len);
+	if (e) {
+		int rc = CLI_USAGE;
+		if (e == EFBIG && by_total)
+			fprintf(err, "%s: the inputs are larger than %zu MiB together, the most one "
+				     "command reads (at \"%s\")\n", prog, CLI_MAX_TOTAL_INPUT >> 20, name);
+		else
+			rc = read_failed(name, KP_DECODE_DEFAULT_MAX_BYTES, "a manifest", e, prog, err);
 		free(name);
 		return rc;
 	}
+	m->total += len;
 	if (append(m, name, data, len)) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;
@@ -245,8 +272,10 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 			return CLI_USAGE;
 		}
 		size_t len = 0;
+		int by_total = 0;
+		size_t limit = input_limit(m, &by_total);
 		errno = 0;
-		char *data = read_stream(stdin, KP_DECODE_DEFAULT_MAX_BYTES, &len);
+		char *data = read_stream(stdin, limit, &len);
 		int e = errno ? errno : EIO;
 		char *name = data ? dup_str("<stdin>") : NULL;
 		if (!data || !name) {
@@ -255,13 +284,18 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 				fprintf(err, "%s: out of memory\n", prog);
 				return CLI_INVALID;
 			}
-			if (e == EFBIG)
+			if (e == EFBIG && by_total)
+				fprintf(err, "%s: the inputs are larger than %zu MiB together, the "
+					     "most one command reads (at stdin)\n", prog,
+					CLI_MAX_TOTAL_INPUT >> 20);
+			else if (e == EFBIG)
 				fprintf(err, "%s: stdin is larger than %zu MiB, the most a manifest may be\n",
 					prog, (size_t)(KP_DECODE_DEFAULT_MAX_BYTES >> 20));
 			else
 				fprintf(err, "%s: cannot read stdin: %s\n", prog, strerror(e));
 			return CLI_USAGE;
 		}
+		m->total += len;
 		if (append(m, name, data, len)) {
 			fprintf(err, "%s: out of memory\n", prog);
 			return CLI_INVALID;
@@ -291,4 +325,5 @@ void cli_manifests_free(cli_manifests *m)
 	m->items = NULL;
 	m->count = m->cap = 0;
 	m->stdin_used = 0;
+	m->total = 0;
 }

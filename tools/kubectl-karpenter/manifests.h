@@ -26,17 +26,24 @@ typedef struct cli_manifests {
 	size_t count;
 	size_t cap;
 	int stdin_used;
+	size_t total; /* bytes read so far, against CLI_MAX_TOTAL_INPUT */
 } cli_manifests;
 
-#define CLI_MANIFESTS_INIT { NULL, 0, 0, 0 }
+#define CLI_MANIFESTS_INIT { NULL, 0, 0, 0, 0 }
+
+/* The most all -f inputs of one command may hold together (each file and
+ * stdin is at most KP_DECODE_DEFAULT_MAX_BYTES, 64 MiB): what the command
+ * holds in memory is a small multiple of it. */
+#define CLI_MAX_TOTAL_INPUT ((size_t)256 << 20)
 
 /*
  * Read PATH (a file, "-" or a directory) and append its files to @p m.
  * Returns the exit code: CLI_OK; CLI_USAGE after printing "PROG: why" on
  * @p err for a path that cannot be read (missing, no permission, ...),
  * stdin given twice, an empty name, a directory without a manifest file,
- * a file larger than KP_DECODE_DEFAULT_MAX_BYTES; CLI_INVALID when out of
- * memory. @p m keeps what was read before.
+ * a file larger than KP_DECODE_DEFAULT_MAX_BYTES, inputs larger than
+ * CLI_MAX_TOTAL_INPUT together (refused as soon as a read passes it);
+ * CLI_INVALID when out of memory. @p m keeps what was read before.
  */
 int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE *err);
 
