@@ -4,7 +4,10 @@
  * (with cJSON, and with libyaml typed as go-yaml v2 / sigs.k8s.io/yaml
  * types plain scalars, through the library's YAML reader), strings that are
  * not UTF-8 read back with U+FFFD as Go's encoding/json writes them, and a
- * number that is not finite is refused, never written as 0 or "inf".
+ * number that is not finite is refused, never written as 0 or "inf"; the
+ * streaming writer (writer.c) writes exact text in every container
+ * context, splices JSON text as the cJSON path did, and reports misuse,
+ * non-finite numbers and a stream that refuses output.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -21,6 +24,7 @@
 #include "kp_test_strings.h"
 #include "document/tree.h"
 #include "output.h"
+#include "writer.h"
 
 /* ---- helpers ---- */
 
@@ -518,6 +522,255 @@ START_TEST(nonfinite_refused)
 }
 END_TEST
 
+/* ---- the streaming writer ---- */
+
+/* What a sequence of writer calls writes (malloc'ed); its close code in *rc. */
+typedef void (*calls)(cli_writer *w);
+
+static char *stream(enum cli_writer_format fmt, calls c, int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	cli_writer *w = cli_writer_new(f, fmt);
+	ck_assert_ptr_nonnull(w);
+	c(w);
+	*rc = cli_writer_close(w);
+	ck_assert_int_eq(fclose(f), 0);
+	return text;
+}
+
+/* Every container context: empty and not, as a member, an item, nested. */
+static void every_context(cli_writer *w)
+{
+	cli_writer_begin_object(w);
+	cli_writer_key(w, "a");
+	cli_writer_begin_object(w);
+	cli_writer_end_object(w);
+	cli_writer_key(w, "b");
+	cli_writer_begin_array(w);
+	cli_writer_end_array(w);
+	cli_writer_key(w, "c");
+	cli_writer_begin_array(w);
+	cli_writer_begin_object(w);
+	cli_writer_key(w, "x");
+	cli_writer_number(w, 1);
+	cli_writer_key(w, "y");
+	cli_writer_begin_array(w);
+	cli_writer_string(w, "s");
+	cli_writer_end_array(w);
+	cli_writer_end_object(w);
+	cli_writer_begin_array(w);
+	cli_writer_bool(w, 1);
+	cli_writer_begin_array(w);
+	cli_writer_end_array(w);
+	cli_writer_end_array(w);
+	cli_writer_begin_object(w);
+	cli_writer_end_object(w);
+	cli_writer_null(w);
+	cli_writer_end_array(w);
+	cli_writer_key(w, "d");
+	cli_writer_begin_object(w);
+	cli_writer_key(w, "e");
+	cli_writer_number(w, 1e-05);
+	cli_writer_end_object(w);
+	cli_writer_end_object(w);
+}
+
+START_TEST(stream_exact_text)
+{
+	int rc;
+	char *json = stream(CLI_WRITER_JSON, every_context, &rc);
+	ck_assert_int_eq(rc, 0);
+	assert_text_eq(json, "{\n"
+			     "    \"a\": {},\n"
+			     "    \"b\": [],\n"
+			     "    \"c\": [\n"
+			     "        {\n"
+			     "            \"x\": 1,\n"
+			     "            \"y\": [\n"
+			     "                \"s\"\n"
+			     "            ]\n"
+			     "        },\n"
+			     "        [\n"
+			     "            true,\n"
+			     "            []\n"
+			     "        ],\n"
+			     "        {},\n"
+			     "        null\n"
+			     "    ],\n"
+			     "    \"d\": {\n"
+			     "        \"e\": 1e-05\n"
+			     "    }\n"
+			     "}\n");
+	char *yaml = stream(CLI_WRITER_YAML, every_context, &rc);
+	ck_assert_int_eq(rc, 0);
+	assert_text_eq(yaml, "a: {}\n"
+			     "b: []\n"
+			     "c:\n"
+			     "- x: 1\n"
+			     "  \"y\":\n" /* YAML 1.1's "yes" */
+			     "  - s\n"
+			     "-\n"
+			     "  - true\n"
+			     "  - []\n"
+			     "- {}\n"
+			     "- null\n"
+			     "d:\n"
+			     "  e: 1.0e-05\n");
+	free(json);
+	free(yaml);
+}
+END_TEST
+
+static const char *splice_text;
+static size_t splice_len;
+static int splice_rc;
+
+static void splice_calls(cli_writer *w)
+{
+	splice_rc = cli_writer_json_value(w, splice_text, splice_len);
+}
+
+/* Splicing JSON text writes what writing the cJSON tree cJSON_Parse reads
+ * from it writes (what simulate did before it streamed), in both formats,
+ * for random documents (escapes, U+FFFD, long keys, nesting, numbers). The
+ * text is the JSON writer's own, whose numbers read back exactly
+ * (cJSON's printer rounds some to 15 digits). */
+START_TEST(splice_equals_tree)
+{
+	kp_ts_rng rng = { 0xBADC0DEull + (uint64_t)_i };
+	const struct {
+		enum cli_writer_format fmt;
+		writer tree;
+	} forms[] = { { CLI_WRITER_JSON, cli_output_json }, { CLI_WRITER_YAML, cli_output_yaml } };
+	for (int iter = 0; iter < 100; iter++) {
+		cJSON *want = NULL;
+		cJSON *doc = cJSON_CreateObject();
+		for (int i = 0; i < 4; i++) {
+			char *key = kp_ts_random_string(&rng);
+			if (!cJSON_GetObjectItemCaseSensitive(doc, key))
+				cJSON_AddItemToObject(doc, key, random_value(&rng, 0, iter % 2, &want));
+			cJSON_Delete(want);
+			want = NULL;
+			free(key);
+		}
+		char *compact = write_ok(cli_output_json, doc);
+		cJSON *parsed = cJSON_Parse(compact);
+		ck_assert_ptr_nonnull(parsed);
+		for (int f = 0; f < 2; f++) {
+			int rc;
+			splice_text = compact;
+			splice_len = strlen(compact);
+			char *got = stream(forms[f].fmt, splice_calls, &rc);
+			ck_assert_int_eq(splice_rc, 0);
+			ck_assert_int_eq(rc, 0);
+			char *tree = write_ok(forms[f].tree, parsed);
+			assert_text_eq(got, tree);
+			free(got);
+			free(tree);
+		}
+		free(compact);
+		cJSON_Delete(parsed);
+		cJSON_Delete(doc);
+	}
+}
+END_TEST
+
+START_TEST(splice_escapes)
+{
+	/* \u escapes, a surrogate pair, \/ and the short escapes */
+	splice_text = "{\"k\\u00e9\":\"a\\/b\\ud83d\\ude00\\n\\u2028\",\"n\":-1.5e3,\"t\":[true,false,null]}";
+	splice_len = strlen(splice_text);
+	int rc;
+	char *json = stream(CLI_WRITER_JSON, splice_calls, &rc);
+	ck_assert_int_eq(splice_rc, 0);
+	ck_assert_int_eq(rc, 0);
+	assert_text_eq(json, "{\n    \"k\xc3\xa9\": \"a/b\xf0\x9f\x98\x80\\n\\u2028\",\n"
+			     "    \"n\": -1500,\n    \"t\": [\n        true,\n        false,\n"
+			     "        null\n    ]\n}\n");
+	free(json);
+	static const char *const bad[] = {
+		"", "{", "{\"a\" 1}", "[1,]", "\"\\ud800\"", "\"\\u0000\"", "\"\\x\"", "nul",
+		"[1] 2", "{\"a\":1,}", "\"open",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		splice_text = bad[i];
+		splice_len = strlen(bad[i]);
+		char *out = stream(CLI_WRITER_JSON, splice_calls, &rc);
+		ck_assert_msg(splice_rc == -1, "accepted %s", bad[i]);
+		ck_assert_int_eq(rc, CLI_WRITER_MISUSE);
+		free(out);
+	}
+}
+END_TEST
+
+static void value_without_key(cli_writer *w)
+{
+	cli_writer_begin_object(w);
+	cli_writer_string(w, "v");
+	cli_writer_end_object(w);
+}
+
+static void unbalanced(cli_writer *w)
+{
+	cli_writer_begin_array(w);
+	cli_writer_end_object(w);
+}
+
+static void unfinished(cli_writer *w)
+{
+	cli_writer_begin_array(w);
+	cli_writer_string(w, "x");
+}
+
+static void nonfinite(cli_writer *w)
+{
+	cli_writer_begin_array(w);
+	cli_writer_number(w, 1);
+	cli_writer_number(w, NAN);
+	cli_writer_number(w, 2);
+	cli_writer_end_array(w);
+}
+
+static void two_documents(cli_writer *w)
+{
+	cli_writer_null(w);
+	cli_writer_null(w);
+}
+
+START_TEST(stream_errors)
+{
+	const struct {
+		calls c;
+		int rc;
+		const char *json; /* written before the error */
+	} cases[] = {
+		{ value_without_key, CLI_WRITER_MISUSE, "{" },
+		{ unbalanced, CLI_WRITER_MISUSE, "[" },
+		{ unfinished, CLI_WRITER_MISUSE, "[\n    \"x\"" },
+		{ nonfinite, CLI_WRITER_NONFINITE, "[\n    1" },
+		{ two_documents, CLI_WRITER_MISUSE, "null" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc;
+		char *out = stream(CLI_WRITER_JSON, cases[i].c, &rc);
+		ck_assert_int_eq(rc, cases[i].rc);
+		ck_assert_str_eq(out, cases[i].json);
+		free(out);
+	}
+	/* a stream that refuses the output */
+	FILE *full = fopen("/dev/full", "w");
+	if (full) {
+		cli_writer *w = cli_writer_new(full, CLI_WRITER_JSON);
+		cli_writer_string(w, "x");
+		ck_assert_int_eq(cli_writer_close(w), CLI_WRITER_IO);
+		fclose(full);
+	}
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -529,6 +782,12 @@ static Suite *output_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("numbers");
 	tcase_add_test(tc, nonfinite_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("streaming");
+	tcase_add_test(tc, stream_exact_text);
+	tcase_add_loop_test(tc, splice_equals_tree, 0, 3);
+	tcase_add_test(tc, splice_escapes);
+	tcase_add_test(tc, stream_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include <karpenter/karpenter.h>
 #include <karpenter/scheduling.h>
 #include <karpenter/validation.h>
@@ -27,7 +25,7 @@
 #include "cli.h"
 #include "cluster_input.h"
 #include "manifests.h"
-#include "output.h"
+#include "writer.h"
 
 #define PROG "kubectl-karpenter simulate"
 
@@ -71,21 +69,16 @@ static void simulate_usage(FILE *out)
 /* Result → document                                                   */
 /* ------------------------------------------------------------------ */
 
-static cJSON *str_or_null(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-/* The NodeClaim as launched: the simulation's NodeClaim with the launch
- * choice's labels (what the provider's Create puts on it). */
-static cJSON *launched_nodeclaim(const kp_sched_nodeclaim *snc, kp_error *e)
+/* The NodeClaim as launched, encoded as compact JSON (*txt, free with
+ * kp_encoded_free): the simulation's NodeClaim with the launch choice's
+ * labels (what the provider's Create puts on it). */
+static int launched_nodeclaim(const kp_sched_nodeclaim *snc, char **txt, size_t *len,
+			      kp_error *e)
 {
 	kp_nodeclaim *nc = NULL;
-	char *txt = NULL;
-	size_t len = 0;
-	cJSON *j = NULL;
+	int rc = -1;
 	if (kp_nodeclaim_copy(&nc, snc->nodeclaim, e))
-		return NULL;
+		return -1;
 	if (!nc->metadata) {
 		snprintf(e->message, sizeof(e->message), "the simulation's NodeClaim has no metadata");
 		goto done;
@@ -102,77 +95,103 @@ static cJSON *launched_nodeclaim(const kp_sched_nodeclaim *snc, kp_error *e)
 		if (labels[i].value && kp_labels_set(&nc->metadata->labels, labels[i].key,
 						     labels[i].value, e))
 			goto done;
-	if (kp_encode(&txt, &len, KP_KIND_NODECLAIM, nc, KP_FORMAT_JSON, 0, e))
+	if (kp_encode(txt, len, KP_KIND_NODECLAIM, nc, KP_FORMAT_JSON, 0, e))
 		goto done;
-	j = cJSON_ParseWithLength(txt, len);
-	if (!j)
-		snprintf(e->message, sizeof(e->message), "cannot read back an encoded NodeClaim");
+	rc = 0;
 done:
-	kp_encoded_free(txt);
 	kp_nodeclaim_free(nc);
-	return j;
+	return rc;
 }
 
-static cJSON *result_document(const kp_sched_result *res, kp_error *e)
+static void write_reasons(cli_writer *w, const kp_sched_placement *p)
 {
-	cJSON *doc = cJSON_CreateObject();
-	cJSON *ncs = cJSON_AddArrayToObject(doc, "nodeClaims");
-	cJSON *pods = cJSON_AddArrayToObject(doc, "pods");
-	if (!doc || !ncs || !pods)
-		goto oom;
-	size_t n = kp_sched_result_nodeclaim_count(res);
-	for (size_t i = 0; i < n; i++) {
-		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(res, i);
-		cJSON *entry = cJSON_CreateObject();
-		if (!entry)
-			goto oom;
-		cJSON_AddItemToArray(ncs, entry);
-		cJSON *nc = launched_nodeclaim(snc, e);
-		if (!nc) {
-			cJSON_Delete(doc);
-			return NULL;
-		}
-		cJSON_AddItemToObject(entry, "nodeClaim", nc);
-		if (!cJSON_AddNumberToObject(entry, "price", snc->price))
-			goto oom;
+	cli_writer_begin_array(w);
+	for (size_t r = 0; r < p->n_reasons; r++) {
+		const kp_sched_reason *why = p->reasons[r];
+		cli_writer_begin_object(w);
+		cli_writer_key(w, "code");
+		cli_writer_string(w, kp_sched_reason_code_name(why->code));
+		cli_writer_key(w, "nodePool");
+		cli_writer_string(w, why->nodepool);
+		cli_writer_key(w, "node");
+		cli_writer_string(w, why->node);
+		cli_writer_key(w, "field");
+		cli_writer_string(w, why->field);
+		cli_writer_key(w, "message");
+		cli_writer_string(w, why->message);
+		cli_writer_end_object(w);
 	}
+	cli_writer_end_array(w);
+}
+
+static void write_pods(cli_writer *w, const kp_sched_result *res)
+{
+	cli_writer_begin_array(w);
 	size_t np = kp_sched_result_pod_count(res);
 	for (size_t i = 0; i < np; i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(res, i);
-		cJSON *entry = cJSON_CreateObject();
-		if (!entry)
-			goto oom;
-		cJSON_AddItemToArray(pods, entry);
 		int on_claim = p->target == KP_SCHED_NEW_NODECLAIM || p->target == KP_SCHED_INFLIGHT;
 		int on_node = p->target == KP_SCHED_EXISTING_NODE;
-		cJSON_AddItemToObject(entry, "namespace", str_or_null(p->namespace_));
-		cJSON_AddItemToObject(entry, "name", str_or_null(p->name));
-		cJSON_AddItemToObject(entry, "nodeClaim", str_or_null(on_claim ? p->node : NULL));
-		cJSON_AddItemToObject(entry, "node", str_or_null(on_node ? p->node : NULL));
-		cJSON *reasons = cJSON_AddArrayToObject(entry, "reasons");
-		if (!reasons)
-			goto oom;
-		for (size_t r = 0; r < p->n_reasons; r++) {
-			const kp_sched_reason *why = p->reasons[r];
-			cJSON *jr = cJSON_CreateObject();
-			if (!jr)
-				goto oom;
-			cJSON_AddItemToArray(reasons, jr);
-			cJSON_AddItemToObject(jr, "code",
-					      cJSON_CreateString(kp_sched_reason_code_name(why->code)));
-			cJSON_AddItemToObject(jr, "nodePool", str_or_null(why->nodepool));
-			cJSON_AddItemToObject(jr, "node", str_or_null(why->node));
-			cJSON_AddItemToObject(jr, "field", str_or_null(why->field));
-			cJSON_AddItemToObject(jr, "message", str_or_null(why->message));
-		}
+		cli_writer_begin_object(w);
+		cli_writer_key(w, "namespace");
+		cli_writer_string(w, p->namespace_);
+		cli_writer_key(w, "name");
+		cli_writer_string(w, p->name);
+		cli_writer_key(w, "nodeClaim");
+		cli_writer_string(w, on_claim ? p->node : NULL);
+		cli_writer_key(w, "node");
+		cli_writer_string(w, on_node ? p->node : NULL);
+		cli_writer_key(w, "reasons");
+		write_reasons(w, p);
+		cli_writer_end_object(w);
 	}
-	if (!cJSON_AddNumberToObject(doc, "cost", kp_sched_result_cost(res)))
-		goto oom;
-	return doc;
-oom:
-	cJSON_Delete(doc);
-	snprintf(e->message, sizeof(e->message), "out of memory");
-	return NULL;
+	cli_writer_end_array(w);
+}
+
+/* The JSON or YAML document (the README's contract), written as the
+ * result is walked: no tree of the whole output is built. The numbers
+ * were checked by check_costs before. */
+static int write_document(const kp_sched_result *res, int format, FILE *out, FILE *err)
+{
+	kp_error e = KP_ERROR_INIT;
+	cli_writer *w = cli_writer_new(out, format == CLI_OUT_JSON ? CLI_WRITER_JSON
+								  : CLI_WRITER_YAML);
+	if (!w) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		return -1;
+	}
+	int failed = 0;
+	cli_writer_begin_object(w);
+	cli_writer_key(w, "nodeClaims");
+	cli_writer_begin_array(w);
+	size_t n = kp_sched_result_nodeclaim_count(res);
+	for (size_t i = 0; i < n && !failed; i++) {
+		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(res, i);
+		char *txt = NULL;
+		size_t len = 0;
+		cli_writer_begin_object(w);
+		cli_writer_key(w, "nodeClaim");
+		if (launched_nodeclaim(snc, &txt, &len, &e) || cli_writer_json_value(w, txt, len)) {
+			fprintf(err, "%s: %s\n", PROG,
+				*e.message ? e.message : "cannot read back an encoded NodeClaim");
+			failed = 1;
+		}
+		kp_encoded_free(txt);
+		cli_writer_key(w, "price");
+		cli_writer_number(w, snc->price);
+		cli_writer_end_object(w);
+	}
+	cli_writer_end_array(w);
+	cli_writer_key(w, "pods");
+	write_pods(w, res);
+	cli_writer_key(w, "cost");
+	cli_writer_number(w, kp_sched_result_cost(res));
+	cli_writer_end_object(w);
+	int rc = cli_writer_close(w);
+	if (rc && !failed)
+		fprintf(err, "%s: %s\n", PROG,
+			rc == CLI_WRITER_NOMEM ? "out of memory" : "cannot write the document");
+	return failed || rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -364,38 +383,13 @@ typedef struct sim {
 	cli_cluster_input in;
 	kp_cluster *cluster;
 	kp_sched_result *result;
-	cJSON *doc;
 } sim;
 
 static void sim_free(sim *s)
 {
-	cJSON_Delete(s->doc);
 	kp_sched_result_free(s->result);
 	kp_cluster_free(s->cluster);
 	cli_cluster_input_free(&s->in);
-}
-
-static int write_document(sim *s, int format, FILE *out, FILE *err)
-{
-	kp_error e = KP_ERROR_INIT;
-	s->doc = result_document(s->result, &e);
-	if (!s->doc) {
-		fprintf(err, "%s: %s\n", PROG, e.message);
-		return -1;
-	}
-	char *bad = NULL;
-	int r = format == CLI_OUT_JSON ? cli_output_json(out, s->doc, &bad)
-				       : cli_output_yaml(out, s->doc, &bad);
-	if (r) {
-		if (r == CLI_OUTPUT_NONFINITE)
-			fprintf(err, "%s: cannot write %s: not a finite number\n", PROG,
-				bad ? bad : "a number");
-		else
-			fprintf(err, "%s: out of memory\n", PROG);
-		free(bad);
-		return -1;
-	}
-	return 0;
 }
 
 enum { OPT_FILE = 1, OPT_OUTPUT, OPT_INSTANCE_TYPES, OPT_MAX_INSTANCE_TYPES };
@@ -489,7 +483,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 		goto done;
 	if (format == CLI_OUT_TEXT)
 		print_text(out, s.result);
-	else if (write_document(&s, format, out, err))
+	else if (write_document(s.result, format, out, err))
 		goto done;
 	rc = CLI_OK;
 	for (size_t i = 0; i < kp_sched_result_pod_count(s.result); i++) {
