@@ -21,6 +21,7 @@ typedef struct jparser {
 	kp__budget *b;
 	kp_error *err;
 	int over;
+	kp__buf scratch; /* a string with escapes, before it goes to the arena */
 } jparser;
 
 static int jerr(jparser *j, const char *what)
@@ -104,50 +105,52 @@ static void put_utf8(kp__buf *b, uint32_t cp)
 	kp__buf_put(b, s, n);
 }
 
-/* Parse a string literal at j->p (the opening quote) into a new buffer. */
+/* Parse a string literal at j->p (the opening quote) into the parse's
+ * arena. A string without escapes (nearly all of them) is copied once,
+ * straight from the input; one with escapes is built in the scratch
+ * buffer first. */
 static int parse_string(jparser *j, char **out, size_t *out_len)
 {
-	kp__buf b = { 0 };
+	kp__buf *b = &j->scratch;
+	b->len = 0;
+	int escaped = 0;
 	j->p++; /* opening quote */
-	const char *run = j->p;
+	const char *start = j->p, *run = j->p;
 	for (;;) {
-		if (j->p >= j->end) {
-			kp__buf_dispose(&b);
+		if (j->p >= j->end)
 			return jerr(j, "in string literal");
-		}
 		unsigned char c = (unsigned char)*j->p;
 		if (c == '"' || c == '\\' || c < 0x20) {
-			kp__buf_put(&b, run, (size_t)(j->p - run));
+			if (c == '"' && !escaped) {
+				j->p++;
+				break;
+			}
+			escaped = 1;
+			kp__buf_put(b, run, (size_t)(j->p - run));
 			if (c == '"') {
 				j->p++;
 				break;
 			}
-			if (c < 0x20) {
-				kp__buf_dispose(&b);
+			if (c < 0x20)
 				return jerr(j, "in string literal");
-			}
 			/* escape */
 			j->p++;
-			if (j->p >= j->end) {
-				kp__buf_dispose(&b);
+			if (j->p >= j->end)
 				return jerr(j, "in string escape code");
-			}
 			char e = *j->p++;
 			switch (e) {
-			case '"': kp__buf_putc(&b, '"'); break;
-			case '\\': kp__buf_putc(&b, '\\'); break;
-			case '/': kp__buf_putc(&b, '/'); break;
-			case 'b': kp__buf_putc(&b, '\b'); break;
-			case 'f': kp__buf_putc(&b, '\f'); break;
-			case 'n': kp__buf_putc(&b, '\n'); break;
-			case 'r': kp__buf_putc(&b, '\r'); break;
-			case 't': kp__buf_putc(&b, '\t'); break;
+			case '"': kp__buf_putc(b, '"'); break;
+			case '\\': kp__buf_putc(b, '\\'); break;
+			case '/': kp__buf_putc(b, '/'); break;
+			case 'b': kp__buf_putc(b, '\b'); break;
+			case 'f': kp__buf_putc(b, '\f'); break;
+			case 'n': kp__buf_putc(b, '\n'); break;
+			case 'r': kp__buf_putc(b, '\r'); break;
+			case 't': kp__buf_putc(b, '\t'); break;
 			case 'u': {
 				uint32_t cp;
-				if (!read_hex4(j->p, j->end, &cp)) {
-					kp__buf_dispose(&b);
+				if (!read_hex4(j->p, j->end, &cp))
 					return jerr(j, "in \\u hexadecimal character escape");
-				}
 				j->p += 4;
 				if (cp >= 0xD800 && cp < 0xDC00) {
 					uint32_t lo;
@@ -161,18 +164,15 @@ static int parse_string(jparser *j, char **out, size_t *out_len)
 				} else if (cp >= 0xDC00 && cp < 0xE000) {
 					cp = 0xFFFD;
 				}
-				if (cp == 0) {
-					kp__buf_dispose(&b);
+				if (cp == 0)
 					return kp__error(j->err, KP_EPARSE, NULL,
 							 "line %u: NUL character (\\u0000) in string is not supported",
 							 (unsigned)j->line);
-				}
-				put_utf8(&b, cp);
+				put_utf8(b, cp);
 				break;
 			}
 			default:
 				j->p--;
-				kp__buf_dispose(&b);
 				return jerr(j, "in string escape code");
 			}
 			run = j->p;
@@ -180,15 +180,16 @@ static int parse_string(jparser *j, char **out, size_t *out_len)
 		}
 		j->p++;
 	}
-	size_t len = b.len;
-	char *s = kp__buf_take(&b, NULL);
-	if (!s)
+	const char *text = escaped ? b->data : start;
+	size_t len = escaped ? b->len : (size_t)(j->p - 1 - start);
+	if (escaped && b->failed)
 		return kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
-	if (!kp__utf8_valid(s, len)) {
-		kp__free(s);
+	if (!kp__utf8_valid(text ? text : "", len))
 		return kp__error(j->err, KP_EPARSE, NULL, "line %u: invalid UTF-8 in string",
 				 (unsigned)j->line);
-	}
+	char *s = kp__node_strndup(j->b, text ? text : "", len);
+	if (!s)
+		return kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
 	*out = s;
 	*out_len = len;
 	return KP_OK;
@@ -249,7 +250,7 @@ static int parse_number(jparser *j, kp__node **out)
 	int rc = new_node(j, KP__N_NUMBER, out);
 	if (rc)
 		return rc;
-	(*out)->text = kp__strndup(s, (size_t)(p - s));
+	(*out)->text = kp__node_strndup(j->b, s, (size_t)(p - s));
 	if (!(*out)->text) {
 		kp__node_free(*out);
 		*out = NULL;
@@ -301,7 +302,6 @@ static int parse_container(jparser *j, kp__node **out, uint32_t depth, int objec
 				goto fail;
 			skip_ws(j);
 			if (j->p >= j->end || *j->p != ':') {
-				kp__free(key);
 				rc = jerr(j, "after object key");
 				goto fail;
 			}
@@ -309,10 +309,8 @@ static int parse_container(jparser *j, kp__node **out, uint32_t depth, int objec
 		}
 		kp__node *child = NULL;
 		rc = parse_value(j, &child, depth + 1);
-		if (rc) {
-			kp__free(key);
+		if (rc)
 			goto fail;
-		}
 		rc = object ? kp__node_add(n, key, child) : kp__node_append(n, child);
 		if (rc) {
 			rc = kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
@@ -358,7 +356,6 @@ static int parse_value(jparser *j, kp__node **out, uint32_t depth)
 			return rc;
 		*out = kp__node_new(j->b, KP__N_STRING, line, &j->over);
 		if (!*out) {
-			kp__free(s);
 			return j->over ? jerr(j, "") : kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
 		}
 		(*out)->text = s;
@@ -392,9 +389,11 @@ int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 	 * create more nodes than it has bytes, so a List of any number of
 	 * objects within the input limit reads. */
 	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
-	jparser j = { data, data + len, 1, b, err, 0 };
-	int over = 0;
-	kp__node *list = kp__node_new(NULL, KP__N_ARRAY, 0, &over);
+	jparser j = { data, data + len, 1, b, err, 0, { 0 } };
+	/* Every node, text and key of the parse lives in the root's arena
+	 * (strings are only ever read from the tree, then copied into the
+	 * decoded structs). */
+	kp__node *list = kp__node_new_root(b);
 	if (!list)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	/* A UTF-8 byte order mark is allowed before the first value. */
@@ -406,15 +405,15 @@ int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 			break;
 		kp__node *doc = NULL;
 		int rc = parse_value(&j, &doc, 0);
+		if (rc == KP_OK && kp__node_append(list, doc) != KP_OK)
+			rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 		if (rc) {
+			kp__buf_dispose(&j.scratch);
 			kp__node_free(list);
 			return rc;
 		}
-		if (kp__node_append(list, doc) != KP_OK) {
-			kp__node_free(list);
-			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-		}
 	}
+	kp__buf_dispose(&j.scratch);
 	*docs = list;
 	return KP_OK;
 }

@@ -32,10 +32,14 @@ enum kp__node_type {
 };
 
 typedef struct kp__node kp__node;
+typedef struct kp__tree_arena kp__tree_arena;
 struct kp__node {
 	uint32_t type;    /* kp__node_type */
 	uint32_t line;    /* 1-based source line, 0 if unknown */
 	int boolean;      /* KP__N_BOOL */
+	uint32_t root;    /* the root of an arena tree (kp__node_new_root) */
+	kp__tree_arena *arena; /* where the node, its text, keys and arrays
+				  live; NULL for a node on the heap */
 	char *text;       /* KP__N_STRING value, KP__N_NUMBER text; NUL-terminated */
 	size_t len;       /* strlen(text) */
 	kp__node **items; /* KP__N_ARRAY elements, KP__N_OBJECT values */
@@ -51,6 +55,9 @@ typedef struct kp__budget {
 	size_t max_text;  /* bytes of string and number text created */
 	size_t text;
 	uint32_t max_depth;
+	/* Where the parse allocates (set by the parser: NULL for the heap).
+	 * Last, so that positional initializers leave it NULL. */
+	kp__tree_arena *arena;
 } kp__budget;
 
 /* What *over is set to when a budget is spent (see kp__node_new): */
@@ -72,7 +79,18 @@ int kp__budget_text(kp__budget *b, size_t len, int *over);
 kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over);
 /* A string node owning a copy of s[0..len). */
 kp__node *kp__node_new_string(kp__budget *b, const char *s, size_t len, uint32_t line, int *over);
-/* Free a node and everything below it; NULL is a no-op. */
+/* The root array of a parse whose nodes, texts, keys and arrays are all
+ * allocated from one arena (set as b->arena): a parse then costs a few
+ * large allocations instead of several per node, and kp__node_free(root)
+ * releases everything at once. Nodes of the arena are never freed one by
+ * one (kp__node_free on one is a no-op; their memory goes with the root).
+ * NULL when out of memory. */
+kp__node *kp__node_new_root(kp__budget *b);
+/* A copy of s[0..n) with a NUL, from b's arena when it has one, else the
+ * heap; NULL when out of memory. */
+char *kp__node_strndup(kp__budget *b, const char *s, size_t n);
+/* Free a node and everything below it; NULL is a no-op; see
+ * kp__node_new_root for nodes of an arena. */
 void kp__node_free(kp__node *n);
 /* Deep copy, counted against the budget. */
 kp__node *kp__node_copy(kp__budget *b, const kp__node *n, int *over);

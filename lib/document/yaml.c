@@ -845,6 +845,7 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 	memset(&y, 0, sizeof(y));
 	y.b = b;
 	y.err = err;
+	b->arena = NULL; /* on the heap: keys and anchors are freed one by one */
 	y.base_nodes = b->max_nodes;
 	y.input_cap = sat_add(b->max_nodes, len);
 	kp__node *list = kp__node_new(NULL, KP__N_ARRAY, 0, NULL);

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cluster_input.h"
+#include "cmd_simulate.h"
 #include "manifests.h"
 #include "writer.h"
 
@@ -151,7 +152,7 @@ static void write_pods(cli_writer *w, const kp_sched_result *res)
 /* The JSON or YAML document (the README's contract), written as the
  * result is walked: no tree of the whole output is built. The numbers
  * were checked by check_costs before. */
-static int write_document(const kp_sched_result *res, int format, FILE *out, FILE *err)
+int cli_simulate_write_document(const kp_sched_result *res, int format, FILE *out, FILE *err)
 {
 	kp_error e = KP_ERROR_INIT;
 	cli_writer *w = cli_writer_new(out, format == CLI_OUT_JSON ? CLI_WRITER_JSON
@@ -483,7 +484,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 		goto done;
 	if (format == CLI_OUT_TEXT)
 		print_text(out, s.result);
-	else if (write_document(s.result, format, out, err))
+	else if (cli_simulate_write_document(s.result, format, out, err))
 		goto done;
 	rc = CLI_OK;
 	for (size_t i = 0; i < kp_sched_result_pod_count(s.result); i++) {
