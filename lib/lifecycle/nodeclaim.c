@@ -738,7 +738,10 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
 	const kp_api_duration *ea = &nc->spec->expire_after;
 	if (!ea->parsed || ea->never)
 		return KP_OK;
-	int64_t expires = nc->metadata->creation_timestamp_ms + ea->ns / 1000000;
+	/* no creationTimestamp: not stored yet; the API server would set it now */
+	int64_t created = nc->metadata->creation_timestamp_ms ? nc->metadata->creation_timestamp_ms
+							      : in->now_ms;
+	int64_t expires = created + ea->ns / 1000000;
 	if (in->now_ms < expires)
 		return kp__lc_requeue(r, KP_KIND_NODECLAIM, KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION,
 				      nc->metadata->namespace_, nc->metadata->name,

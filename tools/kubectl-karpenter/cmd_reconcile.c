@@ -406,8 +406,10 @@ static cJSON *result_json(const kp_lifecycle_result *r, const kp_lifecycle_reque
 			  size_t n_rq, const char *now)
 {
 	cJSON *doc = cJSON_CreateObject();
-	cJSON *acts = doc ? cJSON_AddArrayToObject(doc, "actions") : NULL;
-	if (!doc || !cJSON_AddStringToObject(doc, "now", now) || !acts)
+	if (!doc || !cJSON_AddStringToObject(doc, "now", now))
+		goto fail;
+	cJSON *acts = cJSON_AddArrayToObject(doc, "actions");
+	if (!acts)
 		goto fail;
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
 		cJSON *a = action_json(kp_lifecycle_result_action(r, i));
