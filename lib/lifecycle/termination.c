@@ -310,15 +310,21 @@ static int waiting_eviction(const kp_pod *p, int64_t now)
 	return !(del && now - del > STUCK_TERMINATING_MS);
 }
 
+/* terminationGracePeriodSeconds; the API server defaults it to 30. */
+static int64_t pod_grace_seconds(const kp_pod *p)
+{
+	return p->spec && p->spec->has_termination_grace_period_seconds
+		       ? p->spec->termination_grace_period_seconds
+		       : 30;
+}
+
 static int needs_force_delete(const kp_pod *p, int64_t term_ms, int64_t now)
 {
 	if (!term_ms)
 		return 0;
 	if (pod_deleting(p))
 		return pod_deleting(p) > term_ms;
-	if (!p->spec || !p->spec->has_termination_grace_period_seconds)
-		return 0;
-	return now > term_ms - p->spec->termination_grace_period_seconds * 1000;
+	return now > term_ms - pod_grace_seconds(p) * 1000;
 }
 
 static int do_not_disrupt_active(const kp_pod *p, int64_t now)
@@ -427,9 +433,7 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 		grace = 1;
 	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
 	format_rfc3339_s(w->term_ms, when, sizeof(when));
-	long long tgps = p->spec && p->spec->has_termination_grace_period_seconds
-				 ? (long long)p->spec->termination_grace_period_seconds
-				 : 0;
+	long long tgps = (long long)pod_grace_seconds(p);
 	snprintf(msg, sizeof(msg), "deleting pod with gracePeriodSeconds %lld: the Node's "
 		 "terminationGracePeriod ends at %s", (long long)grace, when);
 	snprintf(ev, sizeof(ev), "Deleting the pod to accommodate the terminationTime %s of the node. "
