@@ -42,6 +42,12 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC "nodeclaim.garbagecollection"
 /** Node finalizer: taint, drain, volumes, instance termination. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION "node.termination"
+/** status.lastPodEventTime on pod events. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS "nodeclaim.podevents"
+/** The Node's shape against the NodeClaim (ConsistentStateFound). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY "nodeclaim.consistency"
+/** NodePool status.resources and status.nodes. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
 /** @} */
 
 /** @name Stable reason codes of actions (kp_lifecycle_action::reason) @{ */
@@ -70,6 +76,9 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_DRAINED "Drained"                           /**< Drained condition True @since 0.1 */
 #define KP_LIFECYCLE_REASON_VOLUMES_DETACHED "VolumesDetached"          /**< VolumesDetached True @since 0.1 */
 #define KP_LIFECYCLE_REASON_GARBAGE_COLLECTED "GarbageCollected"        /**< instance gone @since 0.1 */
+#define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
+#define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
+#define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
 /** @} */
 
 /** kp_lifecycle_action::verb. Values are never renumbered. @since 0.1 */
@@ -322,9 +331,10 @@ int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *result, const kp_life
 				      const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
- * @brief nodeclaim.garbagecollection: delete launched NodeClaims (Launched
- *        True for at least 10 s) whose provider ID the provider no longer
- *        lists. Needs in->provider (nothing happens without one).
+ * @brief nodeclaim.garbagecollection: delete registered NodeClaims that are
+ *        not deleting, whose provider ID the provider no longer lists and
+ *        whose Node (if any) is not Ready. Needs in->provider (nothing
+ *        happens without one).
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail
@@ -353,10 +363,58 @@ int kp_lifecycle_node_termination(kp_lifecycle_result *result, const kp_lifecycl
 				  const kp_node *node, kp_error *err);
 
 /**
+ * @brief nodeclaim.podevents for one pod event (a pod bound to a Node was
+ *        scheduled, became terminal or began terminating): move the Node's
+ *        NodeClaim's status.lastPodEventTime to now, at most every 10 s;
+ *        DaemonSet pods do not count. Event-driven: kp_lifecycle_reconcile
+ *        does not call it (a snapshot has no events).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] pod the pod the event is about
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_pod_event(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			   const kp_pod *pod, kp_error *err);
+
+/**
+ * @brief nodeclaim.consistency: for an initialized NodeClaim that is not
+ *        deleting, every requested resource's Node capacity must be at
+ *        least 90% of the NodeClaim's status.capacity (a
+ *        FailedConsistencyCheck event per issue); sets ConsistentStateFound
+ *        and requeues in 10 m (nothing without a single Node).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				       const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief nodepool.counter: status.resources (cpu, ephemeral-storage,
+ *        memory, nodes, pods, then every other resource) summed over the
+ *        NodePool's NodeClaims (the Node's capacity once registered, else
+ *        the NodeClaim's) and status.nodes.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_counter(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				  const kp_nodepool *nodepool, kp_error *err);
+
+/**
  * @brief Every controller once over the whole snapshot, each reacting to
  *        the input (not to the others' actions): per NodeClaim (input
- *        order) lifecycle, expiration, disruption; garbage collection; per
- *        Node (input order) termination.
+ *        order) lifecycle, expiration, disruption, consistency; garbage
+ *        collection; per Node (input order) termination; per NodePool
+ *        (input order) the counter.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail

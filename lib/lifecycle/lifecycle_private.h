@@ -99,6 +99,22 @@ void kp__fmt_duration_ms(int64_t ms, char *buf, size_t size);
 /* Validate the common head (struct_size, metadata with a name). */
 int kp__check_object(const void *obj, const kp_object_meta *meta, const char *what, kp_error *err);
 
+/* ---- views ---- */
+/* memcpy of a size-tagged struct into ours (a smaller caller struct reads
+ * as zero-extended); struct_size becomes ours. */
+void kp__copy_sized(void *dst, const void *src, size_t ours);
+/* A NodeClaim view whose metadata and status may change. */
+typedef struct kp__ncv {
+	kp_nodeclaim nc;
+	kp_object_meta meta;
+	kp_nodeclaim_status status;
+	int status_changed;
+} kp__ncv;
+void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc);
+/* kp__cond_set on the view's status; marks status_changed */
+int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status,
+		const char *reason, const char *message, int64_t now_ms);
+
 /* ---- the controllers' internals ---- */
 int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			      const kp_nodeclaim *nc, kp_error *err);

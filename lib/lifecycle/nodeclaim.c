@@ -41,28 +41,21 @@ typedef struct nc_work {
 	int deleted; /* a delete action ended the round */
 } nc_work;
 
-static void copy_sized(void *dst, const void *src, size_t ours)
-{
-	uint32_t size = *(const uint32_t *)src;
-	memcpy(dst, src, size < ours ? size : ours);
-	*(uint32_t *)dst = (uint32_t)ours;
-}
-
 static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			const kp_nodeclaim *nc)
 {
 	memset(w, 0, sizeof(*w));
 	w->in = in;
 	w->r = r;
-	copy_sized(&w->nc, nc, sizeof(w->nc));
-	copy_sized(&w->meta, nc->metadata, sizeof(w->meta));
+	kp__copy_sized(&w->nc, nc, sizeof(w->nc));
+	kp__copy_sized(&w->meta, nc->metadata, sizeof(w->meta));
 	w->nc.metadata = &w->meta;
 	if (nc->spec) {
-		copy_sized(&w->spec, nc->spec, sizeof(w->spec));
+		kp__copy_sized(&w->spec, nc->spec, sizeof(w->spec));
 		w->nc.spec = &w->spec;
 	}
 	if (nc->status) {
-		copy_sized(&w->status, nc->status, sizeof(w->status));
+		kp__copy_sized(&w->status, nc->status, sizeof(w->status));
 	} else {
 		kp_nodeclaim_status s = KP_NODECLAIM_STATUS_INIT;
 		w->status = s;
@@ -297,16 +290,16 @@ static int step_launch(nc_work *w, kp_nodeclaim **created, kp_error *err)
 
 static int node_view(nc_work *w, const kp_node *node)
 {
-	copy_sized(&w->node, node, sizeof(w->node));
+	kp__copy_sized(&w->node, node, sizeof(w->node));
 	if (node->metadata)
-		copy_sized(&w->node_meta, node->metadata, sizeof(w->node_meta));
+		kp__copy_sized(&w->node_meta, node->metadata, sizeof(w->node_meta));
 	else {
 		kp_object_meta m = KP_OBJECT_META_INIT;
 		w->node_meta = m;
 	}
 	w->node.metadata = &w->node_meta;
 	if (node->spec)
-		copy_sized(&w->node_spec, node->spec, sizeof(w->node_spec));
+		kp__copy_sized(&w->node_spec, node->spec, sizeof(w->node_spec));
 	else {
 		kp_node_spec s = KP_NODE_SPEC_INIT;
 		w->node_spec = s;

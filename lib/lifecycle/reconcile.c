@@ -13,6 +13,8 @@ static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		rc = kp_lifecycle_nodeclaim_expiration(r, in, nc, err);
 	if (rc == KP_OK)
 		rc = kp_lifecycle_nodeclaim_disruption(r, in, nc, err);
+	if (rc == KP_OK)
+		rc = kp_lifecycle_nodeclaim_consistency(r, in, nc, err);
 	if (rc)
 		kp__error_prefix(err, kp__meta_name(nc ? nc->metadata : NULL));
 	return rc;
@@ -34,6 +36,12 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 		if (rc)
 			kp__error_prefix(err, kp__meta_name(in->nodes[i] ? in->nodes[i]->metadata
 									 : NULL));
+	}
+	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
+		rc = kp_lifecycle_nodepool_counter(r, in, in->nodepools[i], err);
+		if (rc)
+			kp__error_prefix(err, kp__meta_name(in->nodepools[i] ? in->nodepools[i]->metadata
+									     : NULL));
 	}
 	if (rc)
 		kp__lc_rollback(r, mark);

@@ -470,6 +470,43 @@ int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *
 }
 
 /* ------------------------------------------------------------------ */
+/* NodeClaim views                                                     */
+
+void kp__copy_sized(void *dst, const void *src, size_t ours)
+{
+	uint32_t size = *(const uint32_t *)src;
+	memcpy(dst, src, size < ours ? size : ours);
+	*(uint32_t *)dst = (uint32_t)ours;
+}
+
+
+
+void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc)
+{
+	kp__copy_sized(&v->nc, nc, sizeof(v->nc));
+	kp__copy_sized(&v->meta, nc->metadata, sizeof(v->meta));
+	v->nc.metadata = &v->meta;
+	if (nc->status) {
+		kp__copy_sized(&v->status, nc->status, sizeof(v->status));
+	} else {
+		kp_nodeclaim_status s = KP_NODECLAIM_STATUS_INIT;
+		v->status = s;
+	}
+	v->nc.status = &v->status;
+	v->status_changed = 0;
+}
+
+int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status, const char *reason,
+		   const char *message, int64_t now_ms)
+{
+	int rc = kp__cond_set(a, &v->status.conditions, &v->status.n_conditions, type, status,
+			      reason, message, v->meta.generation, now_ms);
+	if (rc > 0)
+		v->status_changed = 1;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* Queries                                                             */
 
 const char *kp__meta_name(const kp_object_meta *m)

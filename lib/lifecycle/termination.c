@@ -31,46 +31,6 @@ static int oom(kp_error *err)
 	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 }
 
-static void copy_sized(void *dst, const void *src, size_t ours)
-{
-	uint32_t size = *(const uint32_t *)src;
-	memcpy(dst, src, size < ours ? size : ours);
-	*(uint32_t *)dst = (uint32_t)ours;
-}
-
-/* A NodeClaim view whose metadata and status may change. */
-typedef struct ncv {
-	kp_nodeclaim nc;
-	kp_object_meta meta;
-	kp_nodeclaim_status status;
-	int status_changed;
-} ncv;
-
-static void ncv_init(ncv *v, const kp_nodeclaim *nc)
-{
-	copy_sized(&v->nc, nc, sizeof(v->nc));
-	copy_sized(&v->meta, nc->metadata, sizeof(v->meta));
-	v->nc.metadata = &v->meta;
-	if (nc->status) {
-		copy_sized(&v->status, nc->status, sizeof(v->status));
-	} else {
-		kp_nodeclaim_status s = KP_NODECLAIM_STATUS_INIT;
-		v->status = s;
-	}
-	v->nc.status = &v->status;
-	v->status_changed = 0;
-}
-
-static int ncv_set(kp__lc_arena *a, ncv *v, const char *type, const char *status, const char *reason,
-		   const char *message, int64_t now_ms)
-{
-	int rc = kp__cond_set(a, &v->status.conditions, &v->status.n_conditions, type, status,
-			      reason, message, v->meta.generation, now_ms);
-	if (rc > 0)
-		v->status_changed = 1;
-	return rc;
-}
-
 static int act_simple(kp_lifecycle_result *r, uint32_t verb, uint32_t kind, const char *ctrl,
 		      const char *ns, const char *name, const char *reason, const char *message,
 		      const void *object, kp_error *err)
@@ -99,7 +59,7 @@ static void format_rfc3339_s(int64_t ms, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* NodeClaim finalizer                                                 */
 
-static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, ncv *v,
+static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v,
 				     const kp_nodeclaim *nc, kp_error *err)
 {
 	if (kp_labels_get(&nc->metadata->annotations, KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP))
@@ -183,7 +143,7 @@ static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			  KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
 }
 
-static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, ncv *v, kp_error *err)
+static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v, kp_error *err)
 {
 	if (kp__remove_finalizer(a, &v->meta, KP_FINALIZER_TERMINATION) < 0)
 		return oom(err);
@@ -205,7 +165,7 @@ static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, ncv *v, 
 }
 
 static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp__lc_arena *a,
-			     ncv *v, int *done, kp_error *err)
+			     kp__ncv *v, int *done, kp_error *err)
 {
 	*done = 1;
 	if (!v->status.provider_id || !*v->status.provider_id)
@@ -217,7 +177,7 @@ static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *i
 	int rc = provider_delete(r, in, &v->nc, NC_CTRL, &gone, err);
 	if (rc)
 		return rc;
-	if (ncv_set(a, v, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating", "",
+	if (kp__ncv_set(a, v, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating", "",
 		    in->now_ms) < 0)
 		return oom(err);
 	if (v->status_changed &&
@@ -238,8 +198,8 @@ int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *
 	if (!kp__has_finalizer(nc->metadata, KP_FINALIZER_TERMINATION))
 		return KP_OK;
 	kp__lc_arena a = { 0 };
-	ncv v;
-	ncv_init(&v, nc);
+	kp__ncv v;
+	kp__ncv_init(&v, nc);
 	int done = 0;
 	int rc = annotate_termination_time(r, &a, &v, nc, err);
 	int nodes = rc ? 0 : delete_nodes_first(r, in, nc, err);
@@ -265,7 +225,7 @@ typedef struct node_work {
 	kp_object_meta meta;
 	kp_node_spec spec;
 	const kp_nodeclaim *nc_in;
-	ncv nc;
+	kp__ncv nc;
 	int have_nc;
 	int64_t term_ms; /* node termination time, 0 = none */
 	int32_t *pdb_used; /* evictions this round per in->pdbs[i] */
@@ -589,7 +549,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 	int64_t now = w->in->now_ms;
 	if (w->have_nc && !kp__cond_get(w->nc.status.conditions, w->nc.status.n_conditions,
 					 "Drained") &&
-	    ncv_set(&w->arena, &w->nc, "Drained", KP__COND_UNKNOWN, "Draining", "Draining", now) < 0)
+	    kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_UNKNOWN, "Draining", "Draining", now) < 0)
 		return oom(err);
 	drain_state *d = kp__lc_alloc(&w->arena, sizeof(*d));
 	if (!d)
@@ -631,7 +591,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 			*wait = 1;
 			return KP_OK;
 		}
-		if (ncv_set(&w->arena, &w->nc, "Drained", KP__COND_TRUE, "Drained", "", now) < 0)
+		if (kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_TRUE, "Drained", "", now) < 0)
 			return oom(err);
 	}
 	return KP_OK;
@@ -649,7 +609,7 @@ static int await_instance(node_work *w, int *wait, kp_error *err)
 	int rc = provider_delete(w->r, w->in, &w->nc.nc, NODE_CTRL, &gone, err);
 	if (rc)
 		return rc;
-	if (ncv_set(&w->arena, &w->nc, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating",
+	if (kp__ncv_set(&w->arena, &w->nc, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating",
 		    "", w->in->now_ms) < 0)
 		return oom(err);
 	if (!gone)
@@ -777,7 +737,7 @@ static int terminate(node_work *w, kp_error *err)
 	if ((rc = await_drain(w, tainted, &wait, err)) != KP_OK || wait)
 		return rc ? rc : finish(w, wait, err);
 	/* VolumeAttachments are not modelled: none is pending. */
-	if (w->have_nc && ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
+	if (w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
 				  "VolumesDetached", "", w->in->now_ms) < 0)
 		return oom(err);
 	if ((rc = await_instance(w, &wait, err)) != KP_OK)
@@ -800,11 +760,11 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 	w->in = in;
 	w->r = r;
 	w->input = node;
-	copy_sized(&w->node, node, sizeof(w->node));
-	copy_sized(&w->meta, node->metadata, sizeof(w->meta));
+	kp__copy_sized(&w->node, node, sizeof(w->node));
+	kp__copy_sized(&w->meta, node->metadata, sizeof(w->meta));
 	w->node.metadata = &w->meta;
 	if (node->spec) {
-		copy_sized(&w->spec, node->spec, sizeof(w->spec));
+		kp__copy_sized(&w->spec, node->spec, sizeof(w->spec));
 	} else {
 		kp_node_spec s = KP_NODE_SPEC_INIT;
 		w->spec = s;
@@ -812,7 +772,7 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 	w->node.spec = &w->spec;
 	w->nc_in = nodeclaim_for_node(in, node);
 	if (w->nc_in) {
-		ncv_init(&w->nc, w->nc_in);
+		kp__ncv_init(&w->nc, w->nc_in);
 		w->have_nc = 1;
 	}
 	kp__lc_mark mark = kp__lc_mark_get(r);

@@ -162,8 +162,10 @@ START_TEST(registration_syncs_node_and_removes_unregistered_taint)
 				     PID ", conditions: [" LAUNCHED "]"));
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", NULL, UNREG, "False"));
 	lc_reconcile(&w);
+	/* nodeclaim.consistency finds the Node too: ConsistentStateFound */
 	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Registered\n"
-					 "updateStatus NodeClaim/nc-1 NotInitialized\n");
+					 "updateStatus NodeClaim/nc-1 NotInitialized\n"
+					 "updateStatus NodeClaim/nc-1 ConsistencyCheck\n");
 	const kp_lifecycle_action *np = lc_action(&w, 0);
 	const kp_node *n = np->object;
 	ck_assert_uint_eq(n->spec->n_taints, 2);
@@ -228,7 +230,8 @@ END_TEST
 
 /* ---- initialization ---- */
 
-#define REG_STATUS PID ", nodeName: node-1, conditions: [" LAUNCHED ", " REGISTERED "]"
+#define CONSISTENT "{type: ConsistentStateFound, status: 'True', reason: ConsistentStateFound}"
+#define REG_STATUS PID ", nodeName: node-1, conditions: [" LAUNCHED ", " REGISTERED ", " CONSISTENT "]"
 
 static const char *init_reason(const char *node_labels, const char *taints, const char *ready,
 			       const char *spec_extra)
@@ -237,7 +240,12 @@ static const char *init_reason(const char *node_labels, const char *taints, cons
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", node_labels, taints, ready));
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *st = lc_action(&w, kp_lifecycle_result_action_count(w.r) - 1);
+	const kp_lifecycle_action *st = NULL;
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
+		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
+		    strcmp(lc_action(&w, i)->controller, "nodeclaim.lifecycle") == 0)
+			st = lc_action(&w, i);
+	ck_assert_ptr_nonnull(st);
 	static char buf[512];
 	const kp_condition *c = lc_nc_cond(st, "Initialized");
 	snprintf(buf, sizeof(buf), "%s/%s: %s", c->status, c->reason, c->message);
@@ -286,7 +294,9 @@ START_TEST(init_done)
 	const kp_node *n = lc_action(&w, 0)->object;
 	ck_assert_str_eq(kp_labels_get(&n->metadata->labels, "karpenter.sh/initialized"), "true");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "Ready")->status, "True");
-	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+	/* registered: liveness has nothing to wait for; consistency rescans */
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
+	ck_assert_str_eq(kp_lifecycle_result_requeue(w.r, 0)->controller, "nodeclaim.consistency");
 }
 END_TEST
 
@@ -347,7 +357,9 @@ START_TEST(liveness_registration_requeue)
 				     "lastTransitionTime: '" T0 "'}]"));
 	lc_reconcile(&w);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 1); /* Initialized/Ready appear */
+	/* no Node: consistency has nothing to scan */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
+	ck_assert_str_eq(kp_lifecycle_result_requeue(w.r, 0)->controller, "nodeclaim.lifecycle");
 	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5 * LC_MIN);
 }
 END_TEST
@@ -424,7 +436,7 @@ START_TEST(gc_keeps_ready_node)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     PID ", nodeName: node-1, conditions: [" LAUNCHED ", " REGISTERED ", "
-				     "{type: Initialized, status: 'True', reason: Initialized}]"));
+				     CONSISTENT ", {type: Initialized, status: 'True', reason: Initialized}]"));
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", ", karpenter.sh/initialized: 'true'", NULL,
 			     "True"));
 	lc_reconcile(&w);

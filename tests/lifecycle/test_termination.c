@@ -21,7 +21,8 @@
 #define DEL ", deletionTimestamp: '" T0 "'"
 #define LAUNCHED "{type: Launched, status: 'True', reason: Launched, lastTransitionTime: '" T0 "'}"
 #define REGISTERED "{type: Registered, status: 'True', reason: Registered, lastTransitionTime: '" T0 "'}"
-#define REG_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " REGISTERED "]"
+#define REG_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " \
+	REGISTERED ", {type: ConsistentStateFound, status: 'True', reason: ConsistentStateFound}]"
 
 static lc_world w;
 
