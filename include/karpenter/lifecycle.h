@@ -46,6 +46,8 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS "nodeclaim.podevents"
 /** The Node's shape against the NodeClaim (ConsistentStateFound). @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY "nodeclaim.consistency"
+/** Node repair (NodeRepair feature gate). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODE_HEALTH "node.health"
 /** NodePool status.resources and status.nodes. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
 /** @} */
@@ -76,6 +78,7 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_DRAINED "Drained"                           /**< Drained condition True @since 0.1 */
 #define KP_LIFECYCLE_REASON_VOLUMES_DETACHED "VolumesDetached"          /**< VolumesDetached True @since 0.1 */
 #define KP_LIFECYCLE_REASON_GARBAGE_COLLECTED "GarbageCollected"        /**< instance gone @since 0.1 */
+#define KP_LIFECYCLE_REASON_UNHEALTHY "Unhealthy"                       /**< node repair @since 0.1 */
 #define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
 #define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
@@ -410,11 +413,31 @@ int kp_lifecycle_nodepool_counter(kp_lifecycle_result *result, const kp_lifecycl
 				  const kp_nodepool *nodepool, kp_error *err);
 
 /**
+ * @brief node.health (only with KP_LIFECYCLE_FEATURE_NODE_REPAIR, off by
+ *        default as upstream): a Node whose condition matches one of the
+ *        provider's repair policies (kp_cloudprovider_repair_policies) for
+ *        longer than the policy's toleration has its NodeClaim annotated
+ *        with termination-timestamp now and deleted, unless more than 20%
+ *        (rounded up) of its NodePool's Nodes are unhealthy
+ *        (NodeRepairBlocked event, requeue in 5 m); before that, requeue at
+ *        the policy's deadline. Needs in->provider.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] node the Node
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_node_health(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			     const kp_node *node, kp_error *err);
+
+/**
  * @brief Every controller once over the whole snapshot, each reacting to
  *        the input (not to the others' actions): per NodeClaim (input
  *        order) lifecycle, expiration, disruption, consistency; garbage
- *        collection; per Node (input order) termination; per NodePool
- *        (input order) the counter.
+ *        collection; per Node (input order) termination, then node
+ *        repair when its gate is on; per NodePool (input order) the
+ *        counter.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail

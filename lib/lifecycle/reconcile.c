@@ -33,6 +33,8 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 		rc = kp_lifecycle_garbage_collection(r, in, err);
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodes; i++) {
 		rc = kp_lifecycle_node_termination(r, in, in->nodes[i], err);
+		if (rc == KP_OK)
+			rc = kp_lifecycle_node_health(r, in, in->nodes[i], err);
 		if (rc)
 			kp__error_prefix(err, kp__meta_name(in->nodes[i] ? in->nodes[i]->metadata
 									 : NULL));

@@ -119,6 +119,16 @@ static int fc_classes(void *self, const kp_group_kind **out, size_t *n, kp_error
 	return KP_OK;
 }
 
+static int fc_repair(void *self, const kp_repair_policy **out, size_t *n, kp_error *err)
+{
+	(void)self;
+	(void)err;
+	static const kp_repair_policy pol[] = { { "Ready", "False", 10 * 60000 } };
+	*out = pol;
+	*n = 1;
+	return KP_OK;
+}
+
 static void fc_destroy(void *self)
 {
 	lc_cloud *c = self;
@@ -139,6 +149,7 @@ void lc_world_init(lc_world *w, int64_t now_ms)
 	ops.list = fc_list;
 	ops.get_instance_types = fc_its;
 	ops.supported_node_classes = fc_classes;
+	ops.repair_policies = fc_repair;
 	ops.destroy = fc_destroy;
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_msg(kp_cloudprovider_new(&w->cp, &ops, w->cloud, &e) == KP_OK, "%s", e.message);

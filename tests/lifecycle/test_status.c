@@ -176,6 +176,77 @@ START_TEST(counter_sums_nodeclaims)
 }
 END_TEST
 
+static void sick_node(const char *name, const char *pid, const char *since)
+{
+	char yaml[1024];
+	snprintf(yaml, sizeof(yaml),
+		 "apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: "
+		 "{karpenter.test.sh/testnodeclass: default, karpenter.sh/nodepool: default}}\n"
+		 "spec: {providerID: '%s'}\n"
+		 "status: {conditions: [{type: Ready, status: '%s', lastTransitionTime: '%s'}]}\n",
+		 name, pid, since ? "False" : "True", since ? since : T0);
+	lc_add(&w, yaml);
+}
+
+START_TEST(repair_off_by_default)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(repair_waits_for_toleration)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 4 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 6 * LC_MIN);
+}
+END_TEST
+
+START_TEST(repair_deletes_unhealthy)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 TerminationGracePeriod\n"
+					 "delete NodeClaim/nc-1 Unhealthy\n");
+	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations,
+				       "karpenter.sh/nodeclaim-termination-timestamp"),
+			 "2024-01-01T00:11:00Z");
+	const kp_lifecycle_action *d = lc_action(&w, 1);
+	ck_assert_str_eq(d->message, "deleting unhealthy node: condition Ready is False");
+	ck_assert_str_eq(kp_labels_get(&d->metric_labels, "reason"), "unhealthy");
+}
+END_TEST
+
+START_TEST(repair_blocked_above_20_percent)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	sick_node("node-2", "fake://nc-2", T0);
+	sick_node("node-3", "fake://nc-3", NULL);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "NodeRepairBlocked");
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "more than 20% nodes are unhealthy in the nodepool");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5 * LC_MIN);
+}
+END_TEST
+
 static Suite *status_suite(void)
 {
 	Suite *s = suite_create("status");
@@ -188,6 +259,10 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, consistency_node_shape);
 	tcase_add_test(tc, consistency_ok);
 	tcase_add_test(tc, counter_sums_nodeclaims);
+	tcase_add_test(tc, repair_off_by_default);
+	tcase_add_test(tc, repair_waits_for_toleration);
+	tcase_add_test(tc, repair_deletes_unhealthy);
+	tcase_add_test(tc, repair_blocked_above_20_percent);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -94,8 +94,44 @@ check "malformed --now: exit 2" [ "$rc" -eq 2 ]
 run_cmd "$tool" reconcile -f "$ex" --feature-gates Drift=true
 check "unknown feature gate: exit 2" [ "$rc" -eq 2 ]
 check "unknown feature gate: named" contains "$errout" 'unknown gate "Drift=true"'
-run_cmd "$tool" reconcile -f "$ex" --feature-gates NodeRepair=true --now "$now"
-check "NodeRepair=true accepted" [ "$rc" -eq 0 ]
+# node repair: a Node NotReady for 11 minutes (KWOK tolerates 10)
+cat >"$tmpd/sick.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: sick
+  creationTimestamp: "2025-01-01T11:00:00Z"
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  providerID: kwok://sick
+  nodeName: sick
+  conditions:
+    - {type: Launched, status: "True", reason: Launched, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Registered, status: "True", reason: Registered, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Initialized, status: "True", reason: Initialized, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: ConsistentStateFound, status: "True", reason: ConsistentStateFound, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: sick
+  labels: {karpenter.sh/nodepool: default, karpenter.kwok.sh/kwoknodeclass: default, karpenter.sh/initialized: "true", karpenter.sh/registered: "true"}
+spec: {providerID: kwok://sick}
+status:
+  conditions:
+    - {type: Ready, status: "False", reason: KubeletNotReady, lastTransitionTime: "2025-01-01T11:49:00Z"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/sick.yaml" --now "$now"
+check "node repair is off by default" [ "$rc" -eq 0 ] && ! contains "$out" "Unhealthy"
+run_cmd "$tool" reconcile -f "$tmpd/sick.yaml" --now "$now" --feature-gates NodeRepair=true
+check "NodeRepair=true: exit 0" [ "$rc" -eq 0 ]
+check "NodeRepair=true: the NodeClaim of the unhealthy Node is deleted" contains "$out" \
+	"  node.health: delete [Unhealthy] deleting unhealthy node: condition Ready is False"
 run_cmd "$tool" reconcile
 check "no -f: exit 2" [ "$rc" -eq 2 ]
 run_cmd "$tool" reconcile -f "$ex" -o wide2

@@ -43,8 +43,8 @@ static void reconcile_usage(FILE *out)
 	      "  --instances FILE       provider IDs of the instances that exist, one per\n"
 	      "                         line (blank and # lines ignored); default: every\n"
 	      "                         NodeClaim's status.providerID\n"
-	      "  --feature-gates GATES  NodeRepair=true|false (accepted; node repair is\n"
-	      "                         not evaluated yet)\n"
+	      "  --feature-gates GATES  NodeRepair=true|false: node repair with the KWOK\n"
+	      "                         provider's repair policies (default false)\n"
 	      "  -o, --output FORMAT    text (default), json or yaml\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error.\n",
@@ -165,6 +165,12 @@ static int view_classes(void *self, const kp_group_kind **out, size_t *n, kp_err
 	return kp_cloudprovider_supported_node_classes(out, n, v->kwok, err);
 }
 
+static int view_repair(void *self, const kp_repair_policy **out, size_t *n, kp_error *err)
+{
+	view *v = self;
+	return kp_cloudprovider_repair_policies(out, n, v->kwok, err);
+}
+
 static void view_destroy(void *self)
 {
 	view *v = self;
@@ -256,6 +262,7 @@ static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in,
 	ops.list = view_list;
 	ops.get_instance_types = view_its;
 	ops.supported_node_classes = view_classes;
+	ops.repair_policies = view_repair;
 	ops.destroy = view_destroy;
 	if (kp_cloudprovider_new(out, &ops, v, &e) != KP_OK) {
 		fprintf(err, "%s: %s\n", PROG, e.message);
