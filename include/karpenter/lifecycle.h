@@ -28,6 +28,7 @@
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
 #include <karpenter/cloudprovider.h>
+#include <karpenter/scheduling.h>
 
 KP_BEGIN_DECLS
 
@@ -48,6 +49,8 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY "nodeclaim.consistency"
 /** Node repair (NodeRepair feature gate). @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODE_HEALTH "node.health"
+/** NodePool NodeClassReady, ValidationSucceeded and Ready. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS "nodepool.readiness"
 /** NodePool status.resources and status.nodes. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
 /** @} */
@@ -81,6 +84,7 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_UNHEALTHY "Unhealthy"                       /**< node repair @since 0.1 */
 #define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
 #define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
+#define KP_LIFECYCLE_REASON_NODEPOOL_READY "NodePoolReady"             /**< NodePool conditions @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
 /** @} */
 
@@ -137,11 +141,16 @@ typedef struct kp_lifecycle_input {
 	 *  or NULL: launch, instance termination and garbage collection then
 	 *  need it and are skipped (nothing listed for them). */
 	kp_cloudprovider *provider;
+	/** The node classes that exist with their readiness (scheduling.h),
+	 *  or NULL: not modelled (nodepool readiness then leaves
+	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
+	const kp_nodeclass_status *const *nodeclasses;
+	size_t n_nodeclasses; /**< number of node classes */
 } kp_lifecycle_input;
 
 /** Static initializer for kp_lifecycle_input. @since 0.1 */
 #define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
-	NULL, 0, NULL, 0, NULL }
+	NULL, 0, NULL, 0, NULL, NULL, 0 }
 
 /**
  * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).
@@ -432,12 +441,31 @@ int kp_lifecycle_node_health(kp_lifecycle_result *result, const kp_lifecycle_inp
 			     const kp_node *node, kp_error *err);
 
 /**
+ * @brief nodepool.readiness and nodepool.validation with the root
+ *        condition: NodeClassReady from in->nodeclasses (False
+ *        NodeClassNotFound "NodeClass not found on cluster", False
+ *        NodeClassNotReady with the class's message, or True; untouched
+ *        when in->nodeclasses is NULL), ValidationSucceeded from
+ *        kp_validate (False NodePoolValidationFailed "field: message" of
+ *        the first problem, or True), then Ready over both (operatorpkg's
+ *        rule).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				    const kp_nodepool *nodepool, kp_error *err);
+
+/**
  * @brief Every controller once over the whole snapshot, each reacting to
  *        the input (not to the others' actions): per NodeClaim (input
  *        order) lifecycle, expiration, disruption, consistency; garbage
  *        collection; per Node (input order) termination, then node
- *        repair when its gate is on; per NodePool (input order) the
- *        counter.
+ *        repair when its gate is on; per NodePool (input order)
+ *        readiness and validation, then the counter.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail

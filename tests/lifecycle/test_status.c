@@ -247,6 +247,64 @@ START_TEST(repair_blocked_above_20_percent)
 }
 END_TEST
 
+#define NODEPOOL "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n" \
+	"spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, " \
+	"name: default}, requirements: []}}}\n"
+
+START_TEST(nodepool_ready_with_ready_class)
+{
+	kp_nodepool *np = lc_add(&w, NODEPOOL);
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.ready = 1;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodePoolReady\n");
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_uint_eq(got->status->n_conditions, 3);
+	ck_assert_str_eq(got->status->conditions[0]->type, "NodeClassReady");
+	ck_assert_str_eq(got->status->conditions[1]->type, "Ready");
+	ck_assert_str_eq(got->status->conditions[1]->status, "True");
+	ck_assert_str_eq(got->status->conditions[2]->type, "ValidationSucceeded");
+	cls.ready = 0;
+	cls.message = "subnets not found";
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(got->status->conditions[0]->status, "False");
+	ck_assert_str_eq(got->status->conditions[0]->reason, "NodeClassNotReady");
+	ck_assert_str_eq(got->status->conditions[1]->status, "False");
+	ck_assert_str_eq(got->status->conditions[1]->message, "subnets not found");
+	cls.name = "other";
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(got->status->conditions[0]->reason, "NodeClassNotFound");
+	ck_assert_str_eq(got->status->conditions[0]->message, "NodeClass not found on cluster");
+}
+END_TEST
+
+START_TEST(nodepool_validation_failed)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
+				 "TestNodeClass, name: default}, requirements: [{key: karpenter.sh/nodepool, "
+				 "operator: In, values: [x]}]}}}\n");
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_uint_eq(got->status->n_conditions, 2);
+	const kp_condition *v = got->status->conditions[1];
+	ck_assert_str_eq(v->type, "ValidationSucceeded");
+	ck_assert_str_eq(v->status, "False");
+	ck_assert_str_eq(v->reason, "NodePoolValidationFailed");
+	ck_assert_msg(strstr(v->message, "spec.template.spec.requirements[0].key: ") == v->message,
+		      "%s", v->message);
+	ck_assert_str_eq(got->status->conditions[0]->status, "False");
+}
+END_TEST
+
 static Suite *status_suite(void)
 {
 	Suite *s = suite_create("status");
@@ -260,6 +318,8 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, consistency_ok);
 	tcase_add_test(tc, counter_sums_nodeclaims);
 	tcase_add_test(tc, repair_off_by_default);
+	tcase_add_test(tc, nodepool_ready_with_ready_class);
+	tcase_add_test(tc, nodepool_validation_failed);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);

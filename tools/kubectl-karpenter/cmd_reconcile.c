@@ -624,6 +624,13 @@ static int run(args *a, FILE *out, FILE *err)
 	li.pdbs = (const kp_pdb *const *)in.objs.pdbs.items;
 	li.n_pdbs = in.objs.pdbs.count;
 	li.provider = cp;
+	/* node class readiness from the KWOKNodeClasses' Ready conditions;
+	 * none given: not modelled (as simulate, every class counts as ready) */
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	if (cli_cluster_input_spec(&in, &spec, PROG, err))
+		goto done;
+	li.nodeclasses = spec.nodeclasses;
+	li.n_nodeclasses = spec.n_nodeclasses;
 	kp_error e = KP_ERROR_INIT;
 	if (kp_lifecycle_result_new(&r, &e) || kp_lifecycle_reconcile(r, &li, &e)) {
 		fprintf(err, "%s: %s%s%s\n", PROG, e.field, *e.field ? ": " : "", e.message);
