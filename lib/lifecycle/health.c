@@ -182,9 +182,10 @@ static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 KP_EXPORT int kp_lifecycle_node_health(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				       const kp_node *node, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
 	if (rc || !(in->feature_gates & KP_LIFECYCLE_FEATURE_NODE_REPAIR) || !in->provider)
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);

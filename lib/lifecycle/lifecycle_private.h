@@ -85,6 +85,9 @@ int kp__labels_assign(kp__lc_arena *a, kp_labels *dst, const kp_labels *src);
 int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want);
 int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *add);
 
+/* NULL checks and kp_lifecycle_input's struct_size (every entry point). */
+int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+
 /* ---- queries ---- */
 const char *kp__meta_name(const kp_object_meta *m);
 const char *kp__nc_label(const kp_nodeclaim *nc, const char *key);

@@ -683,10 +683,7 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 
 static int check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	return kp__check_struct_size(in, sizeof(kp_lifecycle_input), sizeof(kp_lifecycle_input),
-				     "kp_lifecycle_input", err);
+	return kp__lc_check_input(r, in, err);
 }
 
 static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)

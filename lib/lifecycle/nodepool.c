@@ -158,9 +158,10 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					      const kp_nodepool *np, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc)
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);

@@ -23,8 +23,9 @@ static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	int rc0 = kp__lc_check_input(r, in, err);
+	if (rc0)
+		return rc0;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++)

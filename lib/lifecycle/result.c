@@ -568,3 +568,11 @@ int kp__check_object(const void *obj, const kp_object_meta *meta, const char *wh
 		return kp__error(err, KP_EINVAL, "metadata.name", "%s has no name", what);
 	return KP_OK;
 }
+
+int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+{
+	if (!r || !in)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	return kp__check_struct_size(in, sizeof(kp_lifecycle_input), sizeof(kp_lifecycle_input),
+				     "kp_lifecycle_input", err);
+}

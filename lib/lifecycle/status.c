@@ -80,9 +80,10 @@ static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, c
 KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     const kp_pod *pod, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(pod, pod ? pod->metadata : NULL, "Pod", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(pod, pod ? pod->metadata : NULL, "Pod", err);
 	if (rc || !pod->spec || !pod->spec->node_name || !*pod->spec->node_name ||
 	    owned_by_daemonset(pod))
 		return rc;
@@ -176,9 +177,10 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 						 const kp_lifecycle_input *in,
 						 const kp_nodeclaim *nc, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !nc->status || !nc->status->provider_id || !*nc->status->provider_id ||
 	    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
 		return rc;
@@ -249,9 +251,10 @@ static int same_resources(const kp_resource_list *a, const kp_resource_list *b)
 KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					    const kp_nodepool *np, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc || (in->provider && !kp_cloudprovider_manages(in->provider, np)))
 		return rc;
 	kp_resource_list acc = KP_RESOURCE_LIST_INIT;

@@ -748,9 +748,10 @@ static int terminate(node_work *w, kp_error *err)
 KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					    const kp_node *node, kp_error *err)
 {
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
 	if (rc || !node->metadata->deletion_timestamp_ms ||
 	    !kp__has_finalizer(node->metadata, KP_FINALIZER_TERMINATION) || !node_managed(in, node))
 		return rc;

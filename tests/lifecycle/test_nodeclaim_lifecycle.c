@@ -470,6 +470,10 @@ START_TEST(api_errors)
 	ck_assert_ptr_null(kp_lifecycle_result_action(r, 0));
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "");
+	kp_lifecycle_input small = w.in;
+	small.struct_size = 8;
+	ck_assert_int_eq(kp_lifecycle_reconcile(r, &small, &e), KP_EVERSION);
+	ck_assert_int_eq(kp_lifecycle_node_termination(r, NULL, NULL, &e), KP_EINVAL);
 	kp_lifecycle_result_free(r);
 }
 END_TEST
