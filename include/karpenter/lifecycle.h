@@ -47,6 +47,10 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS "nodeclaim.podevents"
 /** The Node's shape against the NodeClaim (ConsistentStateFound). @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY "nodeclaim.consistency"
+/** The node class label on NodeClaims. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_HYDRATION "nodeclaim.hydration"
+/** The node class label on Nodes. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODE_HYDRATION "node.hydration"
 /** Node repair (NodeRepair feature gate). @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODE_HEALTH "node.health"
 /** NodePool NodeClassReady, ValidationSucceeded and Ready. @since 0.1 */
@@ -85,6 +89,7 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
 #define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
 #define KP_LIFECYCLE_REASON_NODEPOOL_READY "NodePoolReady"             /**< NodePool conditions @since 0.1 */
+#define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
 /** @} */
 
@@ -460,11 +465,37 @@ int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecy
 				    const kp_nodepool *nodepool, kp_error *err);
 
 /**
+ * @brief nodeclaim.hydration: the node class label
+ *        ("<group>/<lowercased kind>" = nodeClassRef.name, upstream
+ *        NodeClassLabelKey) on the NodeClaim.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				     const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief node.hydration: the same label on the NodeClaim's Node.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] node the Node
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_node_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				const kp_node *node, kp_error *err);
+
+/**
  * @brief Every controller once over the whole snapshot, each reacting to
  *        the input (not to the others' actions): per NodeClaim (input
- *        order) lifecycle, expiration, disruption, consistency; garbage
- *        collection; per Node (input order) termination, then node
- *        repair when its gate is on; per NodePool (input order)
+ *        order) lifecycle, expiration, disruption, consistency, hydration;
+ *        garbage collection; per Node (input order) termination, node
+ *        repair when its gate is on, hydration; per NodePool (input order)
  *        readiness and validation, then the counter.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time

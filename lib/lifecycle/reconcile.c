@@ -15,6 +15,8 @@ static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		rc = kp_lifecycle_nodeclaim_disruption(r, in, nc, err);
 	if (rc == KP_OK)
 		rc = kp_lifecycle_nodeclaim_consistency(r, in, nc, err);
+	if (rc == KP_OK)
+		rc = kp_lifecycle_nodeclaim_hydration(r, in, nc, err);
 	if (rc)
 		kp__error_prefix(err, kp__meta_name(nc ? nc->metadata : NULL));
 	return rc;
@@ -36,6 +38,8 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 		rc = kp_lifecycle_node_termination(r, in, in->nodes[i], err);
 		if (rc == KP_OK)
 			rc = kp_lifecycle_node_health(r, in, in->nodes[i], err);
+		if (rc == KP_OK)
+			rc = kp_lifecycle_node_hydration(r, in, in->nodes[i], err);
 		if (rc)
 			kp__error_prefix(err, kp__meta_name(in->nodes[i] ? in->nodes[i]->metadata
 									 : NULL));

@@ -272,7 +272,7 @@ const char *lc_nodeclaim_yaml(const char *name, const char *meta_extra, const ch
 	snprintf(buf, sizeof(buf),
 		 "apiVersion: karpenter.sh/v1\nkind: NodeClaim\n"
 		 "metadata: {name: %s, uid: uid-%s, creationTimestamp: '2024-01-01T00:00:00Z', "
-		 "labels: {karpenter.sh/nodepool: default}%s}\n"
+		 "labels: {karpenter.sh/nodepool: default, karpenter.test.sh/testnodeclass: default}%s}\n"
 		 "spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: default}, "
 		 "requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]%s}\n"
 		 "%s%s%s",

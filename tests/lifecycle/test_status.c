@@ -305,6 +305,26 @@ START_TEST(nodepool_validation_failed)
 }
 END_TEST
 
+START_TEST(hydration_labels_nodeclaim_and_node)
+{
+	kp_nodeclaim *nc = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodeClaim\n"
+				      "metadata: {name: nc-1}\nspec: {nodeClassRef: {group: karpenter.test.sh, "
+				      "kind: TestNodeClass, name: blue}, requirements: []}\n"
+				      "status: {providerID: 'fake://nc-1'}\n");
+	kp_node *n = lc_add(&w, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n"
+				"spec: {providerID: 'fake://nc-1'}\n");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_hydration(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hydrated\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "labelled karpenter.test.sh/testnodeclass=blue");
+	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.hydration");
+	ck_assert_int_eq(kp_lifecycle_node_hydration(fresh(), &w.in, n, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Hydrated\n");
+	const kp_node *got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&got->metadata->labels, "karpenter.test.sh/testnodeclass"),
+			 "blue");
+}
+END_TEST
+
 static Suite *status_suite(void)
 {
 	Suite *s = suite_create("status");
@@ -318,6 +338,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, consistency_ok);
 	tcase_add_test(tc, counter_sums_nodeclaims);
 	tcase_add_test(tc, repair_off_by_default);
+	tcase_add_test(tc, hydration_labels_nodeclaim_and_node);
 	tcase_add_test(tc, nodepool_ready_with_ready_class);
 	tcase_add_test(tc, nodepool_validation_failed);
 	tcase_add_test(tc, repair_waits_for_toleration);
