@@ -55,6 +55,8 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODE_HEALTH "node.health"
 /** NodePool NodeClassReady, ValidationSucceeded and Ready. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS "nodepool.readiness"
+/** The NodePool's drift hash annotations (and NodeClaims' on a version change). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH "nodepool.hash"
 /** NodePool status.resources and status.nodes. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
 /** @} */
@@ -90,6 +92,7 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
 #define KP_LIFECYCLE_REASON_NODEPOOL_READY "NodePoolReady"             /**< NodePool conditions @since 0.1 */
 #define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
+#define KP_LIFECYCLE_REASON_HASHED "Hashed"                             /**< hash annotations @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
 /** @} */
 
@@ -491,12 +494,28 @@ int kp_lifecycle_node_hydration(kp_lifecycle_result *result, const kp_lifecycle_
 				const kp_node *node, kp_error *err);
 
 /**
+ * @brief nodepool.hash: when the NodePool's hash-version annotation is not
+ *        KP_NODEPOOL_HASH_VERSION, patch its NodeClaims as
+ *        kp_nodeclaim_hash_annotations says; then patch the NodePool's
+ *        karpenter.sh/nodepool-hash and -hash-version annotations when
+ *        they differ (kp_nodepool_hash_annotations, default options).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			       const kp_nodepool *nodepool, kp_error *err);
+
+/**
  * @brief Every controller once over the whole snapshot, each reacting to
  *        the input (not to the others' actions): per NodeClaim (input
  *        order) lifecycle, expiration, disruption, consistency, hydration;
  *        garbage collection; per Node (input order) termination, node
  *        repair when its gate is on, hydration; per NodePool (input order)
- *        readiness and validation, then the counter.
+ *        readiness and validation, the hash, then the counter.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <karpenter/hash.h>
 #include <karpenter/scheduling.h>
+#include <karpenter/wellknown.h>
 #include <karpenter/validation.h>
 
 #include "lifecycle_private.h"
@@ -166,6 +168,107 @@ KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *r, const kp_l
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	rc = check(r, in, np, err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* nodepool.hash                                                       */
+
+static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *obj,
+			     const kp_object_meta *meta, const kp_labels *add, const char *msg,
+			     kp_error *err)
+{
+	kp__lc_arena a = { 0 };
+	kp_object_meta m;
+	kp__copy_sized(&m, meta, sizeof(m));
+	int ch = kp__labels_assign(&a, &m.annotations, add), rc = KP_OK;
+	if (ch < 0)
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	if (ch > 0) {
+		/* every kind starts struct_size, kind, api_version, metadata */
+		union {
+			kp_nodepool np;
+			kp_nodeclaim nc;
+		} v;
+		if (kind == KP_KIND_NODEPOOL) {
+			kp__copy_sized(&v.np, obj, sizeof(v.np));
+			v.np.metadata = &m;
+		} else {
+			kp__copy_sized(&v.nc, obj, sizeof(v.nc));
+			v.nc.metadata = &m;
+		}
+		kp__lc_act x = { 0 };
+		x.verb = KP_LIFECYCLE_VERB_PATCH;
+		x.kind = kind;
+		x.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH;
+		x.namespace_ = meta->namespace_;
+		x.name = meta->name;
+		x.reason = KP_LIFECYCLE_REASON_HASHED;
+		x.message = msg;
+		x.object = &v;
+		rc = kp__lc_action(r, &x, err);
+	}
+	kp__lc_arena_free(&a);
+	return rc;
+}
+
+/* A new hash version: the NodePool's NodeClaims get the new version (and,
+ * unless drifted, the new hash). */
+static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const kp_nodepool *np, kp_error *err)
+{
+	for (size_t i = 0; i < in->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		if (!nc || !nc->metadata ||
+		    strcmp(kp__nc_label(nc, "karpenter.sh/nodepool"), kp__meta_name(np->metadata)) ||
+		    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+			continue;
+		kp_labels add = KP_LABELS_INIT;
+		int rc = kp_nodeclaim_hash_annotations(&add, np, nc, NULL, err);
+		if (rc == KP_OK)
+			rc = patch_annotations(r, KP_KIND_NODECLAIM, nc, nc->metadata, &add,
+					       "nodepool hash version upgraded", err);
+		kp_labels_dispose(&add);
+		if (rc)
+			return rc;
+	}
+	return KP_OK;
+}
+
+static int hash_nodepool(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			 const kp_nodepool *np, kp_error *err)
+{
+	const char *ver = kp_labels_get(&np->metadata->annotations, KP_ANNOTATION_NODEPOOL_HASH_VERSION);
+	int rc = KP_OK;
+	if ((!ver || strcmp(ver, KP_NODEPOOL_HASH_VERSION) != 0) &&
+	    (rc = upgrade_nodeclaims(r, in, np, err)) != KP_OK)
+		return rc;
+	kp_labels add = KP_LABELS_INIT;
+	rc = kp_nodepool_hash_annotations(&add, np, NULL, err);
+	if (rc == KP_OK) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s=%s, %s=%s", KP_ANNOTATION_NODEPOOL_HASH,
+			 kp_labels_get(&add, KP_ANNOTATION_NODEPOOL_HASH),
+			 KP_ANNOTATION_NODEPOOL_HASH_VERSION,
+			 kp_labels_get(&add, KP_ANNOTATION_NODEPOOL_HASH_VERSION));
+		rc = patch_annotations(r, KP_KIND_NODEPOOL, np, np->metadata, &add, msg, err);
+	}
+	kp_labels_dispose(&add);
+	return rc;
+}
+
+KP_EXPORT int kp_lifecycle_nodepool_hash(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					 const kp_nodepool *np, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc == KP_OK)
+		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
+	if (rc || (in->provider && !kp_cloudprovider_manages(in->provider, np)))
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = hash_nodepool(r, in, np, err);
 	if (rc)
 		kp__lc_rollback(r, mark);
 	return rc;

@@ -47,6 +47,8 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
 		rc = kp_lifecycle_nodepool_readiness(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)
+			rc = kp_lifecycle_nodepool_hash(r, in, in->nodepools[i], err);
+		if (rc == KP_OK)
 			rc = kp_lifecycle_nodepool_counter(r, in, in->nodepools[i], err);
 		if (rc)
 			kp__error_prefix(err, kp__meta_name(in->nodepools[i] ? in->nodepools[i]->metadata

@@ -325,6 +325,28 @@ START_TEST(hydration_labels_nodeclaim_and_node)
 }
 END_TEST
 
+START_TEST(hash_annotates_nodepool_and_upgrades_nodeclaims)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
+				 "annotations: {karpenter.sh/nodepool-hash-version: v2}}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
+				 "TestNodeClass, name: default}, requirements: []}}}\n");
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", ", annotations: {karpenter.sh/nodepool-hash-version: v2, "
+				     "karpenter.sh/nodepool-hash: '1'}", NULL, NULL));
+	ck_assert_int_eq(kp_lifecycle_nodepool_hash(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hashed\n"
+					 "patch NodePool/default Hashed\n");
+	char hash[KP_HASH_STRING_MAX];
+	ck_assert_int_eq(kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), NULL), KP_OK);
+	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations, "karpenter.sh/nodepool-hash"), hash);
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations, "karpenter.sh/nodepool-hash-version"),
+			 "v3");
+	const kp_nodepool *got = lc_action(&w, 1)->object;
+	ck_assert_str_eq(kp_labels_get(&got->metadata->annotations, "karpenter.sh/nodepool-hash"), hash);
+}
+END_TEST
+
 static Suite *status_suite(void)
 {
 	Suite *s = suite_create("status");
@@ -338,6 +360,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, consistency_ok);
 	tcase_add_test(tc, counter_sums_nodeclaims);
 	tcase_add_test(tc, repair_off_by_default);
+	tcase_add_test(tc, hash_annotates_nodepool_and_upgrades_nodeclaims);
 	tcase_add_test(tc, hydration_labels_nodeclaim_and_node);
 	tcase_add_test(tc, nodepool_ready_with_ready_class);
 	tcase_add_test(tc, nodepool_validation_failed);
