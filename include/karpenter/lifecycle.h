@@ -1,0 +1,530 @@
+/*
+ * libkarpenter: the NodeClaim and Node lifecycle as pure reconcile steps.
+ *
+ * One function per upstream controller (kubernetes-sigs/karpenter
+ * pkg/controllers/nodeclaim/{lifecycle,expiration,disruption,
+ * garbagecollection}, pkg/controllers/node/termination). Each reads the
+ * objects of a kp_lifecycle_input at its now_ms and appends to a
+ * kp_lifecycle_result what the controller would do: the actions to apply
+ * to the API server (patch an object to a given result, update its status,
+ * create, delete, evict a pod) and to the cloud provider (create, delete),
+ * the events upstream records, and when the controller would look again.
+ * Nothing here reads a clock or does I/O: the only outside calls go to the
+ * cloud provider the caller passes in (kp_lifecycle_input::provider), and
+ * those are listed as actions too. The caller applies the actions.
+ *
+ * Every action carries a stable reason code (KP_LIFECYCLE_REASON_*),
+ * upstream's message, the event upstream records with it (if any) and the
+ * upstream v1 metric it would move, with its labels.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KARPENTER_LIFECYCLE_H
+#define KARPENTER_LIFECYCLE_H
+
+#include <karpenter/common.h>
+#include <karpenter/labels.h>
+#include <karpenter/objects.h>
+#include <karpenter/nodeclaim.h>
+#include <karpenter/nodepool.h>
+#include <karpenter/cloudprovider.h>
+#include <karpenter/scheduling.h>
+
+KP_BEGIN_DECLS
+
+/** @name Controller names (upstream's Name()) @{ */
+/** NodeClaim launch, registration, initialization, liveness, finalizer. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE "nodeclaim.lifecycle"
+/** Forceful expiration. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION "nodeclaim.expiration"
+/** Drifted (and, later, Consolidatable) conditions. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_DISRUPTION "nodeclaim.disruption"
+/** Garbage collection of NodeClaims whose instance is gone. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC "nodeclaim.garbagecollection"
+/** Node finalizer: taint, drain, volumes, instance termination. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION "node.termination"
+/** status.lastPodEventTime on pod events. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS "nodeclaim.podevents"
+/** The Node's shape against the NodeClaim (ConsistentStateFound). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY "nodeclaim.consistency"
+/** The node class label on NodeClaims. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODECLAIM_HYDRATION "nodeclaim.hydration"
+/** The node class label on Nodes. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODE_HYDRATION "node.hydration"
+/** Node repair (NodeRepair feature gate). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODE_HEALTH "node.health"
+/** NodePool NodeClassReady, ValidationSucceeded and Ready. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS "nodepool.readiness"
+/** The NodePool's drift hash annotations (and NodeClaims' on a version change). @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH "nodepool.hash"
+/** NodePool status.resources and status.nodes. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
+/** @} */
+
+/** @name Stable reason codes of actions (kp_lifecycle_action::reason) @{ */
+#define KP_LIFECYCLE_REASON_FINALIZER "Finalizer"                       /**< finalizer added @since 0.1 */
+#define KP_LIFECYCLE_REASON_LAUNCHED "Launched"                         /**< instance launched @since 0.1 */
+#define KP_LIFECYCLE_REASON_LAUNCH_FAILED "LaunchFailed"                /**< provider create failed @since 0.1 */
+#define KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY "InsufficientCapacity" /**< deleted: no capacity @since 0.1 */
+#define KP_LIFECYCLE_REASON_NODECLASS_NOT_READY "NodeClassNotReady"     /**< deleted: class not ready @since 0.1 */
+#define KP_LIFECYCLE_REASON_NOT_REGISTERED "NotRegistered"              /**< waiting for the Node @since 0.1 */
+#define KP_LIFECYCLE_REASON_REGISTERED "Registered"                     /**< Node registered @since 0.1 */
+#define KP_LIFECYCLE_REASON_NOT_INITIALIZED "NotInitialized"            /**< waiting for initialization @since 0.1 */
+#define KP_LIFECYCLE_REASON_INITIALIZED "Initialized"                   /**< Node initialized @since 0.1 */
+#define KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT "LaunchTimeout"              /**< deleted after 5 m @since 0.1 */
+#define KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT "RegistrationTimeout"  /**< deleted after 15 m @since 0.1 */
+#define KP_LIFECYCLE_REASON_EXPIRED "Expired"                           /**< past expireAfter @since 0.1 */
+#define KP_LIFECYCLE_REASON_DRIFTED "Drifted"                           /**< Drifted condition @since 0.1 */
+#define KP_LIFECYCLE_REASON_CONSOLIDATABLE "Consolidatable"             /**< Consolidatable condition @since 0.1 */
+#define KP_LIFECYCLE_REASON_TERMINATION_GRACE "TerminationGracePeriod"  /**< termination-timestamp annotation @since 0.1 */
+#define KP_LIFECYCLE_REASON_NODE_DELETE "NodeDelete"                    /**< Nodes deleted first @since 0.1 */
+#define KP_LIFECYCLE_REASON_INSTANCE_TERMINATING "InstanceTerminating"  /**< provider delete @since 0.1 */
+#define KP_LIFECYCLE_REASON_FINALIZER_REMOVED "FinalizerRemoved"        /**< finalizer removed @since 0.1 */
+#define KP_LIFECYCLE_REASON_TAINTED "Tainted"                           /**< disrupted taint added @since 0.1 */
+#define KP_LIFECYCLE_REASON_DRAINING "Draining"                         /**< drain in progress @since 0.1 */
+#define KP_LIFECYCLE_REASON_EVICT "Evict"                               /**< a pod evicted @since 0.1 */
+#define KP_LIFECYCLE_REASON_FORCE_DELETE "ForceDelete"                  /**< a pod force-deleted @since 0.1 */
+#define KP_LIFECYCLE_REASON_DRAINED "Drained"                           /**< Drained condition True @since 0.1 */
+#define KP_LIFECYCLE_REASON_VOLUMES_DETACHED "VolumesDetached"          /**< VolumesDetached True @since 0.1 */
+#define KP_LIFECYCLE_REASON_GARBAGE_COLLECTED "GarbageCollected"        /**< instance gone @since 0.1 */
+#define KP_LIFECYCLE_REASON_UNHEALTHY "Unhealthy"                       /**< node repair @since 0.1 */
+#define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
+#define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
+#define KP_LIFECYCLE_REASON_NODEPOOL_READY "NodePoolReady"             /**< NodePool conditions @since 0.1 */
+#define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
+#define KP_LIFECYCLE_REASON_HASHED "Hashed"                             /**< hash annotations @since 0.1 */
+#define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
+/** @} */
+
+/** kp_lifecycle_action::verb. Values are never renumbered. @since 0.1 */
+enum kp_lifecycle_verb {
+	KP_LIFECYCLE_VERB_PATCH = 1,           /**< patch metadata/spec to `object` */
+	KP_LIFECYCLE_VERB_UPDATE_STATUS = 2,   /**< patch status to `object` */
+	KP_LIFECYCLE_VERB_CREATE = 3,          /**< create `object` */
+	KP_LIFECYCLE_VERB_DELETE = 4,          /**< delete (optionally with a grace period) */
+	KP_LIFECYCLE_VERB_EVICT = 5,           /**< create the pod's eviction subresource */
+	KP_LIFECYCLE_VERB_PROVIDER_CREATE = 6, /**< the cloud provider's create (made) */
+	KP_LIFECYCLE_VERB_PROVIDER_DELETE = 7  /**< the cloud provider's delete (made) */
+};
+
+/**
+ * @brief JSON name of a verb ("patch", "updateStatus", "create", "delete",
+ *        "evict", "providerCreate", "providerDelete").
+ * @param[in] verb a kp_lifecycle_verb
+ * @return static text; "" for an unknown value
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const char *kp_lifecycle_verb_name(uint32_t verb);
+
+/** kp_lifecycle_input::feature_gates. @since 0.1 */
+enum kp_lifecycle_feature {
+	KP_LIFECYCLE_FEATURE_NODE_REPAIR = 1u << 0 /**< NodeRepair (off by default, as upstream) */
+};
+
+/**
+ * @brief What the controllers read: the cluster snapshot and the time.
+ *
+ * Caller-filled, size-tagged. Objects are borrowed for the call. NodePools
+ * are needed by drift (the NodeClaim's NodePool by its karpenter.sh/nodepool
+ * label); Nodes, Pods and PDBs by registration, initialization and
+ * termination.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_input {
+	uint32_t struct_size;                  /**< sizeof(kp_lifecycle_input) */
+	uint32_t feature_gates;                /**< kp_lifecycle_feature bits */
+	int64_t now_ms;                        /**< the controllers' clock (Unix ms) */
+	const kp_nodepool *const *nodepools;   /**< NodePools */
+	size_t n_nodepools;                    /**< number of NodePools */
+	const kp_nodeclaim *const *nodeclaims; /**< NodeClaims */
+	size_t n_nodeclaims;                   /**< number of NodeClaims */
+	const kp_node *const *nodes;           /**< Nodes */
+	size_t n_nodes;                        /**< number of Nodes */
+	const kp_pod *const *pods;             /**< Pods */
+	size_t n_pods;                         /**< number of Pods */
+	const kp_pdb *const *pdbs;             /**< PodDisruptionBudgets */
+	size_t n_pdbs;                         /**< number of PDBs */
+	/** The cloud provider the controllers call (create, delete, get, list),
+	 *  or NULL: launch, instance termination and garbage collection then
+	 *  need it and are skipped (nothing listed for them). */
+	kp_cloudprovider *provider;
+	/** The node classes that exist with their readiness (scheduling.h),
+	 *  or NULL: not modelled (nodepool readiness then leaves
+	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
+	const kp_nodeclass_status *const *nodeclasses;
+	size_t n_nodeclasses; /**< number of node classes */
+} kp_lifecycle_input;
+
+/** Static initializer for kp_lifecycle_input. @since 0.1 */
+#define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
+	NULL, 0, NULL, 0, NULL, NULL, 0 }
+
+/**
+ * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).
+ * @param[out] in the input (NULL: no-op)
+ * @since 0.1
+ */
+void kp_lifecycle_input_init(kp_lifecycle_input *in);
+
+/**
+ * @brief One thing a controller would do. Library-made: read members only
+ *        up to struct_size.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_action {
+	uint32_t struct_size;             /**< sizeof(kp_lifecycle_action) as the library knows it */
+	uint32_t verb;                    /**< a kp_lifecycle_verb */
+	uint32_t kind;                    /**< kp_kind of the object acted on */
+	uint32_t has_grace_period_seconds; /**< 1 for a delete with gracePeriodSeconds */
+	int64_t grace_period_seconds;     /**< the delete's grace period (at least 1) */
+	const char *controller;           /**< KP_LIFECYCLE_CONTROLLER_* */
+	const char *namespace_;           /**< the object's namespace, or NULL */
+	const char *name;                 /**< the object's name */
+	const char *reason;               /**< a stable KP_LIFECYCLE_REASON_* code */
+	const char *message;              /**< why, in upstream's words where upstream has them */
+	/** The whole object after a patch, status update or create (the kind's
+	 *  struct, e.g. kp_nodeclaim for KP_KIND_NODECLAIM); NULL otherwise. */
+	const void *object;
+	const char *event_type;           /**< "Normal"/"Warning" of the event upstream records, or NULL */
+	const char *event_reason;         /**< upstream's event reason, or NULL */
+	const char *event_message;        /**< upstream's event message, or NULL */
+	const char *metric;               /**< upstream metric moved (e.g. "karpenter_nodeclaims_disrupted_total"), or NULL */
+	kp_labels metric_labels;          /**< its labels (sorted), empty when no metric */
+} kp_lifecycle_action;
+
+/**
+ * @brief An event upstream would record. Library-made.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_event {
+	uint32_t struct_size;   /**< sizeof(kp_lifecycle_event) as the library knows it */
+	uint32_t kind;          /**< kp_kind of the involved object */
+	const char *namespace_; /**< its namespace, or NULL */
+	const char *name;       /**< its name */
+	const char *type;       /**< "Normal" or "Warning" */
+	const char *reason;     /**< upstream's event reason */
+	const char *message;    /**< upstream's event message */
+} kp_lifecycle_event;
+
+/**
+ * @brief When a controller would reconcile an object again. Library-made.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_requeue {
+	uint32_t struct_size;   /**< sizeof(kp_lifecycle_requeue) as the library knows it */
+	uint32_t kind;          /**< kp_kind of the object */
+	const char *controller; /**< KP_LIFECYCLE_CONTROLLER_* */
+	const char *namespace_; /**< its namespace, or NULL */
+	const char *name;       /**< its name */
+	int64_t after_ms;       /**< delay (0: at once, with the controller's backoff) */
+} kp_lifecycle_requeue;
+
+/** Opaque list of actions, events and requeues. @since 0.1 */
+typedef struct kp_lifecycle_result kp_lifecycle_result;
+
+/**
+ * @brief New, empty result the controller functions append to.
+ * @param[out] out the result; NULL on failure
+ * @param[out] err optional error detail
+ * @return KP_OK, KP_EINVAL (NULL @p out), KP_ENOMEM
+ * @since 0.1
+ * Ownership: release with kp_lifecycle_result_free.
+ * Thread-safety: safe.
+ */
+int kp_lifecycle_result_new(kp_lifecycle_result **out, kp_error *err);
+
+/**
+ * @brief Free a result and every object its actions hold.
+ * @param[in] result the result, or NULL (no-op)
+ * @since 0.1
+ */
+void kp_lifecycle_result_free(kp_lifecycle_result *result);
+
+/**
+ * @brief Number of actions.
+ * @param[in] result the result (NULL: 0)
+ * @return the count
+ * @since 0.1
+ */
+size_t kp_lifecycle_result_action_count(const kp_lifecycle_result *result);
+
+/**
+ * @brief The action at @p index, in the order a controller would apply them.
+ * @param[in] result the result
+ * @param[in] index below kp_lifecycle_result_action_count
+ * @return the action (borrowed from @p result), or NULL out of range
+ * @since 0.1
+ */
+const kp_lifecycle_action *kp_lifecycle_result_action(const kp_lifecycle_result *result,
+						      size_t index);
+
+/**
+ * @brief Number of events.
+ * @param[in] result the result (NULL: 0)
+ * @return the count
+ * @since 0.1
+ */
+size_t kp_lifecycle_result_event_count(const kp_lifecycle_result *result);
+
+/**
+ * @brief The event at @p index.
+ * @param[in] result the result
+ * @param[in] index below kp_lifecycle_result_event_count
+ * @return the event (borrowed from @p result), or NULL out of range
+ * @since 0.1
+ */
+const kp_lifecycle_event *kp_lifecycle_result_event(const kp_lifecycle_result *result,
+						    size_t index);
+
+/**
+ * @brief Number of requeues.
+ * @param[in] result the result (NULL: 0)
+ * @return the count
+ * @since 0.1
+ */
+size_t kp_lifecycle_result_requeue_count(const kp_lifecycle_result *result);
+
+/**
+ * @brief The requeue at @p index.
+ * @param[in] result the result
+ * @param[in] index below kp_lifecycle_result_requeue_count
+ * @return the requeue (borrowed from @p result), or NULL out of range
+ * @since 0.1
+ */
+const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_result *result,
+							size_t index);
+
+/*
+ * The controllers. Each appends to @p result; on failure @p result is left
+ * as it was. They return KP_OK, KP_EINVAL (NULL argument, an object without
+ * metadata or name, an unparsable termination-timestamp annotation),
+ * KP_EVERSION (struct_size), KP_ENOMEM, or a provider's error other than
+ * the expected ones (KP_ENOTFOUND, KP_EINSUFFICIENT, KP_ENOTREADY,
+ * KP_ECREATE are outcomes, not failures). Thread-safety: safe on inputs no
+ * thread changes; the provider is called as kp_cloudprovider documents.
+ */
+
+/**
+ * @brief nodeclaim.lifecycle for one NodeClaim: the termination finalizer,
+ *        launch through the provider, registration with the unregistered
+ *        taint, initialization, liveness (launch 5 m, registration 15 m);
+ *        for a deleting NodeClaim the finalizer (termination-timestamp
+ *        annotation, Nodes deleted first, provider delete until not found,
+ *        finalizer removed).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim (need not be one of in->nodeclaims)
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			   const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief nodeclaim.expiration: delete a NodeClaim past creation +
+ *        spec.expireAfter (no budgets, no PDB checks), else requeue at that
+ *        time; nothing for "Never" or a deleting NodeClaim.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				      const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief nodeclaim.disruption: the Drifted condition (kp_drift_check
+ *        against the NodeClaim's NodePool, cleared when not drifted or not
+ *        launched). The Consolidatable condition is not computed yet.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				      const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief nodeclaim.garbagecollection: delete registered NodeClaims that are
+ *        not deleting, whose provider ID the provider no longer lists and
+ *        whose Node (if any) is not Ready. Needs in->provider (nothing
+ *        happens without one).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_garbage_collection(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				    kp_error *err);
+
+/**
+ * @brief node.termination for one deleting Node with the termination
+ *        finalizer: delete its NodeClaim, the karpenter.sh/disrupted
+ *        NoSchedule taint and the exclude-from-external-load-balancers
+ *        label, drain in upstream's four tiers (evictions; force-deletes
+ *        past the terminationGracePeriod with the remaining seconds; pods a
+ *        PDB protects are named in the Draining message), the minimum drain
+ *        time, then the provider's delete and the finalizer's removal.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] node the Node
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_node_termination(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				  const kp_node *node, kp_error *err);
+
+/**
+ * @brief nodeclaim.podevents for one pod event (a pod bound to a Node was
+ *        scheduled, became terminal or began terminating): move the Node's
+ *        NodeClaim's status.lastPodEventTime to now, at most every 10 s;
+ *        DaemonSet pods do not count. Event-driven: kp_lifecycle_reconcile
+ *        does not call it (a snapshot has no events).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] pod the pod the event is about
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_pod_event(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			   const kp_pod *pod, kp_error *err);
+
+/**
+ * @brief nodeclaim.consistency: for an initialized NodeClaim that is not
+ *        deleting, every requested resource's Node capacity must be at
+ *        least 90% of the NodeClaim's status.capacity (a
+ *        FailedConsistencyCheck event per issue); sets ConsistentStateFound
+ *        and requeues in 10 m (nothing without a single Node).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				       const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief nodepool.counter: status.resources (cpu, ephemeral-storage,
+ *        memory, nodes, pods, then every other resource) summed over the
+ *        NodePool's NodeClaims (the Node's capacity once registered, else
+ *        the NodeClaim's) and status.nodes.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_counter(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				  const kp_nodepool *nodepool, kp_error *err);
+
+/**
+ * @brief node.health (only with KP_LIFECYCLE_FEATURE_NODE_REPAIR, off by
+ *        default as upstream): a Node whose condition matches one of the
+ *        provider's repair policies (kp_cloudprovider_repair_policies) for
+ *        longer than the policy's toleration has its NodeClaim annotated
+ *        with termination-timestamp now and deleted, unless more than 20%
+ *        (rounded up) of its NodePool's Nodes are unhealthy
+ *        (NodeRepairBlocked event, requeue in 5 m); before that, requeue at
+ *        the policy's deadline. Needs in->provider.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] node the Node
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_node_health(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			     const kp_node *node, kp_error *err);
+
+/**
+ * @brief nodepool.readiness and nodepool.validation with the root
+ *        condition: NodeClassReady from in->nodeclasses (False
+ *        NodeClassNotFound "NodeClass not found on cluster", False
+ *        NodeClassNotReady with the class's message, or True; untouched
+ *        when in->nodeclasses is NULL), ValidationSucceeded from
+ *        kp_validate (False NodePoolValidationFailed "field: message" of
+ *        the first problem, or True), then Ready over both (operatorpkg's
+ *        rule).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				    const kp_nodepool *nodepool, kp_error *err);
+
+/**
+ * @brief nodeclaim.hydration: the node class label
+ *        ("<group>/<lowercased kind>" = nodeClassRef.name, upstream
+ *        NodeClassLabelKey) on the NodeClaim.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodeclaim the NodeClaim
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				     const kp_nodeclaim *nodeclaim, kp_error *err);
+
+/**
+ * @brief node.hydration: the same label on the NodeClaim's Node.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] node the Node
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_node_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+				const kp_node *node, kp_error *err);
+
+/**
+ * @brief nodepool.hash: when the NodePool's hash-version annotation is not
+ *        KP_NODEPOOL_HASH_VERSION, patch its NodeClaims as
+ *        kp_nodeclaim_hash_annotations says; then patch the NodePool's
+ *        karpenter.sh/nodepool-hash and -hash-version annotations when
+ *        they differ (kp_nodepool_hash_annotations, default options).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			       const kp_nodepool *nodepool, kp_error *err);
+
+/**
+ * @brief Every controller once over the whole snapshot, each reacting to
+ *        the input (not to the others' actions): per NodeClaim (input
+ *        order) lifecycle, expiration, disruption, consistency, hydration;
+ *        garbage collection; per Node (input order) termination, node
+ *        repair when its gate is on, hydration; per NodePool (input order)
+ *        readiness and validation, the hash, then the counter.
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_reconcile(kp_lifecycle_result *result, const kp_lifecycle_input *in,
+			   kp_error *err);
+
+KP_END_DECLS
+
+#endif /* KARPENTER_LIFECYCLE_H */

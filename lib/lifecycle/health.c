@@ -1,0 +1,196 @@
+/*
+ * lib/lifecycle: node.health (node repair, behind the NodeRepair feature
+ * gate): a Node whose condition matches one of the provider's repair
+ * policies for longer than the policy tolerates has its NodeClaim deleted
+ * at once (termination-timestamp annotation = now), unless more than 20%
+ * of the NodePool's Nodes (of the cluster's, for a NodeClaim without a
+ * NodePool) are unhealthy; as upstream kubernetes-sigs/karpenter
+ * pkg/controllers/node/health.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/timestamp.h>
+#include <karpenter/wellknown.h>
+
+#include "lifecycle_private.h"
+
+#define CTRL KP_LIFECYCLE_CONTROLLER_NODE_HEALTH
+#define MSG_MAX 512
+#define BLOCKED_REQUEUE_MS (5 * 60000)
+
+static const kp_condition *node_cond(const kp_node *node, const char *type)
+{
+	const kp_node_status *s = node->status;
+	return s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
+}
+
+static int matches(const kp_condition *c, const kp_repair_policy *p)
+{
+	return c && c->status && p->condition_status && strcmp(c->status, p->condition_status) == 0;
+}
+
+/* The unhealthy condition that ends soonest, and its termination time. */
+static const kp_condition *unhealthy(const kp_node *node, const kp_repair_policy *pol, size_t n,
+				     int64_t *when_ms)
+{
+	const kp_condition *hit = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const kp_condition *c = node_cond(node, pol[i].condition_type);
+		if (!matches(c, &pol[i]))
+			continue;
+		int64_t t = c->last_transition_time_ms + pol[i].toleration_ms;
+		if (!hit || t < *when_ms) {
+			hit = c;
+			*when_ms = t;
+		}
+	}
+	return hit;
+}
+
+/* More than 20% (rounded up) of the Nodes are unhealthy? */
+static int too_many_unhealthy(const kp_lifecycle_input *in, const char *pool,
+			      const kp_repair_policy *pol, size_t n)
+{
+	size_t total = 0, bad = 0;
+	for (size_t i = 0; i < in->n_nodes; i++) {
+		const kp_node *node = in->nodes[i];
+		if (!node || !node->metadata)
+			continue;
+		const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
+		if (pool && (!np || strcmp(np, pool) != 0))
+			continue;
+		total++;
+		for (size_t j = 0; j < n; j++)
+			if (matches(node_cond(node, pol[j].condition_type), &pol[j])) {
+				bad++;
+				break;
+			}
+	}
+	size_t threshold = (total * 20 + 99) / 100;
+	return bad > threshold;
+}
+
+static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
+{
+	const char *pid = node->spec ? node->spec->provider_id : NULL;
+	const kp_nodeclaim *hit = NULL;
+	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
+		    strcmp(nc->status->provider_id, pid) == 0) {
+			if (hit)
+				return NULL;
+			hit = nc;
+		}
+	}
+	return hit;
+}
+
+static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			const kp_nodeclaim *nc, kp_error *err)
+{
+	const char *v = kp_labels_get(&nc->metadata->annotations,
+				      KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP);
+	int64_t t = 0;
+	if (v && kp_time_parse_rfc3339(&t, v, NULL) == KP_OK && t < in->now_ms)
+		return KP_OK;
+	char now[KP_TIME_BUF_SIZE], msg[MSG_MAX];
+	kp_time_format_rfc3339(in->now_ms / 1000 * 1000, now, sizeof(now));
+	kp__lc_arena a = { 0 };
+	kp__ncv view;
+	kp__ncv_init(&view, nc);
+	if (kp__labels_put(&a, &view.meta.annotations, KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP,
+			   now) < 0) {
+		kp__lc_arena_free(&a);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	snprintf(msg, sizeof(msg), "annotated nodeclaim %s=%s: an unhealthy Node is repaired "
+		 "without waiting for its pods", KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, now);
+	kp__lc_act x = { 0 };
+	x.verb = KP_LIFECYCLE_VERB_PATCH;
+	x.kind = KP_KIND_NODECLAIM;
+	x.controller = CTRL;
+	x.namespace_ = nc->metadata->namespace_;
+	x.name = nc->metadata->name;
+	x.reason = KP_LIFECYCLE_REASON_TERMINATION_GRACE;
+	x.message = msg;
+	x.object = &view.nc;
+	int rc = kp__lc_action(r, &x, err);
+	kp__lc_arena_free(&a);
+	return rc;
+}
+
+static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
+		  const kp_nodeclaim *nc, const kp_condition *c, kp_error *err)
+{
+	int rc = annotate_now(r, in, nc, err);
+	if (rc || nc->metadata->deletion_timestamp_ms)
+		return rc;
+	char msg[MSG_MAX];
+	snprintf(msg, sizeof(msg), "deleting unhealthy node: condition %s is %s", c->type,
+		 c->status);
+	const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
+	const char *ct = kp_labels_get(&node->metadata->labels, KP_LABEL_CAPACITY_TYPE);
+	const char *labels[] = { "reason", "unhealthy", "nodepool", np ? np : "", "capacity_type",
+				 ct ? ct : "", "consolidation_policy", "", "termination_mode",
+				 kp__termination_mode(nc), NULL };
+	kp__lc_act x = { 0 };
+	x.verb = KP_LIFECYCLE_VERB_DELETE;
+	x.kind = KP_KIND_NODECLAIM;
+	x.controller = CTRL;
+	x.namespace_ = nc->metadata->namespace_;
+	x.name = nc->metadata->name;
+	x.reason = KP_LIFECYCLE_REASON_UNHEALTHY;
+	x.message = msg;
+	x.metric = "karpenter_nodeclaims_disrupted_total";
+	x.metric_labels = labels;
+	return kp__lc_action(r, &x, err);
+}
+
+static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
+		  kp_error *err)
+{
+	const kp_nodeclaim *nc = nodeclaim_for(in, node);
+	const kp_repair_policy *pol = NULL;
+	size_t n = 0;
+	if (!nc || kp_cloudprovider_repair_policies(&pol, &n, in->provider, NULL) != KP_OK)
+		return KP_OK;
+	int64_t when = 0;
+	const kp_condition *c = unhealthy(node, pol, n, &when);
+	if (!c)
+		return KP_OK;
+	if (in->now_ms < when)
+		return kp__lc_requeue(r, KP_KIND_NODE, CTRL, NULL, node->metadata->name,
+				      when - in->now_ms, err);
+	const char *pool = kp__nc_label(nc, KP_LABEL_NODEPOOL);
+	if (too_many_unhealthy(in, *pool ? pool : NULL, pol, n)) {
+		int rc = kp__lc_event(r, KP_KIND_NODE, NULL, node->metadata->name, "Warning",
+				      "NodeRepairBlocked",
+				      *pool ? "more than 20% nodes are unhealthy in the nodepool"
+					    : "more then 20% nodes are unhealthy in the cluster",
+				      err);
+		return rc ? rc
+			  : kp__lc_requeue(r, KP_KIND_NODE, CTRL, NULL, node->metadata->name,
+					   BLOCKED_REQUEUE_MS, err);
+	}
+	return repair(r, in, node, nc, c, err);
+}
+
+KP_EXPORT int kp_lifecycle_node_health(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				       const kp_node *node, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
+	if (rc || !(in->feature_gates & KP_LIFECYCLE_FEATURE_NODE_REPAIR) || !in->provider)
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = health(r, in, node, err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}

@@ -1,0 +1,125 @@
+/*
+ * lib/lifecycle private helpers: the result's append functions, a scratch
+ * arena for the working copies the controllers change, status conditions
+ * as upstream's operatorpkg sets them, and small object queries.
+ *
+ * A controller never changes its input: it builds a shallow "view" of the
+ * object (its own top struct, metadata, spec and status structs pointing
+ * at the input's members) and replaces only the members it changes with
+ * arrays from the arena. An action's `object` is kp_object_copy of the
+ * view, so the result owns deep copies and the arena is freed at the end.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef KP_LIFECYCLE_PRIVATE_H
+#define KP_LIFECYCLE_PRIVATE_H
+
+#include <karpenter/lifecycle.h>
+
+#include "kp_internal.h"
+
+/* ---- scratch arena ---- */
+typedef struct kp__lc_arena {
+	void **blocks;
+	size_t n, cap;
+} kp__lc_arena;
+void *kp__lc_alloc(kp__lc_arena *a, size_t size); /* zeroed; NULL when out of memory */
+char *kp__lc_strdup(kp__lc_arena *a, const char *s);
+void kp__lc_arena_free(kp__lc_arena *a);
+
+/* ---- appending to a result ---- */
+typedef struct kp__lc_act {
+	uint32_t verb, kind;
+	const char *controller, *namespace_, *name, *reason, *message;
+	const void *object; /* copied with kp_object_copy(kind), or NULL */
+	int has_grace;
+	int64_t grace;
+	const char *ev_type, *ev_reason, *ev_message; /* event, or ev_reason NULL */
+	const char *metric;
+	const char *const *metric_labels; /* key, value, ..., NULL */
+} kp__lc_act;
+
+int kp__lc_action(kp_lifecycle_result *r, const kp__lc_act *a, kp_error *err);
+int kp__lc_event(kp_lifecycle_result *r, uint32_t kind, const char *ns, const char *name,
+		 const char *type, const char *reason, const char *message, kp_error *err);
+int kp__lc_requeue(kp_lifecycle_result *r, uint32_t kind, const char *controller, const char *ns,
+		   const char *name, int64_t after_ms, kp_error *err);
+/* Checkpoint and rollback (a failed controller leaves the result as it was). */
+typedef struct kp__lc_mark {
+	size_t actions, events, requeues;
+} kp__lc_mark;
+kp__lc_mark kp__lc_mark_get(const kp_lifecycle_result *r);
+void kp__lc_rollback(kp_lifecycle_result *r, kp__lc_mark m);
+/* Move the action at index from to index to (to <= from), shifting the rest. */
+void kp__lc_move_last_action(kp_lifecycle_result *r, size_t to, size_t from);
+
+/* ---- conditions ---- */
+#define KP__COND_TRUE "True"
+#define KP__COND_FALSE "False"
+#define KP__COND_UNKNOWN "Unknown"
+const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type);
+int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status);
+/*
+ * Set a condition as operatorpkg's ConditionSet does: unchanged when status,
+ * reason and message are the same; otherwise lastTransitionTime = now; the
+ * list stays sorted by type. Returns 1 if changed, 0 if not, -1 when out of
+ * memory. The array is replaced by an arena copy.
+ */
+int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type,
+		 const char *status, const char *reason, const char *message, int64_t generation,
+		 int64_t now_ms);
+/* Remove a condition; 1 if removed, 0 if absent, -1 when out of memory. */
+int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type);
+
+/* ---- strings, labels, taints, finalizers on views ---- */
+int kp__has_finalizer(const kp_object_meta *m, const char *f);
+/* 1 added, 0 present, -1 out of memory */
+int kp__add_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f);
+/* 1 removed, 0 absent, -1 out of memory */
+int kp__remove_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f);
+/* Set key=value in a view's map (arena copy). 1 changed, 0 same, -1 OOM. */
+int kp__labels_put(kp__lc_arena *a, kp_labels *l, const char *key, const char *value);
+/* lo.Assign(dst, src): every pair of src into dst. 1 changed, 0 same, -1 OOM. */
+int kp__labels_assign(kp__lc_arena *a, kp_labels *dst, const kp_labels *src);
+/* Taint list helpers on a view (contiguous kp_taint arrays). */
+int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want);
+int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *add);
+
+/* NULL checks and kp_lifecycle_input's struct_size (every entry point). */
+int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+
+/* ---- queries ---- */
+const char *kp__meta_name(const kp_object_meta *m);
+const char *kp__nc_label(const kp_nodeclaim *nc, const char *key);
+const char *kp__node_condition_status(const kp_node *node, const char *type);
+/* the NodeClaim's Nodes by providerID: *count of them, the first in *out */
+size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
+				 const kp_node **out);
+/* "graceful", "eventual" or "forceful" (upstream DisruptionTerminationMode) */
+const char *kp__termination_mode(const kp_nodeclaim *nc);
+/* Format a Go duration for messages. */
+void kp__fmt_duration_ms(int64_t ms, char *buf, size_t size);
+/* Validate the common head (struct_size, metadata with a name). */
+int kp__check_object(const void *obj, const kp_object_meta *meta, const char *what, kp_error *err);
+
+/* ---- views ---- */
+/* memcpy of a size-tagged struct into ours (a smaller caller struct reads
+ * as zero-extended); struct_size becomes ours. */
+void kp__copy_sized(void *dst, const void *src, size_t ours);
+/* A NodeClaim view whose metadata and status may change. */
+typedef struct kp__ncv {
+	kp_nodeclaim nc;
+	kp_object_meta meta;
+	kp_nodeclaim_status status;
+	int status_changed;
+} kp__ncv;
+void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc);
+/* kp__cond_set on the view's status; marks status_changed */
+int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status,
+		const char *reason, const char *message, int64_t now_ms);
+
+/* ---- the controllers' internals ---- */
+int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const kp_nodeclaim *nc, kp_error *err);
+
+#endif /* KP_LIFECYCLE_PRIVATE_H */

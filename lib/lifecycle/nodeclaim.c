@@ -1,0 +1,894 @@
+/*
+ * lib/lifecycle: nodeclaim.lifecycle (finalizer, launch, registration,
+ * initialization, liveness), nodeclaim.expiration, nodeclaim.disruption
+ * (Drifted) and nodeclaim.garbagecollection, as upstream
+ * kubernetes-sigs/karpenter pkg/controllers/nodeclaim/... decide them.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/hash.h>
+#include <karpenter/wellknown.h>
+
+#include "lifecycle_private.h"
+
+#define CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
+#define MIN_MS 60000LL
+#define LAUNCH_TIMEOUT_MS (5 * MIN_MS)
+#define REGISTRATION_TIMEOUT_MS (15 * MIN_MS)
+#define MSG_MAX 640
+
+/* The NodeClaim being reconciled: a view over the input (see
+ * lifecycle_private.h) plus what changed. */
+typedef struct nc_work {
+	const kp_lifecycle_input *in;
+	kp_lifecycle_result *r;
+	kp__lc_arena arena;
+	kp_nodeclaim nc;
+	kp_object_meta meta;
+	kp_nodeclaim_spec spec;
+	kp_nodeclaim_status status;
+	int meta_changed, status_changed;
+	const char *status_reason;     /* the last step that changed the status */
+	char status_message[MSG_MAX];
+	/* the Node after registration (a view), when this round patched it */
+	kp_node node;
+	kp_object_meta node_meta;
+	kp_node_spec node_spec;
+	int have_node_view;
+	int deleted; /* a delete action ended the round */
+} nc_work;
+
+static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			const kp_nodeclaim *nc)
+{
+	memset(w, 0, sizeof(*w));
+	w->in = in;
+	w->r = r;
+	kp__copy_sized(&w->nc, nc, sizeof(w->nc));
+	kp__copy_sized(&w->meta, nc->metadata, sizeof(w->meta));
+	w->nc.metadata = &w->meta;
+	if (nc->spec) {
+		kp__copy_sized(&w->spec, nc->spec, sizeof(w->spec));
+		w->nc.spec = &w->spec;
+	}
+	if (nc->status) {
+		kp__copy_sized(&w->status, nc->status, sizeof(w->status));
+	} else {
+		kp_nodeclaim_status s = KP_NODECLAIM_STATUS_INIT;
+		w->status = s;
+	}
+	w->nc.status = &w->status;
+	return KP_OK;
+}
+
+static const char *nc_ns(const nc_work *w)
+{
+	return w->meta.namespace_;
+}
+
+static const kp_condition *nc_cond(const nc_work *w, const char *type)
+{
+	return kp__cond_get(w->status.conditions, w->status.n_conditions, type);
+}
+
+static int nc_cond_is(const nc_work *w, const char *type, const char *status)
+{
+	return kp__cond_is(w->status.conditions, w->status.n_conditions, type, status);
+}
+
+static int oom(kp_error *err)
+{
+	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+}
+
+static int set_cond(nc_work *w, const char *type, const char *status, const char *reason,
+		    const char *message)
+{
+	int rc = kp__cond_set(&w->arena, &w->status.conditions, &w->status.n_conditions, type,
+			      status, reason, message, w->meta.generation, w->in->now_ms);
+	if (rc > 0)
+		w->status_changed = 1;
+	return rc;
+}
+
+/* operatorpkg: the root condition Ready follows the dependents Launched,
+ * Registered, Initialized: the False one, else the Unknown one most
+ * recently changed, else True. */
+static int recompute_ready(nc_work *w)
+{
+	static const char *const deps[] = { "Launched", "Registered", "Initialized" };
+	const kp_condition *pick = NULL;
+	for (int pass = 0; pass < 2 && !pick; pass++) {
+		const char *want = pass == 0 ? KP__COND_FALSE : KP__COND_UNKNOWN;
+		for (size_t i = 0; i < 3; i++) {
+			const kp_condition *c = nc_cond(w, deps[i]);
+			if (c && c->status && strcmp(c->status, want) == 0 &&
+			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
+				pick = c;
+		}
+	}
+	if (!pick)
+		return set_cond(w, "Ready", KP__COND_TRUE, "Ready", "");
+	return set_cond(w, "Ready", pick->status, pick->reason, pick->message);
+}
+
+static int set_dep(nc_work *w, const char *type, const char *status, const char *reason,
+		   const char *message)
+{
+	int rc = set_cond(w, type, status, reason ? reason : type, message);
+	if (rc < 0)
+		return rc;
+	return recompute_ready(w) < 0 ? -1 : rc;
+}
+
+/* The status update's reason and message: prefix then arg. */
+static void status_why(nc_work *w, const char *reason, const char *prefix, const char *arg)
+{
+	w->status_reason = reason;
+	snprintf(w->status_message, sizeof(w->status_message), "%s%s", prefix, arg ? arg : "");
+}
+
+static const char *const *disrupted_labels(const kp_nodeclaim *nc, const char *reason,
+					   const char **buf)
+{
+	buf[0] = "reason";
+	buf[1] = reason;
+	buf[2] = "nodepool";
+	buf[3] = kp__nc_label(nc, KP_LABEL_NODEPOOL);
+	buf[4] = "capacity_type";
+	buf[5] = kp__nc_label(nc, KP_LABEL_CAPACITY_TYPE);
+	buf[6] = "consolidation_policy";
+	buf[7] = "";
+	buf[8] = "termination_mode";
+	buf[9] = kp__termination_mode(nc);
+	buf[10] = NULL;
+	return buf;
+}
+
+/* Delete the NodeClaim (a disruption upstream counts). */
+static int nc_delete(kp_lifecycle_result *r, const char *controller, const kp_nodeclaim *nc,
+		     const char *reason, const char *message, const char *metric_reason,
+		     const char *ev_type, const char *ev_reason, const char *ev_message,
+		     kp_error *err)
+{
+	const char *labels[11];
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_DELETE;
+	a.kind = KP_KIND_NODECLAIM;
+	a.controller = controller;
+	a.namespace_ = nc->metadata->namespace_;
+	a.name = nc->metadata->name;
+	a.reason = reason;
+	a.message = message;
+	a.ev_type = ev_type;
+	a.ev_reason = ev_reason;
+	a.ev_message = ev_message;
+	a.metric = "karpenter_nodeclaims_disrupted_total";
+	a.metric_labels = disrupted_labels(nc, metric_reason, labels);
+	return kp__lc_action(r, &a, err);
+}
+
+static int nc_patch(nc_work *w, uint32_t verb, const char *reason, const char *message,
+		    kp_error *err)
+{
+	kp__lc_act a = { 0 };
+	a.verb = verb;
+	a.kind = KP_KIND_NODECLAIM;
+	a.controller = CTRL;
+	a.namespace_ = nc_ns(w);
+	a.name = w->meta.name;
+	a.reason = reason;
+	a.message = message;
+	a.object = &w->nc;
+	return kp__lc_action(w->r, &a, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Launch                                                              */
+
+static void truncate_message(char *dst, size_t size, const char *msg)
+{
+	size_t len = strlen(msg);
+	if (len < 300)
+		snprintf(dst, size, "%s", msg);
+	else
+		snprintf(dst, size, "%.300s...", msg);
+}
+
+static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err)
+{
+	char msg[MSG_MAX], ev[MSG_MAX + 128];
+	truncate_message(msg, sizeof(msg), perr->message[0] ? perr->message : kp_strerror(rc));
+	const kp_nodeclaim *nc = &w->nc;
+	if (rc == KP_EINSUFFICIENT || rc == KP_ENOTREADY) {
+		int ice = rc == KP_EINSUFFICIENT;
+		snprintf(ev, sizeof(ev), "NodeClaim %s event: %s", w->meta.name, msg);
+		w->deleted = 1;
+		return nc_delete(w->r, CTRL, nc,
+				 ice ? KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY
+				     : KP_LIFECYCLE_REASON_NODECLASS_NOT_READY,
+				 msg, ice ? "insufficient_capacity" : "nodeclass_not_ready",
+				 ice ? "Warning" : NULL, ice ? "InsufficientCapacityError" : NULL,
+				 ice ? ev : NULL, err);
+	}
+	const char *reason = rc == KP_ECREATE && perr->provider_code[0] ? perr->provider_code
+									 : "LaunchFailed";
+	char *r = kp__lc_strdup(&w->arena, reason);
+	char *m = kp__lc_strdup(&w->arena, msg);
+	if (!r || !m || set_dep(w, "Launched", KP__COND_UNKNOWN, r, m) < 0)
+		return oom(err);
+	status_why(w, KP_LIFECYCLE_REASON_LAUNCH_FAILED, "", m);
+	return kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name, 0, err);
+}
+
+static int launch_record(nc_work *w, const kp_nodeclaim *created, kp_error *err)
+{
+	char msg[MSG_MAX];
+	snprintf(msg, sizeof(msg), "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
+		 "capacity-type %s",
+		 created->status && created->status->provider_id ? created->status->provider_id : "",
+		 kp__nc_label(created, KP_LABEL_INSTANCE_TYPE),
+		 kp__nc_label(created, KP_LABEL_TOPOLOGY_ZONE),
+		 kp__nc_label(created, KP_LABEL_CAPACITY_TYPE));
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_PROVIDER_CREATE;
+	a.kind = KP_KIND_NODECLAIM;
+	a.controller = CTRL;
+	a.namespace_ = nc_ns(w);
+	a.name = w->meta.name;
+	a.reason = KP_LIFECYCLE_REASON_LAUNCHED;
+	a.message = msg;
+	int rc = kp__lc_action(w->r, &a, err);
+	if (rc)
+		return rc;
+	status_why(w, KP_LIFECYCLE_REASON_LAUNCHED, "", msg);
+	return KP_OK;
+}
+
+/* PopulateNodeClaimDetails: kp_cloudprovider_create already merged labels
+ * (the NodeClaim's win) and annotations (the provider's win). */
+static int launch_apply(nc_work *w, const kp_nodeclaim *created)
+{
+	const kp_nodeclaim_status *cs = created->status;
+	w->meta.labels = created->metadata->labels;
+	w->meta.annotations = created->metadata->annotations;
+	w->meta_changed = 1;
+	if (cs) {
+		w->status.provider_id = cs->provider_id;
+		w->status.image_id = cs->image_id;
+		w->status.capacity = cs->capacity;
+		w->status.allocatable = cs->allocatable;
+	}
+	w->status_changed = 1;
+	return set_dep(w, "Launched", KP__COND_TRUE, NULL, "") < 0 ? -1 : 0;
+}
+
+static int step_launch(nc_work *w, kp_nodeclaim **created, kp_error *err)
+{
+	const kp_condition *c = nc_cond(w, "Launched");
+	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
+		return KP_OK;
+	if (!w->in->provider)
+		return KP_OK;
+	kp_error perr = KP_ERROR_INIT;
+	int rc = kp_cloudprovider_create(created, w->in->provider, &w->nc, &perr);
+	if (rc == KP_ENOMEM)
+		return oom(err);
+	if (rc != KP_OK)
+		return launch_failed(w, rc, &perr, err);
+	rc = launch_record(w, *created, err);
+	if (rc)
+		return rc;
+	return launch_apply(w, *created) ? oom(err) : KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                        */
+
+static int node_view(nc_work *w, const kp_node *node)
+{
+	kp__copy_sized(&w->node, node, sizeof(w->node));
+	if (node->metadata)
+		kp__copy_sized(&w->node_meta, node->metadata, sizeof(w->node_meta));
+	else {
+		kp_object_meta m = KP_OBJECT_META_INIT;
+		w->node_meta = m;
+	}
+	w->node.metadata = &w->node_meta;
+	if (node->spec)
+		kp__copy_sized(&w->node_spec, node->spec, sizeof(w->node_spec));
+	else {
+		kp_node_spec s = KP_NODE_SPEC_INIT;
+		w->node_spec = s;
+	}
+	w->node.spec = &w->node_spec;
+	w->have_node_view = 1;
+	return 0;
+}
+
+static int add_owner_ref(nc_work *w)
+{
+	kp_object_meta *m = &w->node_meta;
+	for (size_t i = 0; i < m->n_owner_references; i++) {
+		const kp_owner_reference *o = m->owner_references[i];
+		if (o && o->kind && strcmp(o->kind, "NodeClaim") == 0 && o->api_version &&
+		    strcmp(o->api_version, "karpenter.sh/v1") == 0 &&
+		    strcmp(o->uid ? o->uid : "", w->meta.uid ? w->meta.uid : "") == 0)
+			return 0;
+	}
+	kp_owner_reference **list = kp__lc_alloc(&w->arena,
+						    (m->n_owner_references + 1) * sizeof(*list));
+	kp_owner_reference *o = kp__lc_alloc(&w->arena, sizeof(*o));
+	if (!list || !o)
+		return -1;
+	o->struct_size = sizeof(*o);
+	o->api_version = "karpenter.sh/v1";
+	o->kind = "NodeClaim";
+	o->name = w->meta.name;
+	o->uid = w->meta.uid ? w->meta.uid : "";
+	o->block_owner_deletion = 1;
+	o->has_block_owner_deletion = 1;
+	for (size_t i = 0; i < m->n_owner_references; i++)
+		list[i] = m->owner_references[i];
+	list[m->n_owner_references] = o;
+	m->owner_references = list;
+	m->n_owner_references++;
+	return 1;
+}
+
+static int merge_taints(nc_work *w, const kp_taint *with, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!kp__taints_has_match(w->node_spec.taints, w->node_spec.n_taints, &with[i]) &&
+		    kp__taints_append(&w->arena, &w->node_spec.taints, &w->node_spec.n_taints,
+				      &with[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* syncNode, then the unregistered taint removed and the registered label. */
+static int sync_node(nc_work *w)
+{
+	if (kp__add_finalizer(&w->arena, &w->node_meta, KP_FINALIZER_TERMINATION) < 0 ||
+	    add_owner_ref(w) < 0)
+		return -1;
+	const char *dns = kp_labels_get(&w->node_meta.labels, KP_LABEL_NODE_DO_NOT_SYNC_TAINTS);
+	if ((!dns || strcmp(dns, "true") != 0) && w->nc.spec &&
+	    (merge_taints(w, w->spec.taints, w->spec.n_taints) < 0 ||
+	     merge_taints(w, w->spec.startup_taints, w->spec.n_startup_taints) < 0))
+		return -1;
+	if (kp__labels_assign(&w->arena, &w->node_meta.annotations, &w->meta.annotations) < 0 ||
+	    kp__labels_assign(&w->arena, &w->node_meta.labels, &w->meta.labels) < 0)
+		return -1;
+	const kp_taint unreg = KP_TAINT_UNREGISTERED_NO_EXECUTE;
+	kp_taint *kept = kp__lc_alloc(&w->arena, (w->node_spec.n_taints + 1) * sizeof(*kept));
+	if (!kept)
+		return -1;
+	size_t k = 0;
+	for (size_t i = 0; i < w->node_spec.n_taints; i++)
+		if (!kp_taint_match(&w->node_spec.taints[i], &unreg))
+			kept[k++] = w->node_spec.taints[i];
+	w->node_spec.taints = kept;
+	w->node_spec.n_taints = k;
+	return kp__labels_put(&w->arena, &w->node_meta.labels, KP_LABEL_NODE_REGISTERED, "true") < 0
+		       ? -1
+		       : 0;
+}
+
+static int node_patch(nc_work *w, const char *reason, const char *message, const char *metric,
+		      const char *const *labels, kp_error *err)
+{
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_PATCH;
+	a.kind = KP_KIND_NODE;
+	a.controller = CTRL;
+	a.name = w->node_meta.name;
+	a.reason = reason;
+	a.message = message;
+	a.object = &w->node;
+	a.metric = metric;
+	a.metric_labels = labels;
+	return kp__lc_action(w->r, &a, err);
+}
+
+static int register_node(nc_work *w, const kp_node *node, kp_error *err)
+{
+	const kp_taint unreg = KP_TAINT_UNREGISTERED_NO_EXECUTE;
+	int has_taint = node->spec && kp__taints_has_match(node->spec->taints,
+							    node->spec->n_taints, &unreg);
+	int labelled = node->metadata &&
+		       kp_labels_get(&node->metadata->labels, KP_LABEL_NODE_REGISTERED) != NULL;
+	if (!labelled && !has_taint) {
+		int rc = kp__lc_event(w->r, KP_KIND_NODECLAIM, nc_ns(w), w->meta.name, "Warning",
+				      "UnregisteredTaintMissing",
+				      "Missing karpenter.sh/unregistered taint which prevents "
+				      "registration related race conditions on Karpenter-managed nodes",
+				      err);
+		if (rc)
+			return rc;
+	}
+	node_view(w, node);
+	if (sync_node(w) < 0)
+		return oom(err);
+	char msg[MSG_MAX];
+	snprintf(msg, sizeof(msg), "registered nodeclaim: Node %s synced (labels, annotations, "
+		 "taints, owner reference, finalizer), karpenter.sh/unregistered taint removed",
+		 kp__meta_name(node->metadata));
+	const char *labels[] = { "nodepool", kp__nc_label(&w->nc, KP_LABEL_NODEPOOL), "zone",
+				 kp__nc_label(&w->nc, KP_LABEL_TOPOLOGY_ZONE), NULL };
+	int rc = node_patch(w, KP_LIFECYCLE_REASON_REGISTERED, msg, "karpenter_nodes_created_total",
+			    labels, err);
+	if (rc)
+		return rc;
+	if (set_dep(w, "Registered", KP__COND_TRUE, NULL, "") < 0)
+		return oom(err);
+	w->status.node_name = w->node_meta.name;
+	status_why(w, KP_LIFECYCLE_REASON_REGISTERED, "registered nodeclaim with Node ",
+		   w->node_meta.name);
+	return KP_OK;
+}
+
+static int step_registration(nc_work *w, kp_error *err)
+{
+	const kp_condition *c = nc_cond(w, "Registered");
+	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
+		return KP_OK;
+	const kp_node *node = NULL;
+	size_t n = kp__nodes_for_provider_id(w->in, w->status.provider_id, &node);
+	if (n == 0) {
+		if (set_dep(w, "Registered", KP__COND_UNKNOWN, "NodeNotFound",
+			    "Node not registered with cluster") < 0)
+			return oom(err);
+		status_why(w, KP_LIFECYCLE_REASON_NOT_REGISTERED, "",
+			   "Node not registered with cluster");
+		return KP_OK;
+	}
+	if (n > 1) {
+		if (set_dep(w, "Registered", KP__COND_FALSE, "MultipleNodesFound",
+			    "Invariant violated, matched multiple nodes") < 0)
+			return oom(err);
+		status_why(w, KP_LIFECYCLE_REASON_NOT_REGISTERED, "",
+			   "Invariant violated, matched multiple nodes");
+		return KP_OK;
+	}
+	return register_node(w, node, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Initialization                                                      */
+
+static void format_taint(char *buf, size_t size, const kp_taint *t)
+{
+	const char *eff = kp_taint_effect_name(t->effect);
+	if (!t->value || !*t->value)
+		snprintf(buf, size, "%s:%s", t->key, eff);
+	else
+		snprintf(buf, size, "%s=%s:%s", t->key, t->value, eff);
+}
+
+static const kp_taint *startup_taint_left(const kp_node_spec *ns, const kp_nodeclaim_spec *s)
+{
+	for (size_t i = 0; s && i < s->n_startup_taints; i++)
+		for (size_t j = 0; ns && j < ns->n_taints; j++)
+			if (kp_taint_match(&s->startup_taints[i], &ns->taints[j]))
+				return &ns->taints[j];
+	return NULL;
+}
+
+static const kp_taint *ephemeral_taint_left(const kp_node_spec *ns)
+{
+	for (size_t j = 0; ns && j < ns->n_taints; j++)
+		if (kp_taint_is_known_ephemeral(&ns->taints[j]))
+			return &ns->taints[j];
+	return NULL;
+}
+
+static const char *resource_not_registered(const kp_node *node, const kp_nodeclaim_spec *s)
+{
+	const kp_resource_list *req = s && s->resources ? &s->resources->requests : NULL;
+	const kp_resource_list *alloc = node->status ? &node->status->allocatable : NULL;
+	for (size_t i = 0; req && i < req->count; i++) {
+		if (kp_quantity_sign(&req->items[i].quantity) == 0)
+			continue;
+		kp_quantity q;
+		if (!alloc || kp_resources_get(&q, alloc, req->items[i].name, NULL) != KP_OK ||
+		    kp_quantity_sign(&q) == 0)
+			return req->items[i].name;
+	}
+	return NULL;
+}
+
+/* Why the Node is not initialized: the reason, and the message in buf. */
+static const char *not_initialized(const kp_node *node, const kp_nodeclaim_spec *s, char *buf,
+				   size_t size)
+{
+	char t[512];
+	if (strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) != 0) {
+		snprintf(buf, size, "Node status is NotReady");
+		return "NodeNotReady";
+	}
+	const kp_taint *taint = startup_taint_left(node->spec, s);
+	if (taint) {
+		format_taint(t, sizeof(t), taint);
+		snprintf(buf, size, "StartupTaint \"%s\" still exists", t);
+		return "StartupTaintsExist";
+	}
+	if ((taint = ephemeral_taint_left(node->spec)) != NULL) {
+		format_taint(t, sizeof(t), taint);
+		snprintf(buf, size, "KnownEphemeralTaint \"%s\" still exists", t);
+		return "KnownEphemeralTaintsExist";
+	}
+	const char *res = resource_not_registered(node, s);
+	if (res) {
+		snprintf(buf, size, "Resource \"%s\" was requested but not registered", res);
+		return "ResourceNotRegistered";
+	}
+	return NULL;
+}
+
+static int step_initialization(nc_work *w, kp_error *err)
+{
+	const kp_condition *c = nc_cond(w, "Initialized");
+	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
+		return KP_OK;
+	if (!nc_cond_is(w, "Registered", KP__COND_TRUE))
+		return KP_OK;
+	const kp_node *node = NULL;
+	if (w->have_node_view)
+		node = &w->node;
+	else if (kp__nodes_for_provider_id(w->in, w->status.provider_id, &node) != 1)
+		node = NULL;
+	char msg[MSG_MAX];
+	const char *reason = "NodeNotFound";
+	if (!node)
+		snprintf(msg, sizeof(msg), "Node not registered with cluster");
+	else
+		reason = not_initialized(node, w->nc.spec, msg, sizeof(msg));
+	if (reason) {
+		char *m = kp__lc_strdup(&w->arena, msg);
+		if (!m || set_dep(w, "Initialized", KP__COND_UNKNOWN, reason, m) < 0)
+			return oom(err);
+		status_why(w, KP_LIFECYCLE_REASON_NOT_INITIALIZED, "", m);
+		return KP_OK;
+	}
+	if (!w->have_node_view)
+		node_view(w, node);
+	int ch = kp__labels_put(&w->arena, &w->node_meta.labels, KP_LABEL_NODE_INITIALIZED, "true");
+	if (ch < 0)
+		return oom(err);
+	if (ch) {
+		snprintf(msg, sizeof(msg), "initialized nodeclaim: Node %s labelled "
+			 "karpenter.sh/initialized=true", w->node_meta.name);
+		int rc = node_patch(w, KP_LIFECYCLE_REASON_INITIALIZED, msg, NULL, NULL, err);
+		if (rc)
+			return rc;
+	}
+	if (set_dep(w, "Initialized", KP__COND_TRUE, NULL, "") < 0)
+		return oom(err);
+	status_why(w, KP_LIFECYCLE_REASON_INITIALIZED, "initialized nodeclaim with Node ",
+		   w->node_meta.name);
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Liveness                                                            */
+
+static int timeout_delete(nc_work *w, int64_t timeout_ms, const char *reason,
+			  const char *metric_reason, const char *why, kp_error *err)
+{
+	char d[64], msg[MSG_MAX];
+	kp__fmt_duration_ms(timeout_ms, d, sizeof(d));
+	snprintf(msg, sizeof(msg), "terminating due to timeout: %s after %s (%s)", metric_reason, d,
+		 why);
+	w->deleted = 1;
+	return nc_delete(w->r, CTRL, &w->nc, reason, msg, metric_reason, NULL, NULL, NULL, err);
+}
+
+static int step_liveness(nc_work *w, int64_t *requeue_ms, kp_error *err)
+{
+	if (nc_cond_is(w, "Registered", KP__COND_TRUE))
+		return KP_OK;
+	const kp_condition *launched = nc_cond(w, "Launched");
+	const int64_t now = w->in->now_ms;
+	if (!launched) {
+		*requeue_ms = 0;
+		return KP_OK;
+	}
+	if (!launched->status || strcmp(launched->status, KP__COND_TRUE) != 0) {
+		int64_t left = LAUNCH_TIMEOUT_MS - (now - launched->last_transition_time_ms);
+		if (left > 0) {
+			*requeue_ms = left;
+			return KP_OK;
+		}
+		return timeout_delete(w, LAUNCH_TIMEOUT_MS, KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT,
+				      "launch_timeout", launched->message && *launched->message
+								? launched->message
+								: "not launched",
+				      err);
+	}
+	const kp_condition *registered = nc_cond(w, "Registered");
+	if (!registered) {
+		*requeue_ms = 0;
+		return KP_OK;
+	}
+	int64_t left = REGISTRATION_TIMEOUT_MS - (now - registered->last_transition_time_ms);
+	if (left > 0) {
+		*requeue_ms = left;
+		return KP_OK;
+	}
+	return timeout_delete(w, REGISTRATION_TIMEOUT_MS, KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT,
+			      "registration_timeout",
+			      registered->message && *registered->message ? registered->message
+									  : "not registered",
+			      err);
+}
+
+/* ------------------------------------------------------------------ */
+/* The controller                                                      */
+
+/* StatusConditions(): the dependents and the root exist. */
+static int ensure_conditions(nc_work *w)
+{
+	static const char *const types[] = { "Launched", "Registered", "Initialized", "Ready" };
+	for (size_t i = 0; i < 4; i++)
+		if (!nc_cond(w, types[i]) &&
+		    set_cond(w, types[i], KP__COND_UNKNOWN, "AwaitingReconciliation",
+			     "object is awaiting reconciliation") < 0)
+			return -1;
+	return 0;
+}
+
+static int run_steps(nc_work *w, kp_nodeclaim **created, int64_t *requeue_ms, kp_error *err)
+{
+	int rc = step_launch(w, created, err);
+	if (rc || w->deleted)
+		return rc;
+	if ((rc = step_registration(w, err)) != KP_OK)
+		return rc;
+	if ((rc = step_initialization(w, err)) != KP_OK)
+		return rc;
+	return step_liveness(w, requeue_ms, err);
+}
+
+static int lifecycle_live(nc_work *w, kp_error *err)
+{
+	int rc;
+	int fin = kp__add_finalizer(&w->arena, &w->meta, KP_FINALIZER_TERMINATION);
+	if (fin < 0)
+		return oom(err);
+	if (fin && (rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_FINALIZER,
+				  "added finalizer karpenter.sh/termination", err)) != KP_OK)
+		return rc;
+	if (ensure_conditions(w) < 0)
+		return oom(err);
+	kp_nodeclaim *created = NULL;
+	int64_t requeue_ms = -1;
+	rc = run_steps(w, &created, &requeue_ms, err);
+	if (rc == KP_OK && !w->deleted && w->meta_changed)
+		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_LAUNCHED,
+			      "labels and annotations resolved by the cloud provider", err);
+	if (rc == KP_OK && !w->deleted && w->status_changed)
+		rc = nc_patch(w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
+			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_NOT_REGISTERED,
+			      w->status_message, err);
+	if (rc == KP_OK && !w->deleted && requeue_ms >= 0)
+		rc = kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name,
+				    requeue_ms, err);
+	kp_nodeclaim_free(created);
+	return rc;
+}
+
+static int check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+{
+	return kp__lc_check_input(r, in, err);
+}
+
+static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+{
+	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
+}
+
+KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				     const kp_nodeclaim *nc, kp_error *err)
+{
+	int rc = check_input(r, in, err);
+	if (rc == KP_OK)
+		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
+	if (rc || !managed(in, nc))
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	if (nc->metadata->deletion_timestamp_ms) {
+		rc = kp__lc_nodeclaim_finalize(r, in, nc, err);
+	} else {
+		nc_work w;
+		nc_work_init(&w, r, in, nc);
+		rc = lifecycle_live(&w, err);
+		kp__lc_arena_free(&w.arena);
+	}
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Expiration                                                          */
+
+KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
+						const kp_lifecycle_input *in,
+						const kp_nodeclaim *nc, kp_error *err)
+{
+	int rc = check_input(r, in, err);
+	if (rc == KP_OK)
+		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
+	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms || !nc->spec)
+		return rc;
+	const kp_api_duration *ea = &nc->spec->expire_after;
+	if (!ea->parsed || ea->never)
+		return KP_OK;
+	/* no creationTimestamp: not stored yet; the API server would set it now */
+	int64_t created = nc->metadata->creation_timestamp_ms ? nc->metadata->creation_timestamp_ms
+							      : in->now_ms;
+	int64_t expires = created + ea->ns / 1000000;
+	if (in->now_ms < expires)
+		return kp__lc_requeue(r, KP_KIND_NODECLAIM, KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION,
+				      nc->metadata->namespace_, nc->metadata->name,
+				      expires - in->now_ms, err);
+	char d[64], msg[MSG_MAX];
+	kp__fmt_duration_ms(ea->ns / 1000000, d, sizeof(d));
+	snprintf(msg, sizeof(msg), "deleting expired nodeclaim: expireAfter %s elapsed since "
+		 "creation", d);
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION, nc,
+		       KP_LIFECYCLE_REASON_EXPIRED, msg, "expired", NULL, NULL, NULL, err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Disruption conditions (Drifted)                                     */
+
+static const kp_nodepool *nodepool_of(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+{
+	const char *name = kp__nc_label(nc, KP_LABEL_NODEPOOL);
+	for (size_t i = 0; *name && i < in->n_nodepools; i++)
+		if (in->nodepools[i] && in->nodepools[i]->metadata &&
+		    strcmp(kp__meta_name(in->nodepools[i]->metadata), name) == 0)
+			return in->nodepools[i];
+	return NULL;
+}
+
+static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
+{
+	kp_drift *drift = NULL;
+	int rc = kp_drift_check(&drift, np, &w->nc, NULL, err);
+	if (rc)
+		return rc;
+	int ch;
+	if (drift->reason_code && nc_cond_is(w, "Launched", KP__COND_TRUE)) {
+		char *reason = kp__lc_strdup(&w->arena, drift->reason);
+		char *msg = kp__lc_strdup(&w->arena, drift->message);
+		ch = reason && msg ? set_cond(w, "Drifted", KP__COND_TRUE, reason, msg) : -1;
+		if (ch > 0)
+			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", msg);
+	} else {
+		ch = kp__cond_clear(&w->arena, &w->status.conditions, &w->status.n_conditions,
+				    "Drifted");
+		if (ch > 0) {
+			w->status_changed = 1;
+			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", "no longer drifted");
+		}
+	}
+	kp_drift_free(drift);
+	return ch < 0 ? oom(err) : KP_OK;
+}
+
+/*
+ * Consolidatable: the disruption helper computes it in lib/disruption; the
+ * lead wires it in here after merging (a call that sets or clears the
+ * Consolidatable condition on w, with KP_LIFECYCLE_REASON_CONSOLIDATABLE as
+ * the status update's reason).
+ */
+static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
+{
+	(void)w;
+	(void)np;
+	(void)err;
+	return KP_OK;
+}
+
+KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
+						const kp_lifecycle_input *in,
+						const kp_nodeclaim *nc, kp_error *err)
+{
+	int rc = check_input(r, in, err);
+	if (rc == KP_OK)
+		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
+	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms)
+		return rc;
+	const kp_nodepool *np = nodepool_of(in, nc);
+	if (!np)
+		return KP_OK;
+	nc_work w;
+	nc_work_init(&w, r, in, nc);
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = drifted_condition(&w, np, err);
+	if (rc == KP_OK)
+		rc = consolidatable_condition(&w, np, err);
+	if (rc == KP_OK && w.status_changed) {
+		kp__lc_act a = { 0 };
+		a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
+		a.kind = KP_KIND_NODECLAIM;
+		a.controller = KP_LIFECYCLE_CONTROLLER_NODECLAIM_DISRUPTION;
+		a.namespace_ = nc_ns(&w);
+		a.name = w.meta.name;
+		a.reason = w.status_reason;
+		a.message = w.status_message;
+		a.object = &w.nc;
+		rc = kp__lc_action(r, &a, err);
+	}
+	if (rc)
+		kp__lc_rollback(r, mark);
+	kp__lc_arena_free(&w.arena);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Garbage collection                                                  */
+
+static int listed(kp_nodeclaim *const *list, size_t n, const char *provider_id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] && list[i]->status && list[i]->status->provider_id &&
+		    (!list[i]->metadata || !list[i]->metadata->deletion_timestamp_ms) &&
+		    strcmp(list[i]->status->provider_id, provider_id) == 0)
+			return 1;
+	return 0;
+}
+
+static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodeclaim *nc,
+		  kp_nodeclaim *const *list, size_t n, kp_error *err)
+{
+	const kp_nodeclaim_status *s = nc->status;
+	if (!s || !kp__cond_is(s->conditions, s->n_conditions, "Registered", KP__COND_TRUE) ||
+	    nc->metadata->deletion_timestamp_ms || !managed(in, nc) ||
+	    listed(list, n, s->provider_id ? s->provider_id : ""))
+		return KP_OK;
+	const kp_node *node = NULL;
+	if (kp__nodes_for_provider_id(in, s->provider_id, &node) >= 1 &&
+	    strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) == 0)
+		return KP_OK;
+	char msg[MSG_MAX];
+	snprintf(msg, sizeof(msg), "garbage collecting nodeclaim with no cloudprovider "
+		 "representation (provider-id %s)", s->provider_id ? s->provider_id : "");
+	return nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
+			 KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
+			 NULL, err);
+}
+
+KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					      kp_error *err)
+{
+	int rc = check_input(r, in, err);
+	if (rc || !in->provider)
+		return rc;
+	for (size_t i = 0; i < in->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		if ((rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err)) != KP_OK)
+			return rc;
+	}
+	kp_nodeclaim **list = NULL;
+	size_t n = 0;
+	if ((rc = kp_cloudprovider_list(&list, &n, in->provider, err)) != KP_OK)
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++)
+		rc = gc_one(r, in, in->nodeclaims[i], list, n, err);
+	kp_nodeclaims_free(list, n);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}

@@ -1,0 +1,275 @@
+/*
+ * lib/lifecycle: nodepool.readiness (NodeClassReady from the node class),
+ * nodepool.validation (ValidationSucceeded from the runtime checks) and the
+ * NodePool's root condition Ready over those two, as upstream
+ * kubernetes-sigs/karpenter pkg/controllers/nodepool/{readiness,validation}.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/hash.h>
+#include <karpenter/scheduling.h>
+#include <karpenter/wellknown.h>
+#include <karpenter/validation.h>
+
+#include "lifecycle_private.h"
+
+#define MSG_MAX 1024
+
+typedef struct np_view {
+	kp_nodepool np;
+	kp_nodepool_status status;
+	kp__lc_arena arena;
+	int changed;
+} np_view;
+
+static void np_view_init(np_view *v, const kp_nodepool *np)
+{
+	memset(v, 0, sizeof(*v));
+	kp__copy_sized(&v->np, np, sizeof(v->np));
+	if (np->status) {
+		kp__copy_sized(&v->status, np->status, sizeof(v->status));
+	} else {
+		kp_nodepool_status s = KP_NODEPOOL_STATUS_INIT;
+		v->status = s;
+	}
+	v->np.status = &v->status;
+}
+
+static int64_t generation(const np_view *v)
+{
+	return v->np.metadata->generation;
+}
+
+static int set(np_view *v, const char *type, const char *status, const char *reason,
+	       const char *message, int64_t now)
+{
+	int rc = kp__cond_set(&v->arena, &v->status.conditions, &v->status.n_conditions, type,
+			      status, reason, message, generation(v), now);
+	if (rc > 0)
+		v->changed = 1;
+	return rc;
+}
+
+/* Ready follows ValidationSucceeded and NodeClassReady (operatorpkg). */
+static int recompute_ready(np_view *v, int64_t now)
+{
+	static const char *const deps[] = { "ValidationSucceeded", "NodeClassReady" };
+	const kp_condition *pick = NULL;
+	int missing = 0;
+	for (int pass = 0; pass < 2 && !pick; pass++)
+		for (size_t i = 0; i < 2; i++) {
+			const kp_condition *c = kp__cond_get(v->status.conditions,
+							     v->status.n_conditions, deps[i]);
+			missing |= !c;
+			if (c && c->status &&
+			    strcmp(c->status, pass ? KP__COND_UNKNOWN : KP__COND_FALSE) == 0 &&
+			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
+				pick = c;
+		}
+	if (pick)
+		return set(v, "Ready", pick->status, pick->reason, pick->message, now);
+	if (missing)
+		return set(v, "Ready", KP__COND_UNKNOWN, "AwaitingReconciliation",
+			   "object is awaiting reconciliation", now);
+	return set(v, "Ready", KP__COND_TRUE, "Ready", "", now);
+}
+
+static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char *reason,
+		const char *msg, kp_error *err)
+{
+	if (!v->changed)
+		return KP_OK;
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
+	a.kind = KP_KIND_NODEPOOL;
+	a.controller = ctrl;
+	a.name = v->np.metadata->name;
+	a.reason = reason;
+	a.message = msg;
+	a.object = &v->np;
+	return kp__lc_action(r, &a, err);
+}
+
+static const kp_nodeclass_status *nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np)
+{
+	const kp_nodepool_spec *s = np->spec;
+	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
+						     ? s->template_->spec->node_class_ref
+						     : NULL;
+	for (size_t i = 0; ref && i < in->n_nodeclasses; i++) {
+		const kp_nodeclass_status *c = in->nodeclasses[i];
+		if (c && c->name && ref->name && strcmp(c->name, ref->name) == 0 &&
+		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
+		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
+			return c;
+	}
+	return NULL;
+}
+
+static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodepool *np,
+		 kp_error *err)
+{
+	if (in->provider && !kp_cloudprovider_manages(in->provider, np))
+		return KP_OK;
+	np_view v;
+	np_view_init(&v, np);
+	int rc = KP_OK, ch = 0;
+	char msg[MSG_MAX] = "";
+	if (in->nodeclasses) {
+		const kp_nodeclass_status *c = nodeclass_of(in, np);
+		if (!c)
+			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotFound",
+				 "NodeClass not found on cluster", in->now_ms);
+		else if (!c->ready)
+			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotReady",
+				 c->message ? c->message : "", in->now_ms);
+		else
+			ch = set(&v, "NodeClassReady", KP__COND_TRUE, "NodeClassReady", "", in->now_ms);
+	}
+	kp_validation *val = NULL;
+	if (ch >= 0 && (rc = kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, err)) == KP_OK) {
+		const kp_field_error *fe = kp_validation_count(val) ? kp_validation_at(val, 0) : NULL;
+		if (fe)
+			snprintf(msg, sizeof(msg), "%s: %s", fe->field, fe->message);
+		char *m = kp__lc_strdup(&v.arena, msg);
+		ch = !m ? -1
+		     : fe ? set(&v, "ValidationSucceeded", KP__COND_FALSE, "NodePoolValidationFailed", m,
+				in->now_ms)
+			  : set(&v, "ValidationSucceeded", KP__COND_TRUE, "ValidationSucceeded", "",
+				in->now_ms);
+	}
+	kp_validation_free(val);
+	if (rc == KP_OK && (ch < 0 || recompute_ready(&v, in->now_ms) < 0))
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	if (rc == KP_OK) {
+		const kp_condition *ready = kp__cond_get(v.status.conditions, v.status.n_conditions,
+							 "Ready");
+		snprintf(msg, sizeof(msg), "Ready=%s%s%s", ready->status,
+			 ready->message && *ready->message ? ": " : "",
+			 ready->message ? ready->message : "");
+		rc = emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
+			  KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err);
+	}
+	kp__lc_arena_free(&v.arena);
+	return rc;
+}
+
+KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					      const kp_nodepool *np, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
+	if (rc)
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = check(r, in, np, err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* nodepool.hash                                                       */
+
+static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *obj,
+			     const kp_object_meta *meta, const kp_labels *add, const char *msg,
+			     kp_error *err)
+{
+	kp__lc_arena a = { 0 };
+	kp_object_meta m;
+	kp__copy_sized(&m, meta, sizeof(m));
+	int ch = kp__labels_assign(&a, &m.annotations, add), rc = KP_OK;
+	if (ch < 0)
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	if (ch > 0) {
+		/* every kind starts struct_size, kind, api_version, metadata */
+		union {
+			kp_nodepool np;
+			kp_nodeclaim nc;
+		} v;
+		if (kind == KP_KIND_NODEPOOL) {
+			kp__copy_sized(&v.np, obj, sizeof(v.np));
+			v.np.metadata = &m;
+		} else {
+			kp__copy_sized(&v.nc, obj, sizeof(v.nc));
+			v.nc.metadata = &m;
+		}
+		kp__lc_act x = { 0 };
+		x.verb = KP_LIFECYCLE_VERB_PATCH;
+		x.kind = kind;
+		x.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH;
+		x.namespace_ = meta->namespace_;
+		x.name = meta->name;
+		x.reason = KP_LIFECYCLE_REASON_HASHED;
+		x.message = msg;
+		x.object = &v;
+		rc = kp__lc_action(r, &x, err);
+	}
+	kp__lc_arena_free(&a);
+	return rc;
+}
+
+/* A new hash version: the NodePool's NodeClaims get the new version (and,
+ * unless drifted, the new hash). */
+static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const kp_nodepool *np, kp_error *err)
+{
+	for (size_t i = 0; i < in->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		if (!nc || !nc->metadata ||
+		    strcmp(kp__nc_label(nc, "karpenter.sh/nodepool"), kp__meta_name(np->metadata)) ||
+		    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+			continue;
+		kp_labels add = KP_LABELS_INIT;
+		int rc = kp_nodeclaim_hash_annotations(&add, np, nc, NULL, err);
+		if (rc == KP_OK)
+			rc = patch_annotations(r, KP_KIND_NODECLAIM, nc, nc->metadata, &add,
+					       "nodepool hash version upgraded", err);
+		kp_labels_dispose(&add);
+		if (rc)
+			return rc;
+	}
+	return KP_OK;
+}
+
+static int hash_nodepool(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			 const kp_nodepool *np, kp_error *err)
+{
+	const char *ver = kp_labels_get(&np->metadata->annotations, KP_ANNOTATION_NODEPOOL_HASH_VERSION);
+	int rc = KP_OK;
+	if ((!ver || strcmp(ver, KP_NODEPOOL_HASH_VERSION) != 0) &&
+	    (rc = upgrade_nodeclaims(r, in, np, err)) != KP_OK)
+		return rc;
+	kp_labels add = KP_LABELS_INIT;
+	rc = kp_nodepool_hash_annotations(&add, np, NULL, err);
+	if (rc == KP_OK) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s=%s, %s=%s", KP_ANNOTATION_NODEPOOL_HASH,
+			 kp_labels_get(&add, KP_ANNOTATION_NODEPOOL_HASH),
+			 KP_ANNOTATION_NODEPOOL_HASH_VERSION,
+			 kp_labels_get(&add, KP_ANNOTATION_NODEPOOL_HASH_VERSION));
+		rc = patch_annotations(r, KP_KIND_NODEPOOL, np, np->metadata, &add, msg, err);
+	}
+	kp_labels_dispose(&add);
+	return rc;
+}
+
+KP_EXPORT int kp_lifecycle_nodepool_hash(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					 const kp_nodepool *np, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc == KP_OK)
+		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
+	if (rc || (in->provider && !kp_cloudprovider_manages(in->provider, np)))
+		return rc;
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	rc = hash_nodepool(r, in, np, err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	return rc;
+}

@@ -1,0 +1,578 @@
+/*
+ * lib/lifecycle: the result (actions, events, requeues), the scratch
+ * arena and the view helpers the controllers share.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/duration.h>
+
+#include "lifecycle_private.h"
+
+struct kp_lifecycle_result {
+	kp_lifecycle_action **actions;
+	size_t n_actions, cap_actions;
+	kp_lifecycle_event **events;
+	size_t n_events, cap_events;
+	kp_lifecycle_requeue **requeues;
+	size_t n_requeues, cap_requeues;
+};
+
+/* ------------------------------------------------------------------ */
+/* Arena                                                               */
+
+void *kp__lc_alloc(kp__lc_arena *a, size_t size)
+{
+	if (kp__grow((void **)&a->blocks, &a->cap, a->n + 1, sizeof(void *)) != KP_OK)
+		return NULL;
+	void *p = kp__calloc(1, size ? size : 1);
+	if (p)
+		a->blocks[a->n++] = p;
+	return p;
+}
+
+char *kp__lc_strdup(kp__lc_arena *a, const char *s)
+{
+	size_t len = strlen(s ? s : "");
+	char *p = kp__lc_alloc(a, len + 1);
+	if (p && len)
+		memcpy(p, s, len);
+	return p;
+}
+
+void kp__lc_arena_free(kp__lc_arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		kp__free(a->blocks[i]);
+	kp__free(a->blocks);
+	a->blocks = NULL;
+	a->n = a->cap = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Result                                                              */
+
+KP_EXPORT const char *kp_lifecycle_verb_name(uint32_t verb)
+{
+	static const char *const names[] = { "", "patch", "updateStatus", "create", "delete",
+					     "evict", "providerCreate", "providerDelete" };
+	return verb < sizeof(names) / sizeof(names[0]) ? names[verb] : "";
+}
+
+KP_EXPORT void kp_lifecycle_input_init(kp_lifecycle_input *in)
+{
+	if (in) {
+		kp_lifecycle_input init = KP_LIFECYCLE_INPUT_INIT;
+		*in = init;
+	}
+}
+
+KP_EXPORT int kp_lifecycle_result_new(kp_lifecycle_result **out, kp_error *err)
+{
+	if (!out)
+		return kp__error(err, KP_EINVAL, NULL, "out is NULL");
+	*out = kp__calloc(1, sizeof(kp_lifecycle_result));
+	return *out ? KP_OK : kp__error(err, KP_ENOMEM, NULL, "out of memory");
+}
+
+static void action_free(kp_lifecycle_action *a)
+{
+	if (!a)
+		return;
+	kp__free((void *)(uintptr_t)a->controller);
+	kp__free((void *)(uintptr_t)a->namespace_);
+	kp__free((void *)(uintptr_t)a->name);
+	kp__free((void *)(uintptr_t)a->reason);
+	kp__free((void *)(uintptr_t)a->message);
+	kp__free((void *)(uintptr_t)a->event_type);
+	kp__free((void *)(uintptr_t)a->event_reason);
+	kp__free((void *)(uintptr_t)a->event_message);
+	kp__free((void *)(uintptr_t)a->metric);
+	kp_labels_dispose(&a->metric_labels);
+	if (a->object)
+		kp_object_free(a->kind, (void *)(uintptr_t)a->object);
+	kp__free(a);
+}
+
+static void event_free(kp_lifecycle_event *e)
+{
+	if (!e)
+		return;
+	kp__free((void *)(uintptr_t)e->namespace_);
+	kp__free((void *)(uintptr_t)e->name);
+	kp__free((void *)(uintptr_t)e->type);
+	kp__free((void *)(uintptr_t)e->reason);
+	kp__free((void *)(uintptr_t)e->message);
+	kp__free(e);
+}
+
+static void requeue_free(kp_lifecycle_requeue *q)
+{
+	if (!q)
+		return;
+	kp__free((void *)(uintptr_t)q->controller);
+	kp__free((void *)(uintptr_t)q->namespace_);
+	kp__free((void *)(uintptr_t)q->name);
+	kp__free(q);
+}
+
+kp__lc_mark kp__lc_mark_get(const kp_lifecycle_result *r)
+{
+	kp__lc_mark m = { r->n_actions, r->n_events, r->n_requeues };
+	return m;
+}
+
+void kp__lc_rollback(kp_lifecycle_result *r, kp__lc_mark m)
+{
+	while (r->n_actions > m.actions)
+		action_free(r->actions[--r->n_actions]);
+	while (r->n_events > m.events)
+		event_free(r->events[--r->n_events]);
+	while (r->n_requeues > m.requeues)
+		requeue_free(r->requeues[--r->n_requeues]);
+}
+
+void kp__lc_move_last_action(kp_lifecycle_result *r, size_t to, size_t from)
+{
+	if (from >= r->n_actions || to >= from)
+		return;
+	kp_lifecycle_action *x = r->actions[from];
+	memmove(&r->actions[to + 1], &r->actions[to], (from - to) * sizeof(*r->actions));
+	r->actions[to] = x;
+}
+
+KP_EXPORT void kp_lifecycle_result_free(kp_lifecycle_result *r)
+{
+	if (!r)
+		return;
+	kp__lc_mark zero = { 0, 0, 0 };
+	kp__lc_rollback(r, zero);
+	kp__free(r->actions);
+	kp__free(r->events);
+	kp__free(r->requeues);
+	kp__free(r);
+}
+
+KP_EXPORT size_t kp_lifecycle_result_action_count(const kp_lifecycle_result *r)
+{
+	return r ? r->n_actions : 0;
+}
+
+KP_EXPORT const kp_lifecycle_action *kp_lifecycle_result_action(const kp_lifecycle_result *r,
+								size_t i)
+{
+	return r && i < r->n_actions ? r->actions[i] : NULL;
+}
+
+KP_EXPORT size_t kp_lifecycle_result_event_count(const kp_lifecycle_result *r)
+{
+	return r ? r->n_events : 0;
+}
+
+KP_EXPORT const kp_lifecycle_event *kp_lifecycle_result_event(const kp_lifecycle_result *r,
+							      size_t i)
+{
+	return r && i < r->n_events ? r->events[i] : NULL;
+}
+
+KP_EXPORT size_t kp_lifecycle_result_requeue_count(const kp_lifecycle_result *r)
+{
+	return r ? r->n_requeues : 0;
+}
+
+KP_EXPORT const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_result *r,
+								  size_t i)
+{
+	return r && i < r->n_requeues ? r->requeues[i] : NULL;
+}
+
+/* strdup that tells NULL input (stays NULL) from out of memory */
+static int dup_opt(const char **dst, const char *s)
+{
+	*dst = NULL;
+	if (!s)
+		return 0;
+	*dst = kp__strdup(s);
+	return *dst ? 0 : -1;
+}
+
+static int fill_action(kp_lifecycle_action *x, const kp__lc_act *a, kp_error *err)
+{
+	x->struct_size = sizeof(*x);
+	x->verb = a->verb;
+	x->kind = a->kind;
+	x->has_grace_period_seconds = a->has_grace ? 1 : 0;
+	x->grace_period_seconds = a->grace;
+	if (dup_opt(&x->controller, a->controller) || dup_opt(&x->namespace_, a->namespace_) ||
+	    dup_opt(&x->name, a->name) || dup_opt(&x->reason, a->reason) ||
+	    dup_opt(&x->message, a->message ? a->message : "") ||
+	    dup_opt(&x->event_type, a->ev_reason ? a->ev_type : NULL) ||
+	    dup_opt(&x->event_reason, a->ev_reason) ||
+	    dup_opt(&x->event_message, a->ev_reason ? a->ev_message : NULL) ||
+	    dup_opt(&x->metric, a->metric))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	for (const char *const *l = a->metric_labels; l && l[0]; l += 2) {
+		int rc = kp_labels_set(&x->metric_labels, l[0], l[1] ? l[1] : "", err);
+		if (rc)
+			return rc;
+	}
+	if (a->object) {
+		void *copy = NULL;
+		int rc = kp_object_copy(&copy, a->kind, a->object, err);
+		if (rc)
+			return rc;
+		x->object = copy;
+	}
+	return KP_OK;
+}
+
+int kp__lc_action(kp_lifecycle_result *r, const kp__lc_act *a, kp_error *err)
+{
+	if (kp__grow((void **)&r->actions, &r->cap_actions, r->n_actions + 1, sizeof(void *)))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_lifecycle_action *x = kp__calloc(1, sizeof(*x));
+	if (!x)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	int rc = fill_action(x, a, err);
+	if (rc) {
+		action_free(x);
+		return rc;
+	}
+	r->actions[r->n_actions++] = x;
+	if (a->ev_reason)
+		return kp__lc_event(r, a->kind, a->namespace_, a->name, a->ev_type, a->ev_reason,
+				    a->ev_message, err);
+	return KP_OK;
+}
+
+int kp__lc_event(kp_lifecycle_result *r, uint32_t kind, const char *ns, const char *name,
+		 const char *type, const char *reason, const char *message, kp_error *err)
+{
+	if (kp__grow((void **)&r->events, &r->cap_events, r->n_events + 1, sizeof(void *)))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_lifecycle_event *e = kp__calloc(1, sizeof(*e));
+	if (!e)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	e->struct_size = sizeof(*e);
+	e->kind = kind;
+	if (dup_opt(&e->namespace_, ns) || dup_opt(&e->name, name) ||
+	    dup_opt(&e->type, type ? type : "Normal") || dup_opt(&e->reason, reason) ||
+	    dup_opt(&e->message, message ? message : "")) {
+		event_free(e);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	r->events[r->n_events++] = e;
+	return KP_OK;
+}
+
+int kp__lc_requeue(kp_lifecycle_result *r, uint32_t kind, const char *controller, const char *ns,
+		   const char *name, int64_t after_ms, kp_error *err)
+{
+	if (kp__grow((void **)&r->requeues, &r->cap_requeues, r->n_requeues + 1, sizeof(void *)))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_lifecycle_requeue *q = kp__calloc(1, sizeof(*q));
+	if (!q)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	q->struct_size = sizeof(*q);
+	q->kind = kind;
+	q->after_ms = after_ms < 0 ? 0 : after_ms;
+	if (dup_opt(&q->controller, controller) || dup_opt(&q->namespace_, ns) ||
+	    dup_opt(&q->name, name)) {
+		requeue_free(q);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	r->requeues[r->n_requeues++] = q;
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Conditions                                                          */
+
+const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type)
+{
+	for (size_t i = 0; i < n; i++)
+		if (conds[i] && conds[i]->type && strcmp(conds[i]->type, type) == 0)
+			return conds[i];
+	return NULL;
+}
+
+int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status)
+{
+	const kp_condition *c = kp__cond_get(conds, n, type);
+	return c && c->status && strcmp(c->status, status) == 0;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type,
+		 const char *status, const char *reason, const char *message, int64_t generation,
+		 int64_t now_ms)
+{
+	const kp_condition *old = kp__cond_get(*conds, *n, type);
+	if (old && str_eq(old->status, status) && str_eq(old->reason, reason) &&
+	    str_eq(old->message, message) && old->observed_generation == generation)
+		return 0;
+	kp_condition **list = kp__lc_alloc(a, (*n + 1) * sizeof(*list));
+	kp_condition *c = kp__lc_alloc(a, sizeof(*c));
+	if (!list || !c)
+		return -1;
+	c->struct_size = sizeof(*c);
+	c->type = type;
+	c->status = status;
+	c->reason = reason;
+	c->message = message ? message : "";
+	c->observed_generation = generation;
+	c->last_transition_time_ms = now_ms;
+	size_t m = 0;
+	int placed = 0;
+	for (size_t i = 0; i < *n; i++) {
+		kp_condition *x = (*conds)[i];
+		if (x == old)
+			continue;
+		if (!placed && x && x->type && strcmp(x->type, type) > 0) {
+			list[m++] = c;
+			placed = 1;
+		}
+		list[m++] = x;
+	}
+	if (!placed)
+		list[m++] = c;
+	*conds = list;
+	*n = m;
+	return 1;
+}
+
+int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type)
+{
+	const kp_condition *old = kp__cond_get(*conds, *n, type);
+	if (!old)
+		return 0;
+	kp_condition **list = kp__lc_alloc(a, (*n ? *n : 1) * sizeof(*list));
+	if (!list)
+		return -1;
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++)
+		if ((*conds)[i] != old)
+			list[m++] = (*conds)[i];
+	*conds = list;
+	*n = m;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finalizers, labels, taints                                          */
+
+int kp__has_finalizer(const kp_object_meta *m, const char *f)
+{
+	for (size_t i = 0; m && i < m->n_finalizers; i++)
+		if (m->finalizers[i] && strcmp(m->finalizers[i], f) == 0)
+			return 1;
+	return 0;
+}
+
+int kp__add_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
+{
+	if (kp__has_finalizer(m, f))
+		return 0;
+	const char **list = kp__lc_alloc(a, (m->n_finalizers + 1) * sizeof(*list));
+	if (!list)
+		return -1;
+	for (size_t i = 0; i < m->n_finalizers; i++)
+		list[i] = m->finalizers[i];
+	list[m->n_finalizers] = f;
+	m->finalizers = list;
+	m->n_finalizers++;
+	return 1;
+}
+
+int kp__remove_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
+{
+	if (!kp__has_finalizer(m, f))
+		return 0;
+	const char **list = kp__lc_alloc(a, m->n_finalizers * sizeof(*list));
+	if (!list)
+		return -1;
+	size_t k = 0;
+	for (size_t i = 0; i < m->n_finalizers; i++)
+		if (!m->finalizers[i] || strcmp(m->finalizers[i], f) != 0)
+			list[k++] = m->finalizers[i];
+	m->finalizers = list;
+	m->n_finalizers = k;
+	return 1;
+}
+
+int kp__labels_put(kp__lc_arena *a, kp_labels *l, const char *key, const char *value)
+{
+	const char *cur = kp_labels_get(l, key);
+	if (cur && str_eq(cur, value))
+		return 0;
+	kp_label *items = kp__lc_alloc(a, (l->count + 1) * sizeof(*items));
+	if (!items)
+		return -1;
+	size_t k = 0;
+	int placed = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		int c = strcmp(l->items[i].key, key);
+		if (c == 0)
+			continue;
+		if (!placed && c > 0) {
+			items[k].key = key;
+			items[k++].value = value ? value : "";
+			placed = 1;
+		}
+		items[k++] = l->items[i];
+	}
+	if (!placed) {
+		items[k].key = key;
+		items[k++].value = value ? value : "";
+	}
+	l->items = items;
+	l->count = k;
+	return 1;
+}
+
+int kp__labels_assign(kp__lc_arena *a, kp_labels *dst, const kp_labels *src)
+{
+	int changed = 0;
+	for (size_t i = 0; src && i < src->count; i++) {
+		int rc = kp__labels_put(a, dst, src->items[i].key, src->items[i].value);
+		if (rc < 0)
+			return -1;
+		changed |= rc;
+	}
+	return changed;
+}
+
+int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kp_taint_match(&t[i], want))
+			return 1;
+	return 0;
+}
+
+int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *add)
+{
+	kp_taint *list = kp__lc_alloc(a, (*n + 1) * sizeof(*list));
+	if (!list)
+		return -1;
+	if (*n)
+		memcpy(list, *t, *n * sizeof(*list));
+	list[*n] = *add;
+	*t = list;
+	(*n)++;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* NodeClaim views                                                     */
+
+void kp__copy_sized(void *dst, const void *src, size_t ours)
+{
+	uint32_t size = *(const uint32_t *)src;
+	memcpy(dst, src, size < ours ? size : ours);
+	*(uint32_t *)dst = (uint32_t)ours;
+}
+
+
+
+void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc)
+{
+	kp__copy_sized(&v->nc, nc, sizeof(v->nc));
+	kp__copy_sized(&v->meta, nc->metadata, sizeof(v->meta));
+	v->nc.metadata = &v->meta;
+	if (nc->status) {
+		kp__copy_sized(&v->status, nc->status, sizeof(v->status));
+	} else {
+		kp_nodeclaim_status s = KP_NODECLAIM_STATUS_INIT;
+		v->status = s;
+	}
+	v->nc.status = &v->status;
+	v->status_changed = 0;
+}
+
+int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status, const char *reason,
+		   const char *message, int64_t now_ms)
+{
+	int rc = kp__cond_set(a, &v->status.conditions, &v->status.n_conditions, type, status,
+			      reason, message, v->meta.generation, now_ms);
+	if (rc > 0)
+		v->status_changed = 1;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Queries                                                             */
+
+const char *kp__meta_name(const kp_object_meta *m)
+{
+	return m && m->name ? m->name : "";
+}
+
+const char *kp__nc_label(const kp_nodeclaim *nc, const char *key)
+{
+	const char *v = nc && nc->metadata ? kp_labels_get(&nc->metadata->labels, key) : NULL;
+	return v ? v : "";
+}
+
+const char *kp__node_condition_status(const kp_node *node, const char *type)
+{
+	const kp_node_status *s = node ? node->status : NULL;
+	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
+	return c && c->status ? c->status : "";
+}
+
+size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
+				 const kp_node **out)
+{
+	size_t count = 0;
+	*out = NULL;
+	if (!provider_id || !*provider_id)
+		return 0;
+	for (size_t i = 0; i < in->n_nodes; i++) {
+		const kp_node *n = in->nodes[i];
+		if (n && n->spec && n->spec->provider_id &&
+		    strcmp(n->spec->provider_id, provider_id) == 0) {
+			if (!count)
+				*out = n;
+			count++;
+		}
+	}
+	return count;
+}
+
+const char *kp__termination_mode(const kp_nodeclaim *nc)
+{
+	const kp_api_duration *d = nc && nc->spec ? &nc->spec->termination_grace_period : NULL;
+	if (!d || !d->parsed)
+		return "graceful";
+	return d->ns <= 0 ? "forceful" : "eventual";
+}
+
+void kp__fmt_duration_ms(int64_t ms, char *buf, size_t size)
+{
+	if (kp_duration_format_ns(ms * 1000000, buf, size) != KP_OK && size)
+		snprintf(buf, size, "%lldms", (long long)ms);
+}
+
+int kp__check_object(const void *obj, const kp_object_meta *meta, const char *what, kp_error *err)
+{
+	if (!obj)
+		return kp__error(err, KP_EINVAL, NULL, "%s is NULL", what);
+	if (!meta || !meta->name || !*meta->name)
+		return kp__error(err, KP_EINVAL, "metadata.name", "%s has no name", what);
+	return KP_OK;
+}
+
+int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+{
+	if (!r || !in)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	return kp__check_struct_size(in, sizeof(kp_lifecycle_input), sizeof(kp_lifecycle_input),
+				     "kp_lifecycle_input", err);
+}

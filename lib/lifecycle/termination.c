@@ -1,0 +1,787 @@
+/*
+ * lib/lifecycle: the termination finalizers. nodeclaim.lifecycle's
+ * finalize (termination-timestamp annotation, Nodes first, the provider's
+ * delete until not found) and node.termination (disrupted taint, drain in
+ * four tiers with PDBs and terminationGracePeriod, minimum drain time,
+ * volumes, instance termination, finalizer), as upstream
+ * kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle and
+ * pkg/controllers/node/termination decide them.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <karpenter/duration.h>
+#include <karpenter/timestamp.h>
+#include <karpenter/wellknown.h>
+
+#include "lifecycle_private.h"
+
+#define NC_CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
+#define NODE_CTRL KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION
+#define MSG_MAX 1024
+#define MIN_DRAIN_MS 5000
+#define STUCK_TERMINATING_MS 60000
+#define LB_EXCLUDE_LABEL "node.kubernetes.io/exclude-from-external-load-balancers"
+
+static int oom(kp_error *err)
+{
+	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+}
+
+static int act_simple(kp_lifecycle_result *r, uint32_t verb, uint32_t kind, const char *ctrl,
+		      const char *ns, const char *name, const char *reason, const char *message,
+		      const void *object, kp_error *err)
+{
+	kp__lc_act a = { 0 };
+	a.verb = verb;
+	a.kind = kind;
+	a.controller = ctrl;
+	a.namespace_ = ns;
+	a.name = name;
+	a.reason = reason;
+	a.message = message;
+	a.object = object;
+	return kp__lc_action(r, &a, err);
+}
+
+/* Go's time.RFC3339: seconds, "Z". */
+static void format_rfc3339_s(int64_t ms, char *buf, size_t size)
+{
+	int64_t s = ms / 1000 * 1000;
+	if (ms < 0 && ms % 1000)
+		s -= 1000;
+	kp_time_format_rfc3339(s, buf, size);
+}
+
+/* ------------------------------------------------------------------ */
+/* NodeClaim finalizer                                                 */
+
+static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v,
+				     const kp_nodeclaim *nc, kp_error *err)
+{
+	if (kp_labels_get(&nc->metadata->annotations, KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP))
+		return KP_OK;
+	const kp_api_duration *tgp = nc->spec ? &nc->spec->termination_grace_period : NULL;
+	if (!tgp || !tgp->parsed)
+		return KP_OK;
+	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	format_rfc3339_s(nc->metadata->deletion_timestamp_ms + tgp->ns / 1000000, when,
+			 sizeof(when));
+	char *w = kp__lc_strdup(a, when);
+	if (!w || kp__labels_put(a, &v->meta.annotations,
+				 KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, w) < 0)
+		return oom(err);
+	snprintf(msg, sizeof(msg), "annotated nodeclaim %s=%s (deletionTimestamp + "
+		 "terminationGracePeriod %s)", KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
+		 tgp->text ? tgp->text : "");
+	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", when);
+	kp__lc_act x = { 0 };
+	x.verb = KP_LIFECYCLE_VERB_PATCH;
+	x.kind = KP_KIND_NODECLAIM;
+	x.controller = NC_CTRL;
+	x.namespace_ = v->meta.namespace_;
+	x.name = v->meta.name;
+	x.reason = KP_LIFECYCLE_REASON_TERMINATION_GRACE;
+	x.message = msg;
+	x.object = &v->nc;
+	x.ev_type = "Warning";
+	x.ev_reason = "TerminationGracePeriodExpiring";
+	x.ev_message = ev;
+	return kp__lc_action(r, &x, err);
+}
+
+/* Registered NodeClaim: its Nodes go first. Returns 1 while Nodes remain. */
+static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const kp_nodeclaim *nc, kp_error *err)
+{
+	const kp_nodeclaim_status *s = nc->status;
+	if (!s || !kp__cond_is(s->conditions, s->n_conditions, "Registered", KP__COND_TRUE) ||
+	    !s->provider_id || !*s->provider_id)
+		return 0;
+	int found = 0;
+	for (size_t i = 0; i < in->n_nodes; i++) {
+		const kp_node *n = in->nodes[i];
+		if (!n || !n->spec || !n->spec->provider_id || !n->metadata ||
+		    strcmp(n->spec->provider_id, s->provider_id) != 0)
+			continue;
+		found = 1;
+		if (n->metadata->deletion_timestamp_ms)
+			continue;
+		char msg[MSG_MAX];
+		snprintf(msg, sizeof(msg), "deleting Node %s before the instance of NodeClaim %s",
+			 kp__meta_name(n->metadata), nc->metadata->name);
+		int rc = act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
+				    n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err);
+		if (rc)
+			return rc;
+	}
+	return found;
+}
+
+/* The provider's delete: KP_OK with *gone = 1 when not found (terminated),
+ * 0 while terminating. */
+static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			   const kp_nodeclaim *nc, const char *ctrl, int *gone, kp_error *err)
+{
+	kp_error perr = KP_ERROR_INIT;
+	int rc = kp_cloudprovider_delete(in->provider, nc, &perr);
+	if (rc != KP_OK && rc != KP_ENOTFOUND) {
+		if (err)
+			*err = perr;
+		return rc;
+	}
+	*gone = rc == KP_ENOTFOUND;
+	char msg[MSG_MAX];
+	snprintf(msg, sizeof(msg), *gone ? "instance %s no longer exists"
+					 : "terminating instance %s",
+		 nc->status->provider_id);
+	return act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
+			  nc->metadata->namespace_, nc->metadata->name,
+			  KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+}
+
+static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v, kp_error *err)
+{
+	if (kp__remove_finalizer(a, &v->meta, KP_FINALIZER_TERMINATION) < 0)
+		return oom(err);
+	const char *labels[] = { "nodepool", kp__nc_label(&v->nc, KP_LABEL_NODEPOOL),
+				 "capacity_type", kp__nc_label(&v->nc, KP_LABEL_CAPACITY_TYPE),
+				 "zone", kp__nc_label(&v->nc, KP_LABEL_TOPOLOGY_ZONE), NULL };
+	kp__lc_act x = { 0 };
+	x.verb = KP_LIFECYCLE_VERB_PATCH;
+	x.kind = KP_KIND_NODECLAIM;
+	x.controller = NC_CTRL;
+	x.namespace_ = v->meta.namespace_;
+	x.name = v->meta.name;
+	x.reason = KP_LIFECYCLE_REASON_FINALIZER_REMOVED;
+	x.message = "deleted nodeclaim: finalizer karpenter.sh/termination removed";
+	x.object = &v->nc;
+	x.metric = "karpenter_nodeclaims_terminated_total";
+	x.metric_labels = labels;
+	return kp__lc_action(r, &x, err);
+}
+
+static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp__lc_arena *a,
+			     kp__ncv *v, int *done, kp_error *err)
+{
+	*done = 1;
+	if (!v->status.provider_id || !*v->status.provider_id)
+		return KP_OK; /* never launched: released without the provider */
+	*done = 0;
+	if (!in->provider)
+		return KP_OK;
+	int gone = 0;
+	int rc = provider_delete(r, in, &v->nc, NC_CTRL, &gone, err);
+	if (rc)
+		return rc;
+	if (kp__ncv_set(a, v, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating", "",
+		    in->now_ms) < 0)
+		return oom(err);
+	if (v->status_changed &&
+	    (rc = act_simple(r, KP_LIFECYCLE_VERB_UPDATE_STATUS, KP_KIND_NODECLAIM, NC_CTRL,
+			     v->meta.namespace_, v->meta.name, KP_LIFECYCLE_REASON_INSTANCE_TERMINATING,
+			     "InstanceTerminating=True", &v->nc, err)) != KP_OK)
+		return rc;
+	if (!gone)
+		return kp__lc_requeue(r, KP_KIND_NODECLAIM, NC_CTRL, v->meta.namespace_, v->meta.name,
+				      5000, err);
+	*done = 1;
+	return KP_OK;
+}
+
+int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const kp_nodeclaim *nc, kp_error *err)
+{
+	if (!kp__has_finalizer(nc->metadata, KP_FINALIZER_TERMINATION))
+		return KP_OK;
+	kp__lc_arena a = { 0 };
+	kp__ncv v;
+	kp__ncv_init(&v, nc);
+	int done = 0;
+	int rc = annotate_termination_time(r, &a, &v, nc, err);
+	int nodes = rc ? 0 : delete_nodes_first(r, in, nc, err);
+	if (nodes < 0)
+		rc = nodes;
+	if (rc == KP_OK && nodes == 0)
+		rc = finalize_instance(r, in, &a, &v, &done, err);
+	if (rc == KP_OK && nodes == 0 && done)
+		rc = remove_nc_finalizer(r, &a, &v, err);
+	kp__lc_arena_free(&a);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Node termination: pods                                              */
+
+typedef struct node_work {
+	const kp_lifecycle_input *in;
+	kp_lifecycle_result *r;
+	kp__lc_arena arena;
+	const kp_node *input;
+	kp_node node;
+	kp_object_meta meta;
+	kp_node_spec spec;
+	const kp_nodeclaim *nc_in;
+	kp__ncv nc;
+	int have_nc;
+	int64_t term_ms; /* node termination time, 0 = none */
+	int32_t *pdb_used; /* evictions this round per in->pdbs[i] */
+} node_work;
+
+static int owned_by(const kp_pod *p, const char *api_version, const char *kind)
+{
+	const kp_object_meta *m = p->metadata;
+	for (size_t i = 0; m && i < m->n_owner_references; i++) {
+		const kp_owner_reference *o = m->owner_references[i];
+		if (o && o->kind && o->api_version && strcmp(o->kind, kind) == 0 &&
+		    strcmp(o->api_version, api_version) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int pod_terminal(const kp_pod *p)
+{
+	uint32_t ph = p->status ? p->status->phase_code : 0;
+	return ph == KP_POD_PHASE_SUCCEEDED || ph == KP_POD_PHASE_FAILED;
+}
+
+static int64_t pod_deleting(const kp_pod *p)
+{
+	return p->metadata ? p->metadata->deletion_timestamp_ms : 0;
+}
+
+static int tolerates_disrupted(const kp_pod *p)
+{
+	const kp_taint t = KP_TAINT_DISRUPTED_NO_SCHEDULE;
+	const kp_pod_spec *s = p->spec;
+	return s && kp_taints_tolerates(&t, 1, s->tolerations, s->n_tolerations, NULL) == KP_OK;
+}
+
+/* IsWaitingEviction: not terminal, drainable. */
+static int waiting_eviction(const kp_pod *p, int64_t now)
+{
+	if (pod_terminal(p) || tolerates_disrupted(p) || owned_by(p, "v1", "Node"))
+		return 0;
+	int64_t del = pod_deleting(p);
+	return !(del && now - del > STUCK_TERMINATING_MS);
+}
+
+/* terminationGracePeriodSeconds; the API server defaults it to 30. */
+static int64_t pod_grace_seconds(const kp_pod *p)
+{
+	return p->spec && p->spec->has_termination_grace_period_seconds
+		       ? p->spec->termination_grace_period_seconds
+		       : 30;
+}
+
+static int needs_force_delete(const kp_pod *p, int64_t term_ms, int64_t now)
+{
+	if (!term_ms)
+		return 0;
+	if (pod_deleting(p))
+		return pod_deleting(p) > term_ms;
+	return now > term_ms - pod_grace_seconds(p) * 1000;
+}
+
+static int do_not_disrupt_active(const kp_pod *p, int64_t now)
+{
+	const char *v = p->metadata ? kp_labels_get(&p->metadata->annotations,
+						     KP_ANNOTATION_DO_NOT_DISRUPT)
+				    : NULL;
+	if (!v)
+		return 0;
+	if (strcmp(v, "true") == 0)
+		return 1;
+	int64_t ns = 0;
+	if (kp_duration_parse_ns(&ns, v, NULL) != KP_OK || ns <= 0)
+		return 0;
+	if (!p->status || !p->status->start_time_ms)
+		return 1;
+	return now - p->status->start_time_ms < ns / 1000000;
+}
+
+static int tier_of(const kp_pod *p)
+{
+	const char *pc = p->spec && p->spec->priority_class_name ? p->spec->priority_class_name : "";
+	int critical = strcmp(pc, "system-cluster-critical") == 0 ||
+		       strcmp(pc, "system-node-critical") == 0;
+	int daemon = owned_by(p, "apps/v1", "DaemonSet");
+	return critical * 2 + daemon;
+}
+
+static int on_node(const kp_pod *p, const char *node_name)
+{
+	return p && p->spec && p->spec->node_name && p->metadata &&
+	       strcmp(p->spec->node_name, node_name) == 0;
+}
+
+/* The PDB refusing an eviction of p, or NULL; *why is the refusal. */
+static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **why)
+{
+	const kp_pdb *hit = NULL;
+	size_t hit_i = 0, n = 0;
+	for (size_t i = 0; i < w->in->n_pdbs; i++) {
+		const kp_pdb *b = w->in->pdbs[i];
+		if (!b || !b->metadata || !b->spec || !b->spec->selector ||
+		    strcmp(b->metadata->namespace_ ? b->metadata->namespace_ : "",
+			   p->metadata->namespace_ ? p->metadata->namespace_ : "") != 0 ||
+		    !kp_label_selector_matches(b->spec->selector, &p->metadata->labels))
+			continue;
+		if (!n++) {
+			hit = b;
+			hit_i = i;
+		}
+	}
+	if (n > 1) {
+		*why = "eviction does not support multiple PDBs";
+		return hit;
+	}
+	if (!hit)
+		return NULL;
+	int32_t allowed = hit->status ? hit->status->disruptions_allowed : 0;
+	if (allowed - w->pdb_used[hit_i] <= 0) {
+		*why = "evicting pod violates a PDB";
+		return hit;
+	}
+	w->pdb_used[hit_i]++;
+	return NULL;
+}
+
+static const char *eviction_reason(const node_work *w)
+{
+	if (w->have_nc) {
+		const kp_condition *c = kp__cond_get(w->nc.status.conditions,
+						     w->nc.status.n_conditions, "DisruptionReason");
+		if (c && c->status && strcmp(c->status, KP__COND_TRUE) == 0 && c->reason)
+			return c->reason;
+	}
+	return "Forceful Termination";
+}
+
+static int pod_action(node_work *w, const kp_pod *p, uint32_t verb, const char *reason,
+		      const char *msg, int64_t grace, const char *ev_reason, const char *ev_msg,
+		      kp_error *err)
+{
+	const char *labels[] = { "reason", eviction_reason(w), NULL };
+	kp__lc_act a = { 0 };
+	a.verb = verb;
+	a.kind = KP_KIND_POD;
+	a.controller = NODE_CTRL;
+	a.namespace_ = p->metadata->namespace_;
+	a.name = p->metadata->name;
+	a.reason = reason;
+	a.message = msg;
+	a.has_grace = grace > 0;
+	a.grace = grace;
+	a.ev_type = "Normal";
+	a.ev_reason = ev_reason;
+	a.ev_message = ev_msg;
+	a.metric = "karpenter_pods_drained_total";
+	a.metric_labels = labels;
+	return kp__lc_action(w->r, &a, err);
+}
+
+static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
+{
+	int64_t now = w->in->now_ms;
+	int64_t grace = (w->term_ms - now) / 1000;
+	if (grace < 1)
+		grace = 1;
+	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	format_rfc3339_s(w->term_ms, when, sizeof(when));
+	long long tgps = (long long)pod_grace_seconds(p);
+	snprintf(msg, sizeof(msg), "deleting pod with gracePeriodSeconds %lld: the Node's "
+		 "terminationGracePeriod ends at %s", (long long)grace, when);
+	snprintf(ev, sizeof(ev), "Deleting the pod to accommodate the terminationTime %s of the node. "
+		 "The pod was granted %lld seconds of grace-period of its %lld "
+		 "terminationGracePeriodSeconds. This bypasses the PDB of the pod and the "
+		 "do-not-disrupt annotation.", when, (long long)grace, tgps);
+	return pod_action(w, p, KP_LIFECYCLE_VERB_DELETE, KP_LIFECYCLE_REASON_FORCE_DELETE, msg,
+			  grace, "Disrupted", ev, err);
+}
+
+/* Try to evict p; appends why it waits to blocked (when it does). */
+static int try_evict(node_work *w, const kp_pod *p, char *blocked, size_t size, kp_error *err)
+{
+	size_t len = strlen(blocked);
+	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
+	if (pod_deleting(p))
+		return KP_OK; /* terminating: waits for kubelet */
+	if (do_not_disrupt_active(p, w->in->now_ms)) {
+		snprintf(blocked + len, size - len, "; pod %s/%s has karpenter.sh/do-not-disrupt", ns,
+			 p->metadata->name);
+		return KP_OK;
+	}
+	const char *why = NULL;
+	const kp_pdb *pdb = pdb_blocking(w, p, &why);
+	if (pdb) {
+		snprintf(blocked + len, size - len, "; pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
+			 p->metadata->name, why, pdb->metadata->namespace_ ? pdb->metadata->namespace_
+									  : "",
+			 kp__meta_name(pdb->metadata));
+		return KP_OK;
+	}
+	char msg[MSG_MAX], ev[MSG_MAX];
+	snprintf(msg, sizeof(msg), "evicting pod from draining Node %s", w->meta.name);
+	snprintf(ev, sizeof(ev), "Evicted pod: %s", eviction_reason(w));
+	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP_LIFECYCLE_REASON_EVICT, msg, 0,
+			  "Evicted", ev, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Node termination: steps                                             */
+
+static int node_patch(node_work *w, const char *reason, const char *msg, const char *metric,
+		      const char *const *labels, kp_error *err)
+{
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_PATCH;
+	a.kind = KP_KIND_NODE;
+	a.controller = NODE_CTRL;
+	a.name = w->meta.name;
+	a.reason = reason;
+	a.message = msg;
+	a.object = &w->node;
+	a.metric = metric;
+	a.metric_labels = labels;
+	return kp__lc_action(w->r, &a, err);
+}
+
+/* Terminator.Taint: the disrupted taint and the load-balancer label. */
+static int taint_node(node_work *w)
+{
+	const kp_taint t = KP_TAINT_DISRUPTED_NO_SCHEDULE;
+	int changed = 0;
+	if (!kp__taints_has_match(w->spec.taints, w->spec.n_taints, &t)) {
+		kp_taint *kept = kp__lc_alloc(&w->arena, (w->spec.n_taints + 1) * sizeof(*kept));
+		if (!kept)
+			return -1;
+		size_t k = 0;
+		for (size_t i = 0; i < w->spec.n_taints; i++)
+			if (strcmp(w->spec.taints[i].key, t.key) != 0)
+				kept[k++] = w->spec.taints[i];
+		kept[k++] = t;
+		w->spec.taints = kept;
+		w->spec.n_taints = k;
+		changed = 1;
+	}
+	int rc = kp__labels_put(&w->arena, &w->meta.labels, LB_EXCLUDE_LABEL, "karpenter");
+	return rc < 0 ? -1 : changed | rc;
+}
+
+typedef struct drain_state {
+	size_t waiting;
+	int evicting; /* a tier had pods */
+	char blocked[MSG_MAX];
+} drain_state;
+
+static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], drain_state *d,
+			 kp_error *err)
+{
+	for (size_t i = 0; i < w->in->n_pods; i++) {
+		const kp_pod *p = w->in->pods[i];
+		if (!on_node(p, w->meta.name) || !waiting_eviction(p, w->in->now_ms))
+			continue;
+		d->waiting++;
+		if (needs_force_delete(p, w->term_ms, w->in->now_ms)) {
+			int rc = force_delete(w, p, err);
+			if (rc)
+				return rc;
+			continue;
+		}
+		int t = tier_of(p);
+		tiers[t][nt[t]++] = p;
+	}
+	return KP_OK;
+}
+
+static int drain(node_work *w, drain_state *d, kp_error *err)
+{
+	const kp_pod **tiers[4];
+	size_t nt[4] = { 0, 0, 0, 0 };
+	for (int t = 0; t < 4; t++)
+		if (!(tiers[t] = kp__lc_alloc(&w->arena, (w->in->n_pods + 1) * sizeof(void *))))
+			return oom(err);
+	int rc = drain_collect(w, tiers, nt, d, err);
+	for (int t = 0; rc == KP_OK && t < 4; t++) {
+		if (!nt[t])
+			continue;
+		d->evicting = 1;
+		for (size_t i = 0; rc == KP_OK && i < nt[t]; i++)
+			rc = try_evict(w, tiers[t][i], d->blocked, sizeof(d->blocked), err);
+		break;
+	}
+	return rc;
+}
+
+static int nc_status_action(node_work *w, const char *reason, const char *msg, kp_error *err)
+{
+	if (!w->have_nc || !w->nc.status_changed)
+		return KP_OK;
+	const char *labels[] = { "nodepool", kp__nc_label(&w->nc.nc, KP_LABEL_NODEPOOL), NULL };
+	int drained = kp__cond_is(w->nc.status.conditions, w->nc.status.n_conditions, "Drained",
+				  KP__COND_TRUE) &&
+		      !(w->nc_in->status && kp__cond_is(w->nc_in->status->conditions,
+							 w->nc_in->status->n_conditions, "Drained",
+							 KP__COND_TRUE));
+	kp__lc_act a = { 0 };
+	a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
+	a.kind = KP_KIND_NODECLAIM;
+	a.controller = NODE_CTRL;
+	a.namespace_ = w->nc.meta.namespace_;
+	a.name = w->nc.meta.name;
+	a.reason = reason;
+	a.message = msg;
+	a.object = &w->nc.nc;
+	a.metric = drained ? "karpenter_nodes_drained_total" : NULL;
+	a.metric_labels = drained ? labels : NULL;
+	w->nc.status_changed = 0;
+	return kp__lc_action(w->r, &a, err);
+}
+
+/* awaitDrain; *wait = 1 when the Node must wait (requeue 1 s). */
+static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
+{
+	int64_t now = w->in->now_ms;
+	if (w->have_nc && !kp__cond_get(w->nc.status.conditions, w->nc.status.n_conditions,
+					 "Drained") &&
+	    kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_UNKNOWN, "Draining", "Draining", now) < 0)
+		return oom(err);
+	drain_state *d = kp__lc_alloc(&w->arena, sizeof(*d));
+	if (!d)
+		return oom(err);
+	kp__lc_mark before = kp__lc_mark_get(w->r);
+	int rc = drain(w, d, err);
+	if (rc)
+		return rc;
+	int draining = d->evicting || d->waiting;
+	if (draining || tainted) {
+		/* the taint patch goes before the evictions it protects */
+		char msg[MSG_MAX + 128];
+		if (draining)
+			snprintf(msg, sizeof(msg), "draining: %zu pods are waiting to be evicted%s",
+				 d->waiting, d->blocked);
+		else
+			snprintf(msg, sizeof(msg), "tainted node %s:NoSchedule",
+				 KP_TAINT_KEY_DISRUPTED);
+		kp__lc_mark m2 = kp__lc_mark_get(w->r);
+		rc = node_patch(w, draining ? KP_LIFECYCLE_REASON_DRAINING : KP_LIFECYCLE_REASON_TAINTED,
+				msg, NULL, NULL, err);
+		if (rc)
+			return rc;
+		kp__lc_move_last_action(w->r, before.actions, m2.actions);
+	}
+	if (draining) {
+		char ev[MSG_MAX];
+		snprintf(ev, sizeof(ev), "Failed to drain node, %zu pods are waiting to be evicted",
+			 d->waiting);
+		*wait = 1;
+		return kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning", "FailedDraining",
+				    ev, err);
+	}
+	if (w->have_nc) {
+		const kp_condition *c = kp__cond_get(w->nc.status.conditions,
+						     w->nc.status.n_conditions, "Drained");
+		if (!c || (c->status && strcmp(c->status, KP__COND_UNKNOWN) == 0 &&
+			   now - c->last_transition_time_ms < MIN_DRAIN_MS)) {
+			*wait = 1;
+			return KP_OK;
+		}
+		if (kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_TRUE, "Drained", "", now) < 0)
+			return oom(err);
+	}
+	return KP_OK;
+}
+
+static int await_instance(node_work *w, int *wait, kp_error *err)
+{
+	if (!w->have_nc)
+		return KP_OK;
+	if (!w->in->provider) {
+		*wait = 1;
+		return KP_OK;
+	}
+	int gone = 0;
+	int rc = provider_delete(w->r, w->in, &w->nc.nc, NODE_CTRL, &gone, err);
+	if (rc)
+		return rc;
+	if (kp__ncv_set(&w->arena, &w->nc, "InstanceTerminating", KP__COND_TRUE, "InstanceTerminating",
+		    "", w->in->now_ms) < 0)
+		return oom(err);
+	if (!gone)
+		*wait = 2;
+	return KP_OK;
+}
+
+static int remove_node_finalizer(node_work *w, kp_error *err)
+{
+	if (kp__remove_finalizer(&w->arena, &w->meta, KP_FINALIZER_TERMINATION) < 0)
+		return oom(err);
+	const char *labels[] = {
+		"nodepool", kp_labels_get(&w->meta.labels, KP_LABEL_NODEPOOL)
+				    ? kp_labels_get(&w->meta.labels, KP_LABEL_NODEPOOL) : "",
+		"zone", kp_labels_get(&w->meta.labels, KP_LABEL_TOPOLOGY_ZONE)
+				? kp_labels_get(&w->meta.labels, KP_LABEL_TOPOLOGY_ZONE) : "",
+		NULL };
+	return node_patch(w, KP_LIFECYCLE_REASON_FINALIZER_REMOVED,
+			  "deleted node: finalizer karpenter.sh/termination removed",
+			  "karpenter_nodes_terminated_total", labels, err);
+}
+
+static const kp_nodeclaim *nodeclaim_for_node(const kp_lifecycle_input *in, const kp_node *node)
+{
+	const char *pid = node->spec ? node->spec->provider_id : NULL;
+	const kp_nodeclaim *hit = NULL;
+	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
+		    strcmp(nc->status->provider_id, pid) == 0) {
+			if (hit)
+				return NULL; /* duplicates: treated as none */
+			hit = nc;
+		}
+	}
+	return hit;
+}
+
+/* IsManaged: a node-class label of a class the provider supports. */
+static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
+{
+	if (!in->provider)
+		return 1;
+	const kp_group_kind *gk = NULL;
+	size_t n = 0;
+	if (kp_cloudprovider_supported_node_classes(&gk, &n, in->provider, NULL) != KP_OK)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char key[512];
+		int len = snprintf(key, sizeof(key), "%s/%s", gk[i].group, gk[i].kind);
+		for (int j = (int)strlen(gk[i].group) + 1; j < len && j < (int)sizeof(key); j++)
+			key[j] = (char)tolower((unsigned char)key[j]);
+		if (kp_labels_get(&node->metadata->labels, key))
+			return 1;
+	}
+	return 0;
+}
+
+static int termination_time(node_work *w, kp_error *err)
+{
+	const char *v = w->have_nc ? kp_labels_get(&w->nc.meta.annotations,
+						   KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP)
+				   : NULL;
+	if (!v)
+		return KP_OK;
+	char ev[MSG_MAX];
+	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", v);
+	int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
+			      "TerminationGracePeriodExpiring", ev, err);
+	if (rc)
+		return rc;
+	if (kp_time_parse_rfc3339(&w->term_ms, v, err) != KP_OK) {
+		kp__error_prefix(err, "metadata.annotations[" KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP
+				 "]");
+		return KP_EINVAL;
+	}
+	return KP_OK;
+}
+
+static int finish(node_work *w, int wait, kp_error *err)
+{
+	static const char *const reasons[] = { NULL, KP_LIFECYCLE_REASON_DRAINING,
+					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING };
+	const char *reason = reasons[wait] ? reasons[wait] : KP_LIFECYCLE_REASON_VOLUMES_DETACHED;
+	int rc = nc_status_action(w, reason, wait == 1 ? "Drained=Unknown (Draining)"
+				  : wait == 2 ? "Drained=True, VolumesDetached=True, "
+						"InstanceTerminating=True"
+					      : "Drained=True, VolumesDetached=True",
+				  err);
+	if (rc)
+		return rc;
+	if (wait)
+		return kp__lc_requeue(w->r, KP_KIND_NODE, NODE_CTRL, NULL, w->meta.name,
+				      wait == 1 ? 1000 : 5000, err);
+	return remove_node_finalizer(w, err);
+}
+
+static int terminate(node_work *w, kp_error *err)
+{
+	int rc;
+	const kp_node *node = w->input;
+	if (w->have_nc && !w->nc_in->metadata->deletion_timestamp_ms) {
+		char msg[MSG_MAX];
+		snprintf(msg, sizeof(msg), "deleting NodeClaim %s of deleting Node %s",
+			 w->nc.meta.name, w->meta.name);
+		if ((rc = act_simple(w->r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODECLAIM, NODE_CTRL,
+				     w->nc.meta.namespace_, w->nc.meta.name,
+				     KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err)) != KP_OK)
+			return rc;
+	}
+	if (strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) != 0 && w->in->provider &&
+	    node->spec && node->spec->provider_id) {
+		kp_nodeclaim *got = NULL;
+		rc = kp_cloudprovider_get(&got, w->in->provider, node->spec->provider_id, NULL);
+		kp_nodeclaim_free(got);
+		if (rc == KP_ENOTFOUND)
+			return remove_node_finalizer(w, err);
+	}
+	if ((rc = termination_time(w, err)) != KP_OK)
+		return rc;
+	int tainted = taint_node(w);
+	if (tainted < 0)
+		return oom(err);
+	int wait = 0;
+	if ((rc = await_drain(w, tainted, &wait, err)) != KP_OK || wait)
+		return rc ? rc : finish(w, wait, err);
+	/* VolumeAttachments are not modelled: none is pending. */
+	if (w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
+				  "VolumesDetached", "", w->in->now_ms) < 0)
+		return oom(err);
+	if ((rc = await_instance(w, &wait, err)) != KP_OK)
+		return rc;
+	return finish(w, wait, err);
+}
+
+KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					    const kp_node *node, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
+	if (rc || !node->metadata->deletion_timestamp_ms ||
+	    !kp__has_finalizer(node->metadata, KP_FINALIZER_TERMINATION) || !node_managed(in, node))
+		return rc;
+	node_work *w = kp__calloc(1, sizeof(*w));
+	if (!w)
+		return oom(err);
+	w->in = in;
+	w->r = r;
+	w->input = node;
+	kp__copy_sized(&w->node, node, sizeof(w->node));
+	kp__copy_sized(&w->meta, node->metadata, sizeof(w->meta));
+	w->node.metadata = &w->meta;
+	if (node->spec) {
+		kp__copy_sized(&w->spec, node->spec, sizeof(w->spec));
+	} else {
+		kp_node_spec s = KP_NODE_SPEC_INIT;
+		w->spec = s;
+	}
+	w->node.spec = &w->spec;
+	w->nc_in = nodeclaim_for_node(in, node);
+	if (w->nc_in) {
+		kp__ncv_init(&w->nc, w->nc_in);
+		w->have_nc = 1;
+	}
+	kp__lc_mark mark = kp__lc_mark_get(r);
+	w->pdb_used = kp__lc_alloc(&w->arena, (in->n_pdbs + 1) * sizeof(int32_t));
+	rc = w->pdb_used ? terminate(w, err) : oom(err);
+	if (rc)
+		kp__lc_rollback(r, mark);
+	kp__lc_arena_free(&w->arena);
+	kp__free(w);
+	return rc;
+}

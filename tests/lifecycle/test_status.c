@@ -1,0 +1,378 @@
+/*
+ * Status controllers: nodeclaim.disruption (Drifted), nodeclaim.podevents,
+ * nodeclaim.consistency and nodepool.counter, after upstream
+ * pkg/controllers/nodeclaim/{disruption,podevents,consistency} and
+ * pkg/controllers/nodepool/counter suite tests.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "kp_test.h"
+#include "lc_harness.h"
+
+#define T0 "2024-01-01T00:00:00Z"
+#define FIN ", finalizers: [karpenter.sh/termination]"
+#define LAUNCHED "{type: Launched, status: 'True', reason: Launched, lastTransitionTime: '" T0 "'}"
+#define REGISTERED "{type: Registered, status: 'True', reason: Registered, lastTransitionTime: '" T0 "'}"
+#define INITIALIZED "{type: Initialized, status: 'True', reason: Initialized, lastTransitionTime: '" T0 "'}"
+#define STATUS "providerID: 'fake://nc-1', nodeName: node-1, capacity: {cpu: '4', memory: 16Gi, " \
+	"pods: '110'}, conditions: [" LAUNCHED ", " REGISTERED ", " INITIALIZED "]"
+
+static lc_world w;
+
+static void setup(void)
+{
+	lc_world_init(&w, LC_T0 + 60000);
+}
+
+static void teardown(void)
+{
+	lc_world_free(&w);
+}
+
+static void node(const char *capacity)
+{
+	char yaml[1024];
+	snprintf(yaml, sizeof(yaml),
+		 "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: "
+		 "{karpenter.test.sh/testnodeclass: default}}\nspec: {providerID: 'fake://nc-1'}\n"
+		 "status: {capacity: {%s}, conditions: [{type: Ready, status: 'True'}]}\n",
+		 capacity);
+	lc_add(&w, yaml);
+}
+
+static kp_lifecycle_result *fresh(void)
+{
+	kp_lifecycle_result_free(w.r);
+	w.r = NULL;
+	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
+	return w.r;
+}
+
+START_TEST(drifted_when_nodepool_hash_differs)
+{
+	lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
+		   "annotations: {karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}}\n"
+		   "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+		   "name: default}, requirements: []}}}\n");
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", annotations: "
+				  "{karpenter.sh/nodepool-hash: '222', karpenter.sh/nodepool-hash-version: v3}",
+				  NULL, STATUS));
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
+	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Drifted");
+	ck_assert_str_eq(c->status, "True");
+	ck_assert_str_eq(c->reason, "NodePoolDrifted");
+	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.disruption");
+}
+END_TEST
+
+START_TEST(drifted_cleared_when_not_drifted)
+{
+	lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
+		   "annotations: {karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}}\n"
+		   "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+		   "name: default}, requirements: []}}}\n");
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", annotations: "
+				  "{karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}",
+				  NULL, "providerID: 'fake://nc-1', conditions: [" LAUNCHED ", "
+				  "{type: Drifted, status: 'True', reason: NodePoolDrifted}]"));
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "no longer drifted");
+	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)), "Launched=True/Launched");
+}
+END_TEST
+
+START_TEST(pod_event_moves_last_pod_event_time)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	node("cpu: '4'");
+	kp_pod *pod = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n"
+				 "spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 PodEvent\n");
+	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
+	ck_assert_int_eq(nc->status->last_pod_event_time_ms, LC_T0 + 60000);
+	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.podevents");
+}
+END_TEST
+
+START_TEST(pod_event_deduped_within_10s_and_daemonset_ignored)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS ", lastPodEventTime: '2024-01-01T00:00:55Z'"));
+	node("cpu: '4'");
+	kp_pod *pod = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n"
+				 "spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	w.in.now_ms = LC_T0 + 65000;
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 1);
+	kp_pod *ds = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: ds, namespace: default, "
+				"ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: d, uid: x1}]}\n"
+				"spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, ds, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(consistency_node_shape)
+{
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", resources: {requests: "
+				  "{cpu: '1', memory: 1Gi}}", STATUS));
+	node("cpu: '4', memory: 8Gi");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 ConsistencyCheck\n");
+	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "ConsistentStateFound");
+	ck_assert_str_eq(c->status, "False");
+	ck_assert_str_eq(c->reason, "ConsistencyCheckFailed");
+	ck_assert_str_eq(c->message, "Consistency Check Failed");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
+	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 0);
+	ck_assert_str_eq(e->reason, "FailedConsistencyCheck");
+	ck_assert_str_eq(e->message, "expected 16Gi of resource memory, but found 8Gi (50.0% of expected)");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 10 * LC_MIN);
+}
+END_TEST
+
+START_TEST(consistency_ok)
+{
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", resources: {requests: "
+				  "{cpu: '1'}}", STATUS));
+	node("cpu: 3700m");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 0), "ConsistentStateFound")->status, "True");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(counter_sums_nodeclaims)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
+				 "TestNodeClass, name: default}, requirements: []}}}\n");
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	lc_add(&w, lc_nodeclaim_yaml("nc-2", FIN, NULL, "capacity: {cpu: '2', memory: 4Gi, pods: '10'}"));
+	node("cpu: '8', memory: 32Gi, pods: '110'");
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default Counted\n");
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_int_eq(got->status->nodes, 2);
+	char buf[64];
+	const char *want[][2] = { { "cpu", "10" }, { "ephemeral-storage", "0" }, { "memory", "36Gi" },
+				  { "nodes", "2" }, { "pods", "120" } };
+	ck_assert_uint_eq(got->status->resources.count, 5);
+	for (size_t i = 0; i < 5; i++) {
+		kp_quantity q;
+		ck_assert_int_eq(kp_resources_get(&q, &got->status->resources, want[i][0], NULL), KP_OK);
+		kp_quantity_format(&q, buf, sizeof(buf));
+		ck_assert_str_eq(buf, want[i][1]);
+	}
+}
+END_TEST
+
+static void sick_node(const char *name, const char *pid, const char *since)
+{
+	char yaml[1024];
+	snprintf(yaml, sizeof(yaml),
+		 "apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: "
+		 "{karpenter.test.sh/testnodeclass: default, karpenter.sh/nodepool: default}}\n"
+		 "spec: {providerID: '%s'}\n"
+		 "status: {conditions: [{type: Ready, status: '%s', lastTransitionTime: '%s'}]}\n",
+		 name, pid, since ? "False" : "True", since ? since : T0);
+	lc_add(&w, yaml);
+}
+
+START_TEST(repair_off_by_default)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(repair_waits_for_toleration)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 4 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 6 * LC_MIN);
+}
+END_TEST
+
+START_TEST(repair_deletes_unhealthy)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 TerminationGracePeriod\n"
+					 "delete NodeClaim/nc-1 Unhealthy\n");
+	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations,
+				       "karpenter.sh/nodeclaim-termination-timestamp"),
+			 "2024-01-01T00:11:00Z");
+	const kp_lifecycle_action *d = lc_action(&w, 1);
+	ck_assert_str_eq(d->message, "deleting unhealthy node: condition Ready is False");
+	ck_assert_str_eq(kp_labels_get(&d->metric_labels, "reason"), "unhealthy");
+}
+END_TEST
+
+START_TEST(repair_blocked_above_20_percent)
+{
+	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	sick_node("node-1", "fake://nc-1", T0);
+	sick_node("node-2", "fake://nc-2", T0);
+	sick_node("node-3", "fake://nc-3", NULL);
+	w.in.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "NodeRepairBlocked");
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "more than 20% nodes are unhealthy in the nodepool");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5 * LC_MIN);
+}
+END_TEST
+
+#define NODEPOOL "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n" \
+	"spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, " \
+	"name: default}, requirements: []}}}\n"
+
+START_TEST(nodepool_ready_with_ready_class)
+{
+	kp_nodepool *np = lc_add(&w, NODEPOOL);
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.ready = 1;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodePoolReady\n");
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_uint_eq(got->status->n_conditions, 3);
+	ck_assert_str_eq(got->status->conditions[0]->type, "NodeClassReady");
+	ck_assert_str_eq(got->status->conditions[1]->type, "Ready");
+	ck_assert_str_eq(got->status->conditions[1]->status, "True");
+	ck_assert_str_eq(got->status->conditions[2]->type, "ValidationSucceeded");
+	cls.ready = 0;
+	cls.message = "subnets not found";
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(got->status->conditions[0]->status, "False");
+	ck_assert_str_eq(got->status->conditions[0]->reason, "NodeClassNotReady");
+	ck_assert_str_eq(got->status->conditions[1]->status, "False");
+	ck_assert_str_eq(got->status->conditions[1]->message, "subnets not found");
+	cls.name = "other";
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(got->status->conditions[0]->reason, "NodeClassNotFound");
+	ck_assert_str_eq(got->status->conditions[0]->message, "NodeClass not found on cluster");
+}
+END_TEST
+
+START_TEST(nodepool_validation_failed)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
+				 "TestNodeClass, name: default}, requirements: [{key: karpenter.sh/nodepool, "
+				 "operator: In, values: [x]}]}}}\n");
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_uint_eq(got->status->n_conditions, 2);
+	const kp_condition *v = got->status->conditions[1];
+	ck_assert_str_eq(v->type, "ValidationSucceeded");
+	ck_assert_str_eq(v->status, "False");
+	ck_assert_str_eq(v->reason, "NodePoolValidationFailed");
+	ck_assert_msg(strstr(v->message, "spec.template.spec.requirements[0].key: ") == v->message,
+		      "%s", v->message);
+	ck_assert_str_eq(got->status->conditions[0]->status, "False");
+}
+END_TEST
+
+START_TEST(hydration_labels_nodeclaim_and_node)
+{
+	kp_nodeclaim *nc = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodeClaim\n"
+				      "metadata: {name: nc-1}\nspec: {nodeClassRef: {group: karpenter.test.sh, "
+				      "kind: TestNodeClass, name: blue}, requirements: []}\n"
+				      "status: {providerID: 'fake://nc-1'}\n");
+	kp_node *n = lc_add(&w, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n"
+				"spec: {providerID: 'fake://nc-1'}\n");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_hydration(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hydrated\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "labelled karpenter.test.sh/testnodeclass=blue");
+	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.hydration");
+	ck_assert_int_eq(kp_lifecycle_node_hydration(fresh(), &w.in, n, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Hydrated\n");
+	const kp_node *got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&got->metadata->labels, "karpenter.test.sh/testnodeclass"),
+			 "blue");
+}
+END_TEST
+
+START_TEST(hash_annotates_nodepool_and_upgrades_nodeclaims)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
+				 "annotations: {karpenter.sh/nodepool-hash-version: v2}}\n"
+				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
+				 "TestNodeClass, name: default}, requirements: []}}}\n");
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", ", annotations: {karpenter.sh/nodepool-hash-version: v2, "
+				     "karpenter.sh/nodepool-hash: '1'}", NULL, NULL));
+	ck_assert_int_eq(kp_lifecycle_nodepool_hash(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hashed\n"
+					 "patch NodePool/default Hashed\n");
+	char hash[KP_HASH_STRING_MAX];
+	ck_assert_int_eq(kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), NULL), KP_OK);
+	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations, "karpenter.sh/nodepool-hash"), hash);
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations, "karpenter.sh/nodepool-hash-version"),
+			 "v3");
+	const kp_nodepool *got = lc_action(&w, 1)->object;
+	ck_assert_str_eq(kp_labels_get(&got->metadata->annotations, "karpenter.sh/nodepool-hash"), hash);
+}
+END_TEST
+
+static Suite *status_suite(void)
+{
+	Suite *s = suite_create("status");
+	TCase *tc = tcase_create("status");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, drifted_when_nodepool_hash_differs);
+	tcase_add_test(tc, drifted_cleared_when_not_drifted);
+	tcase_add_test(tc, pod_event_moves_last_pod_event_time);
+	tcase_add_test(tc, pod_event_deduped_within_10s_and_daemonset_ignored);
+	tcase_add_test(tc, consistency_node_shape);
+	tcase_add_test(tc, consistency_ok);
+	tcase_add_test(tc, counter_sums_nodeclaims);
+	tcase_add_test(tc, repair_off_by_default);
+	tcase_add_test(tc, hash_annotates_nodepool_and_upgrades_nodeclaims);
+	tcase_add_test(tc, hydration_labels_nodeclaim_and_node);
+	tcase_add_test(tc, nodepool_ready_with_ready_class);
+	tcase_add_test(tc, nodepool_validation_failed);
+	tcase_add_test(tc, repair_waits_for_toleration);
+	tcase_add_test(tc, repair_deletes_unhealthy);
+	tcase_add_test(tc, repair_blocked_above_20_percent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	Suite *suites[] = { status_suite() };
+	return kp_test_run(suites, 1);
+}

@@ -1,0 +1,321 @@
+/*
+ * Termination scenarios, after upstream
+ * pkg/controllers/nodeclaim/lifecycle/termination_test.go and
+ * pkg/controllers/node/termination/suite_test.go: the NodeClaim finalizer
+ * (termination-timestamp annotation, Nodes first, instance termination),
+ * the Node finalizer (disrupted taint, drain tiers, PDBs, do-not-disrupt,
+ * terminationGracePeriod force-deletes, minimum drain time).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "kp_test.h"
+#include "lc_harness.h"
+
+#define T0 "2024-01-01T00:00:00Z"
+#define FIN ", finalizers: [karpenter.sh/termination]"
+#define DEL ", deletionTimestamp: '" T0 "'"
+#define LAUNCHED "{type: Launched, status: 'True', reason: Launched, lastTransitionTime: '" T0 "'}"
+#define REGISTERED "{type: Registered, status: 'True', reason: Registered, lastTransitionTime: '" T0 "'}"
+#define REG_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " \
+	REGISTERED ", {type: ConsistentStateFound, status: 'True', reason: ConsistentStateFound}]"
+
+static lc_world w;
+
+static void setup(void)
+{
+	lc_world_init(&w, LC_T0 + 10000);
+}
+
+static void teardown(void)
+{
+	lc_world_free(&w);
+}
+
+static const char *node_labels_extra = "";
+
+static const char *node_yaml(const char *meta_extra, const char *taints)
+{
+	static char buf[2048];
+	snprintf(buf, sizeof(buf),
+		 "apiVersion: v1\nkind: Node\n"
+		 "metadata: {name: node-1, labels: {karpenter.test.sh/testnodeclass: default, "
+		 "karpenter.sh/nodepool: default%s}%s}\n"
+		 "spec: {providerID: 'fake://nc-1', taints: [%s]}\n"
+		 "status: {conditions: [{type: Ready, status: 'True'}]}\n",
+		 node_labels_extra, meta_extra ? meta_extra : "", taints ? taints : "");
+	return buf;
+}
+
+static const char *pod_yaml(const char *name, const char *meta_extra, const char *spec_extra)
+{
+	static char buf[2048];
+	snprintf(buf, sizeof(buf),
+		 "apiVersion: v1\nkind: Pod\n"
+		 "metadata: {name: %s, namespace: default%s}\n"
+		 "spec: {nodeName: node-1, containers: [{name: c, image: x}]%s}\n"
+		 "status: {phase: Running}\n",
+		 name, meta_extra ? meta_extra : "", spec_extra ? spec_extra : "");
+	return buf;
+}
+
+#define DS_OWNER ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: u}]"
+#define DISRUPTED "{key: karpenter.sh/disrupted, effect: NoSchedule}"
+
+/* ---- NodeClaim finalizer ---- */
+
+START_TEST(nodeclaim_annotates_termination_time)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, ", terminationGracePeriod: 1h", REG_STATUS));
+	lc_add(&w, node_yaml(NULL, NULL));
+	lc_instance(&w, "fake://nc-1");
+	lc_reconcile(&w);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 TerminationGracePeriod\n"
+					 "delete Node/node-1 NodeDelete\n");
+	const kp_lifecycle_action *a = lc_action(&w, 0);
+	const kp_nodeclaim *nc = a->object;
+	ck_assert_str_eq(kp_labels_get(&nc->metadata->annotations,
+				       "karpenter.sh/nodeclaim-termination-timestamp"),
+			 "2024-01-01T01:00:00Z");
+	ck_assert_str_eq(a->event_reason, "TerminationGracePeriodExpiring");
+	ck_assert_str_eq(a->event_message, "All pods will be deleted by 2024-01-01T01:00:00Z");
+	ck_assert_str_eq(lc_action(&w, 1)->message,
+			 "deleting Node node-1 before the instance of NodeClaim nc-1");
+	ck_assert_int_eq(w.cloud->delete_calls, 0);
+}
+END_TEST
+
+START_TEST(nodeclaim_terminates_instance_then_removes_finalizer)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_instance(&w, "fake://nc-1");
+	lc_reconcile(&w);
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "terminating instance fake://nc-1");
+	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "InstanceTerminating")->status, "True");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
+	/* next round: the instance is gone */
+	lc_reconcile(&w);
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n"
+					 "patch NodeClaim/nc-1 FinalizerRemoved\n");
+	const kp_lifecycle_action *a = lc_action(&w, 2);
+	ck_assert_uint_eq(((const kp_nodeclaim *)a->object)->metadata->n_finalizers, 0);
+	ck_assert_str_eq(a->metric, "karpenter_nodeclaims_terminated_total");
+}
+END_TEST
+
+START_TEST(nodeclaim_unlaunched_released_without_provider)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, NULL));
+	lc_reconcile(&w);
+	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 FinalizerRemoved\n");
+	ck_assert_int_eq(w.cloud->delete_calls, 0);
+}
+END_TEST
+
+/* ---- Node termination ---- */
+
+START_TEST(node_deletes_nodeclaim_taints_and_drains_in_tiers)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, NULL));
+	lc_add(&w, pod_yaml("critical-ds", DS_OWNER, ", priorityClassName: system-node-critical"));
+	lc_add(&w, pod_yaml("critical", NULL, ", priorityClassName: system-cluster-critical"));
+	lc_add(&w, pod_yaml("ds", DS_OWNER, NULL));
+	lc_add(&w, pod_yaml("app-1", NULL, NULL));
+	lc_add(&w, pod_yaml("app-2", NULL, NULL));
+	lc_add(&w, pod_yaml("tolerant", NULL,
+			    ", tolerations: [{key: karpenter.sh/disrupted, operator: Exists}]"));
+	lc_add(&w, pod_yaml("mirror", ", ownerReferences: [{apiVersion: v1, kind: Node, name: node-1, "
+			    "uid: node-uid}]", NULL));
+	lc_add(&w, pod_yaml("done", NULL, NULL));
+	kp_pod *done = w.objs[w.n - 1];
+	done->status->phase_code = KP_POD_PHASE_SUCCEEDED;
+	lc_instance(&w, "fake://nc-1");
+	kp_lifecycle_result *r = NULL;
+	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	w.r = r;
+	ck_assert_int_eq(kp_lifecycle_node_termination(r, &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "delete NodeClaim/nc-1 NodeDelete\n"
+					 "patch Node/node-1 Draining\n"
+					 "evict Pod/app-1 Evict\n"
+					 "evict Pod/app-2 Evict\n"
+					 "updateStatus NodeClaim/nc-1 Draining\n");
+	const kp_lifecycle_action *np = lc_action(&w, 1);
+	ck_assert_str_eq(np->message, "draining: 5 pods are waiting to be evicted");
+	const kp_node *n = np->object;
+	ck_assert_uint_eq(n->spec->n_taints, 1);
+	ck_assert_str_eq(n->spec->taints[0].key, "karpenter.sh/disrupted");
+	ck_assert_str_eq(kp_labels_get(&n->metadata->labels,
+				       "node.kubernetes.io/exclude-from-external-load-balancers"),
+			 "karpenter");
+	const kp_lifecycle_action *ev = lc_action(&w, 2);
+	ck_assert_str_eq(ev->event_reason, "Evicted");
+	ck_assert_str_eq(ev->event_message, "Evicted pod: Forceful Termination");
+	ck_assert_str_eq(ev->metric, "karpenter_pods_drained_total");
+	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 4), "Drained")->reason, "Draining");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(r, 0)->after_ms, 1000);
+	const kp_lifecycle_event *fe = kp_lifecycle_result_event(r, kp_lifecycle_result_event_count(r) - 1);
+	ck_assert_str_eq(fe->reason, "FailedDraining");
+	ck_assert_str_eq(fe->message, "Failed to drain node, 5 pods are waiting to be evicted");
+}
+END_TEST
+
+static void run_node(void)
+{
+	kp_lifecycle_result_free(w.r);
+	w.r = NULL;
+	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e) == KP_OK, "%s",
+		      e.message);
+}
+
+START_TEST(node_pdb_blocks_eviction)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_add(&w, pod_yaml("web-1", ", labels: {app: web}", NULL));
+	lc_add(&w, pod_yaml("web-2", ", labels: {app: web}", NULL));
+	lc_add(&w, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+		   "metadata: {name: web, namespace: default}\n"
+		   "spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
+		   "status: {disruptionsAllowed: 1}\n");
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Draining\n"
+					 "evict Pod/web-1 Evict\n"
+					 "updateStatus NodeClaim/nc-1 Draining\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message,
+			 "draining: 2 pods are waiting to be evicted; pod default/web-2: evicting pod "
+			 "violates a PDB (PodDisruptionBudget default/web)");
+}
+END_TEST
+
+START_TEST(node_do_not_disrupt_not_evicted)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_add(&w, pod_yaml("keep", ", annotations: {karpenter.sh/do-not-disrupt: 'true'}", NULL));
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Draining\n"
+					 "updateStatus NodeClaim/nc-1 Draining\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "draining: 1 pods are waiting to be evicted; "
+						    "pod default/keep has karpenter.sh/do-not-disrupt");
+}
+END_TEST
+
+START_TEST(node_force_deletes_past_grace_period)
+{
+	/* the NodeClaim's terminationGracePeriod ends at T0 + 60 s; the pod
+	 * needs 300 s, so it is deleted now with the 50 s that remain */
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL ", annotations: "
+				     "{karpenter.sh/nodeclaim-termination-timestamp: '2024-01-01T00:01:00Z'}",
+				     NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_add(&w, pod_yaml("slow", ", annotations: {karpenter.sh/do-not-disrupt: 'true'}",
+			    ", terminationGracePeriodSeconds: 300"));
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Draining\n"
+					 "delete Pod/slow ForceDelete\n"
+					 "updateStatus NodeClaim/nc-1 Draining\n");
+	const kp_lifecycle_action *a = lc_action(&w, 1);
+	ck_assert_uint_eq(a->has_grace_period_seconds, 1);
+	ck_assert_int_eq(a->grace_period_seconds, 50);
+	ck_assert_str_eq(a->event_reason, "Disrupted");
+	ck_assert_str_eq(a->event_message,
+			 "Deleting the pod to accommodate the terminationTime 2024-01-01T00:01:00Z of "
+			 "the node. The pod was granted 50 seconds of grace-period of its 300 "
+			 "terminationGracePeriodSeconds. This bypasses the PDB of the pod and the "
+			 "do-not-disrupt annotation.");
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "TerminationGracePeriodExpiring");
+}
+END_TEST
+
+START_TEST(node_min_drain_time_then_instance_then_finalizer)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL,
+				     "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED
+				     ", " REGISTERED ", {type: Drained, status: Unknown, reason: Draining, "
+				     "message: Draining, lastTransitionTime: '2024-01-01T00:00:08Z'}]"));
+	node_labels_extra = ", node.kubernetes.io/exclude-from-external-load-balancers: karpenter";
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_instance(&w, "fake://nc-1");
+	run_node(); /* 2 s after Drained=Unknown: wait for the minimum drain time */
+	ck_assert_str_eq(lc_summary(&w), "");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	w.in.now_ms = LC_T0 + 14000;
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
+	const kp_lifecycle_action *st = lc_action(&w, 1);
+	ck_assert_str_eq(lc_nc_conds(st), "Drained=True/Drained InstanceTerminating=True/"
+			 "InstanceTerminating Launched=True/Launched Registered=True/Registered "
+			 "VolumesDetached=True/VolumesDetached");
+	ck_assert_str_eq(st->metric, "karpenter_nodes_drained_total");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
+	run_node(); /* the instance is gone */
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 VolumesDetached\n"
+					 "patch Node/node-1 FinalizerRemoved\n");
+	const kp_node *n = lc_action(&w, 2)->object;
+	ck_assert_uint_eq(n->metadata->n_finalizers, 0);
+	ck_assert_str_eq(lc_action(&w, 2)->metric, "karpenter_nodes_terminated_total");
+}
+END_TEST
+
+START_TEST(node_not_ready_without_instance_released)
+{
+	lc_add(&w, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: "
+		   "{karpenter.test.sh/testnodeclass: default}" FIN DEL "}\n"
+		   "spec: {providerID: 'fake://gone'}\nstatus: {conditions: [{type: Ready, status: "
+		   "'False'}]}\n");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 FinalizerRemoved\n");
+}
+END_TEST
+
+START_TEST(node_not_deleting_untouched)
+{
+	lc_add(&w, node_yaml(FIN, NULL));
+	run_node();
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
+static Suite *termination_suite(void)
+{
+	Suite *s = suite_create("termination");
+	TCase *tc = tcase_create("nodeclaim");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, nodeclaim_annotates_termination_time);
+	tcase_add_test(tc, nodeclaim_terminates_instance_then_removes_finalizer);
+	tcase_add_test(tc, nodeclaim_unlaunched_released_without_provider);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("node");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, node_deletes_nodeclaim_taints_and_drains_in_tiers);
+	tcase_add_test(tc, node_pdb_blocks_eviction);
+	tcase_add_test(tc, node_do_not_disrupt_not_evicted);
+	tcase_add_test(tc, node_force_deletes_past_grace_period);
+	tcase_add_test(tc, node_min_drain_time_then_instance_then_finalizer);
+	tcase_add_test(tc, node_not_ready_without_instance_released);
+	tcase_add_test(tc, node_not_deleting_untouched);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	Suite *suites[] = { termination_suite() };
+	return kp_test_run(suites, 1);
+}

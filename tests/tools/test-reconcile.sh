@@ -1,0 +1,143 @@
+#!/bin/sh
+# kubectl-karpenter reconcile: the README contract, end to end.
+# usage: test-reconcile.sh TOOL SOURCE_ROOT
+tool=$1 root=$2
+. "$(dirname "$0")/tap.sh"
+ex="$root/examples/lifecycle"
+now=2025-01-01T12:00:00Z
+
+run_cmd "$tool" reconcile -f "$ex" --now "$now" -o json
+check "example: exit 0" [ "$rc" -eq 0 ]
+printf '%s\n' "$out" >"$tmpd/got.json"
+check "example: exact JSON (tests/tools/fixtures/reconcile-lifecycle.json)" \
+	cmp -s "$tmpd/got.json" "$(dirname "$0")/fixtures/reconcile-lifecycle.json"
+
+run_cmd "$tool" reconcile -f "$ex" --now "$now"
+check "text: exit 0" [ "$rc" -eq 0 ]
+check "text: header" contains "$out" "Reconcile at 2025-01-01T12:00:00Z: 6 actions"
+check "text: waiting for registration" contains "$out" \
+	"  nodeclaim.lifecycle: updateStatus [NotRegistered] Node not registered with cluster"
+check "text: startup taint" contains "$out" \
+	'  nodeclaim.lifecycle: updateStatus [NotInitialized] StartupTaint "example.com/agent-not-ready:NoExecute" still exists'
+check "text: expired" contains "$out" \
+	"  nodeclaim.expiration: delete [Expired] deleting expired nodeclaim: expireAfter 720h0m0s elapsed since creation"
+check "text: the PDB blocking the drain is named" contains "$out" \
+	"  node.termination: patch [Draining] draining: 2 pods are waiting to be evicted; pod default/web-1: evicting pod violates a PDB (PodDisruptionBudget default/web)"
+check "text: looks again" contains "$out" "  NodeClaim/default-waiting: nodeclaim.lifecycle after 15m0s"
+check "text: events" contains "$out" \
+	"  Node/default-draining: Warning FailedDraining: Failed to drain node, 2 pods are waiting to be evicted"
+
+run_cmd "$tool" reconcile -f "$ex" --now "$now" -o yaml
+check "yaml: exit 0" [ "$rc" -eq 0 ]
+check "yaml: now" contains "$out" "now: \"2025-01-01T12:00:00Z\""
+
+# --instances: exactly these exist; the registered NodeClaims whose
+# instance is gone and whose Node is not Ready are garbage collected.
+cat >"$tmpd/instances.txt" <<'EOF2'
+# only two instances exist
+
+kwok://default-starting
+  kwok://default-draining
+EOF2
+cat >"$tmpd/notready.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: gone
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  providerID: kwok://gone
+  conditions:
+    - {type: Launched, status: "True", reason: Launched, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Registered, status: "True", reason: Registered, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Initialized, status: "True", reason: Initialized, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/notready.yaml" --now "$now" --instances "$tmpd/instances.txt" -o json
+check "--instances: exit 0" [ "$rc" -eq 0 ]
+check "--instances: garbage collected" contains "$out" '"reason": "GarbageCollected"'
+check "--instances: upstream's message" contains "$out" \
+	'"message": "garbage collecting nodeclaim with no cloudprovider representation (provider-id kwok://gone)"'
+run_cmd "$tool" reconcile -f "$tmpd/notready.yaml" --now "$now" -o json
+check "without --instances the NodeClaim's instance exists" [ "$rc" -eq 0 ] && ! contains "$out" GarbageCollected
+
+# A launch through KWOK: finalizer first, then the provider's create.
+cat >"$tmpd/new.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: fresh, labels: {karpenter.sh/nodepool: default}}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements:
+    - {key: node.kubernetes.io/instance-type, operator: In, values: [c-2x-amd64-linux]}
+    - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/new.yaml" --now "$now"
+check "launch: exit 0" [ "$rc" -eq 0 ]
+check "launch: finalizer, then create, then labels, then status" [ "$(printf '%s\n' "$out" | grep -c '^  nodeclaim.lifecycle')" -eq 4 ]
+check "launch: the finalizer first" [ "$(printf '%s\n' "$out" | grep '^  nodeclaim.lifecycle' | head -n 1)" = "  nodeclaim.lifecycle: patch [Finalizer] added finalizer karpenter.sh/termination" ]
+check "launch: through KWOK" contains "$out" "providerCreate [Launched] launched nodeclaim: provider-id kwok://kwok-fresh-0, instance-type c-2x-amd64-linux"
+
+# usage errors (2) and invalid input (1)
+printf 'kwok://a\nkwok://b c\n' >"$tmpd/bad.txt"
+run_cmd "$tool" reconcile -f "$ex" --instances "$tmpd/bad.txt"
+check "malformed --instances: exit 2" [ "$rc" -eq 2 ]
+check "malformed --instances: the line number" contains "$errout" "bad.txt:2: malformed provider ID"
+run_cmd "$tool" reconcile -f "$ex" --instances "$tmpd/missing.txt"
+check "missing --instances file: exit 2" [ "$rc" -eq 2 ]
+run_cmd "$tool" reconcile -f "$ex" --now yesterday
+check "malformed --now: exit 2" [ "$rc" -eq 2 ]
+run_cmd "$tool" reconcile -f "$ex" --feature-gates Drift=true
+check "unknown feature gate: exit 2" [ "$rc" -eq 2 ]
+check "unknown feature gate: named" contains "$errout" 'unknown gate "Drift=true"'
+# node repair: a Node NotReady for 11 minutes (KWOK tolerates 10)
+cat >"$tmpd/sick.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: sick
+  creationTimestamp: "2025-01-01T11:00:00Z"
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  providerID: kwok://sick
+  nodeName: sick
+  conditions:
+    - {type: Launched, status: "True", reason: Launched, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Registered, status: "True", reason: Registered, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Initialized, status: "True", reason: Initialized, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: ConsistentStateFound, status: "True", reason: ConsistentStateFound, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+    - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2025-01-01T11:00:00Z"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: sick
+  labels: {karpenter.sh/nodepool: default, karpenter.kwok.sh/kwoknodeclass: default, karpenter.sh/initialized: "true", karpenter.sh/registered: "true"}
+spec: {providerID: kwok://sick}
+status:
+  conditions:
+    - {type: Ready, status: "False", reason: KubeletNotReady, lastTransitionTime: "2025-01-01T11:49:00Z"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/sick.yaml" --now "$now"
+check "node repair is off by default" [ "$rc" -eq 0 ] && ! contains "$out" "Unhealthy"
+run_cmd "$tool" reconcile -f "$tmpd/sick.yaml" --now "$now" --feature-gates NodeRepair=true
+check "NodeRepair=true: exit 0" [ "$rc" -eq 0 ]
+check "NodeRepair=true: the NodeClaim of the unhealthy Node is deleted" contains "$out" \
+	"  node.health: delete [Unhealthy] deleting unhealthy node: condition Ready is False"
+run_cmd "$tool" reconcile
+check "no -f: exit 2" [ "$rc" -eq 2 ]
+run_cmd "$tool" reconcile -f "$ex" -o wide2
+check "bad -o: exit 2" [ "$rc" -eq 2 ]
+printf 'apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: x}\nspec: {bogus: 1}\n' >"$tmpd/invalid.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/invalid.yaml" --now "$now"
+check "invalid NodeClaim: exit 1" [ "$rc" -eq 1 ]
+check "invalid NodeClaim: nothing reconciled" contains "$errout" "nothing reconciled"
+finish

@@ -1,0 +1,672 @@
+/*
+ * kubectl-karpenter reconcile: every lifecycle controller once over a
+ * cluster written as manifests, at --now, with the KWOK provider standing
+ * in for the cloud; prints what they would do (lib/lifecycle).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include <karpenter/karpenter.h>
+#include <karpenter/kwok.h>
+
+#include "cli.h"
+#include "cluster_input.h"
+#include "output.h"
+
+#define PROG "kubectl-karpenter reconcile"
+#define INSTANCES_MAX_BYTES ((size_t)16 << 20)
+
+static void reconcile_usage(FILE *out)
+{
+	fputs("Usage: kubectl-karpenter reconcile -f FILE|DIR [-f ...] [--now RFC3339]\n"
+	      "         [--instance-types FILE] [--instances FILE]\n"
+	      "         [--feature-gates NodeRepair=true|false] [-o text|json|yaml]\n"
+	      "\n"
+	      "Runs Karpenter's NodeClaim and Node lifecycle controllers once over the\n"
+	      "manifests (NodePools, NodeClaims, Nodes, Pods, PDBs, KWOKNodeClasses), each\n"
+	      "reacting to the input, at --now (default: the current time), with the KWOK\n"
+	      "provider standing in for the cloud, and prints what they would do: launch,\n"
+	      "registration, initialization, liveness timeouts, expiration, drift,\n"
+	      "termination and drain, garbage collection; then when each would look again.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -f, --filename FILE    manifests to read (repeatable; \"-\" for stdin)\n"
+	      "  --now TIME             the controllers' clock, RFC 3339\n"
+	      "  --instance-types FILE  the KWOK instance types (upstream's JSON)\n"
+	      "  --instances FILE       provider IDs of the instances that exist, one per\n"
+	      "                         line (blank and # lines ignored); default: every\n"
+	      "                         NodeClaim's status.providerID\n"
+	      "  --feature-gates GATES  NodeRepair=true|false: node repair with the KWOK\n"
+	      "                         provider's repair policies (default false)\n"
+	      "  -o, --output FORMAT    text (default), json or yaml\n"
+	      "\n"
+	      "Exit codes: 0 success, 1 invalid input, 2 usage error.\n",
+	      out);
+}
+
+/* ------------------------------------------------------------------ */
+/* The instance view: KWOK launches, the given provider IDs exist      */
+
+typedef struct view {
+	kp_cloudprovider *kwok;
+	char **ids;
+	size_t n_ids, cap_ids;
+	kp_nodeclaim **created; /* kept alive while the core copies them */
+	size_t n_created;
+	kp_instance *recs;
+	const kp_instance **rec_ptrs;
+} view;
+
+static int view_find(const view *v, const char *id)
+{
+	for (size_t i = 0; i < v->n_ids; i++)
+		if (strcmp(v->ids[i], id) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int view_add(view *v, const char *id)
+{
+	if (view_find(v, id) >= 0)
+		return 0;
+	if (v->n_ids == v->cap_ids) {
+		size_t cap = v->cap_ids ? v->cap_ids * 2 : 16;
+		char **ids = realloc(v->ids, cap * sizeof(*ids));
+		if (!ids)
+			return -1;
+		v->ids = ids;
+		v->cap_ids = cap;
+	}
+	size_t len = strlen(id);
+	char *d = malloc(len + 1);
+	if (!d)
+		return -1;
+	memcpy(d, id, len + 1);
+	v->ids[v->n_ids++] = d;
+	return 0;
+}
+
+static int view_create(void *self, const kp_nodeclaim *nc, kp_instance *out, kp_error *err)
+{
+	view *v = self;
+	kp_nodeclaim **grown = realloc(v->created, (v->n_created + 1) * sizeof(*grown));
+	if (!grown)
+		return kp_error_set(err, KP_ENOMEM, NULL, "out of memory");
+	v->created = grown;
+	kp_nodeclaim *c = NULL;
+	int rc = kp_cloudprovider_create(&c, v->kwok, nc, err);
+	if (rc)
+		return rc;
+	v->created[v->n_created++] = c;
+	out->provider_id = c->status->provider_id;
+	out->image_id = c->status->image_id;
+	out->labels = c->metadata->labels;
+	out->annotations = c->metadata->annotations;
+	out->capacity = c->status->capacity;
+	out->allocatable = c->status->allocatable;
+	if (view_add(v, c->status->provider_id))
+		return kp_error_set(err, KP_ENOMEM, NULL, "out of memory");
+	return KP_OK;
+}
+
+static int view_delete(void *self, const kp_nodeclaim *nc, kp_error *err)
+{
+	view *v = self;
+	int i = nc->status && nc->status->provider_id ? view_find(v, nc->status->provider_id) : -1;
+	if (i < 0)
+		return kp_error_set(err, KP_ENOTFOUND, NULL, "instance not found");
+	return KP_OK; /* termination begins; the instance exists until the next round */
+}
+
+static int view_get(void *self, const char *id, kp_instance *out, kp_error *err)
+{
+	view *v = self;
+	if (view_find(v, id) < 0)
+		return kp_error_set(err, KP_ENOTFOUND, NULL, "instance not found");
+	out->provider_id = v->ids[view_find(v, id)];
+	return KP_OK;
+}
+
+static int view_list(void *self, const kp_instance *const **out, size_t *n, kp_error *err)
+{
+	view *v = self;
+	free(v->recs);
+	free(v->rec_ptrs);
+	v->recs = calloc(v->n_ids + 1, sizeof(*v->recs));
+	v->rec_ptrs = calloc(v->n_ids + 1, sizeof(*v->rec_ptrs));
+	if (!v->recs || !v->rec_ptrs)
+		return kp_error_set(err, KP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < v->n_ids; i++) {
+		kp_instance_init(&v->recs[i]);
+		v->recs[i].provider_id = v->ids[i];
+		v->rec_ptrs[i] = &v->recs[i];
+	}
+	*out = v->n_ids ? v->rec_ptrs : NULL;
+	*n = v->n_ids;
+	return KP_OK;
+}
+
+static int view_its(void *self, const kp_nodepool *np, kp_instance_types **out, kp_error *err)
+{
+	view *v = self;
+	return kp_cloudprovider_get_instance_types(out, v->kwok, np, err);
+}
+
+static int view_classes(void *self, const kp_group_kind **out, size_t *n, kp_error *err)
+{
+	view *v = self;
+	return kp_cloudprovider_supported_node_classes(out, n, v->kwok, err);
+}
+
+static int view_repair(void *self, const kp_repair_policy **out, size_t *n, kp_error *err)
+{
+	view *v = self;
+	return kp_cloudprovider_repair_policies(out, n, v->kwok, err);
+}
+
+static void view_destroy(void *self)
+{
+	view *v = self;
+	for (size_t i = 0; i < v->n_ids; i++)
+		free(v->ids[i]);
+	free(v->ids);
+	for (size_t i = 0; i < v->n_created; i++)
+		kp_nodeclaim_free(v->created[i]);
+	free(v->created);
+	free(v->recs);
+	free(v->rec_ptrs);
+	kp_cloudprovider_free(v->kwok);
+	free(v);
+}
+
+/* Parse --instances text into the view; -1 after printing the bad line. */
+static int parse_instances(view *v, const char *path, char *text, size_t len, FILE *err)
+{
+	size_t line = 0;
+	char *p = text, *end = text + len;
+	while (p < end) {
+		line++;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *e = nl ? nl : end;
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (p < e && *p != '#') {
+			for (char *q = p; q < e; q++)
+				if (isspace((unsigned char)*q) || !isprint((unsigned char)*q)) {
+					fprintf(err, "%s: --instances %s:%zu: malformed provider ID "
+						"(one provider ID per line, no spaces)\n", PROG, path,
+						line);
+					return -1;
+				}
+			*e = 0;
+			if (view_add(v, p)) {
+				fprintf(err, "%s: out of memory\n", PROG);
+				return -1;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static int load_instances(view *v, const char *path, FILE *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = cli_read_file(path, INSTANCES_MAX_BYTES, "an --instances file", &data, &len, PROG,
+			       err);
+	if (rc != CLI_OK)
+		return rc;
+	char *text = malloc(len + 1);
+	if (!text) {
+		free(data);
+		fprintf(err, "%s: out of memory\n", PROG);
+		return CLI_INVALID;
+	}
+	if (len)
+		memcpy(text, data, len);
+	text[len] = 0;
+	free(data);
+	rc = parse_instances(v, path, text, len, err) ? CLI_USAGE : CLI_OK;
+	free(text);
+	return rc;
+}
+
+static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in, FILE *err)
+{
+	kp_kwok_provider_options ko = KP_KWOK_PROVIDER_OPTIONS_INIT;
+	ko.instance_types = in->its;
+	ko.nodeclasses = (const kp_kwok_nodeclass *const *)in->objs.kwok_nodeclasses.items;
+	ko.n_nodeclasses = in->objs.kwok_nodeclasses.count;
+	if (!ko.n_nodeclasses)
+		ko.nodeclasses = NULL; /* none given: every node class exists and is ready */
+	kp_error e = KP_ERROR_INIT;
+	if (kp_kwok_provider_new(&v->kwok, &ko, &e) != KP_OK) {
+		fprintf(err, "%s: %s\n", PROG, e.message);
+		return -1;
+	}
+	kp_cloudprovider_ops ops = KP_CLOUDPROVIDER_OPS_INIT;
+	ops.name = KP_KWOK_PROVIDER_NAME;
+	ops.create = view_create;
+	ops.delete_instance = view_delete;
+	ops.get = view_get;
+	ops.list = view_list;
+	ops.get_instance_types = view_its;
+	ops.supported_node_classes = view_classes;
+	ops.repair_policies = view_repair;
+	ops.destroy = view_destroy;
+	if (kp_cloudprovider_new(out, &ops, v, &e) != KP_OK) {
+		fprintf(err, "%s: %s\n", PROG, e.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+static const char *obj_ref(char *buf, size_t size, uint32_t kind, const char *ns, const char *name)
+{
+	snprintf(buf, size, "%s/%s%s%s", kp_kind_name(kind), ns && *ns ? ns : "", ns && *ns ? "/" : "",
+		 name ? name : "");
+	return buf;
+}
+
+static void fmt_after(int64_t ms, char *buf, size_t size)
+{
+	if (kp_duration_format_ns(ms * 1000000, buf, size) != KP_OK)
+		snprintf(buf, size, "%lldms", (long long)ms);
+}
+
+/* The requeues, one per object and controller, at the earliest time. */
+static size_t requeues_min(const kp_lifecycle_result *r, const kp_lifecycle_requeue **out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < kp_lifecycle_result_requeue_count(r); i++) {
+		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
+		size_t j = 0;
+		for (; j < n; j++)
+			if (out[j]->kind == q->kind && strcmp(out[j]->name, q->name) == 0 &&
+			    strcmp(out[j]->controller, q->controller) == 0 &&
+			    strcmp(out[j]->namespace_ ? out[j]->namespace_ : "",
+				   q->namespace_ ? q->namespace_ : "") == 0)
+				break;
+		if (j == n)
+			out[n++] = q;
+		else if (q->after_ms < out[j]->after_ms)
+			out[j] = q;
+	}
+	return n;
+}
+
+static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecycle_requeue **rq,
+		       size_t n_rq, const char *now)
+{
+	size_t n = kp_lifecycle_result_action_count(r);
+	char ref[1024], ref2[1024];
+	fprintf(out, "Reconcile at %s: %zu action%s\n", now, n, n == 1 ? "" : "s");
+	int *done = calloc(n + 1, sizeof(int));
+	for (size_t i = 0; done && i < n; i++) {
+		if (done[i])
+			continue;
+		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		obj_ref(ref, sizeof(ref), a->kind, a->namespace_, a->name);
+		fprintf(out, "\n%s\n", ref);
+		for (size_t j = i; j < n; j++) {
+			const kp_lifecycle_action *b = kp_lifecycle_result_action(r, j);
+			if (strcmp(obj_ref(ref2, sizeof(ref2), b->kind, b->namespace_, b->name), ref))
+				continue;
+			done[j] = 1;
+			fprintf(out, "  %s: %s", b->controller, kp_lifecycle_verb_name(b->verb));
+			if (b->has_grace_period_seconds)
+				fprintf(out, " (gracePeriodSeconds %lld)",
+					(long long)b->grace_period_seconds);
+			fprintf(out, " [%s] %s\n", b->reason, b->message);
+		}
+	}
+	free(done);
+	if (n_rq)
+		fputs("\nLooks again:\n", out);
+	for (size_t i = 0; i < n_rq; i++) {
+		char after[64];
+		fmt_after(rq[i]->after_ms, after, sizeof(after));
+		fprintf(out, "  %s: %s after %s\n",
+			obj_ref(ref, sizeof(ref), rq[i]->kind, rq[i]->namespace_, rq[i]->name),
+			rq[i]->controller, after);
+	}
+	size_t ne = kp_lifecycle_result_event_count(r);
+	if (ne)
+		fputs("\nEvents:\n", out);
+	for (size_t i = 0; i < ne; i++) {
+		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		fprintf(out, "  %s: %s %s: %s\n",
+			obj_ref(ref, sizeof(ref), e->kind, e->namespace_, e->name), e->type,
+			e->reason, e->message);
+	}
+}
+
+static cJSON *labels_json(const kp_labels *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; o && i < l->count; i++)
+		if (!cJSON_AddStringToObject(o, l->items[i].key, l->items[i].value)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	return o;
+}
+
+static int action_object(cJSON *o, const kp_lifecycle_action *a)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (kp_encode(&text, &len, a->kind, a->object, KP_FORMAT_JSON, 0, NULL) != KP_OK)
+		return -1;
+	cJSON *obj = cJSON_ParseWithLength(text, len);
+	kp_encoded_free(text);
+	if (!obj)
+		return -1;
+	cJSON_AddItemToObject(o, "object", obj);
+	return 0;
+}
+
+static cJSON *action_json(const kp_lifecycle_action *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddStringToObject(o, "controller", a->controller) ||
+	    !cJSON_AddStringToObject(o, "verb", kp_lifecycle_verb_name(a->verb)) ||
+	    !cJSON_AddStringToObject(o, "kind", kp_kind_name(a->kind)) ||
+	    !cJSON_AddStringToObject(o, "namespace", a->namespace_ ? a->namespace_ : "") ||
+	    !cJSON_AddStringToObject(o, "name", a->name) ||
+	    !cJSON_AddStringToObject(o, "reason", a->reason) ||
+	    !cJSON_AddStringToObject(o, "message", a->message) ||
+	    (a->has_grace_period_seconds &&
+	     !cJSON_AddNumberToObject(o, "gracePeriodSeconds", (double)a->grace_period_seconds)))
+		goto fail;
+	if (a->metric) {
+		cJSON *m = cJSON_AddObjectToObject(o, "metric");
+		cJSON *l = labels_json(&a->metric_labels);
+		if (!m || !l || !cJSON_AddStringToObject(m, "name", a->metric)) {
+			cJSON_Delete(l);
+			goto fail;
+		}
+		cJSON_AddItemToObject(m, "labels", l);
+	}
+	if (a->object && action_object(o, a))
+		goto fail;
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static cJSON *result_json(const kp_lifecycle_result *r, const kp_lifecycle_requeue **rq,
+			  size_t n_rq, const char *now)
+{
+	cJSON *doc = cJSON_CreateObject();
+	if (!doc || !cJSON_AddStringToObject(doc, "now", now))
+		goto fail;
+	cJSON *acts = cJSON_AddArrayToObject(doc, "actions");
+	if (!acts)
+		goto fail;
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
+		cJSON *a = action_json(kp_lifecycle_result_action(r, i));
+		if (!a)
+			goto fail;
+		cJSON_AddItemToArray(acts, a);
+	}
+	cJSON *req = cJSON_AddArrayToObject(doc, "requeue");
+	for (size_t i = 0; req && i < n_rq; i++) {
+		char after[64];
+		fmt_after(rq[i]->after_ms, after, sizeof(after));
+		cJSON *q = cJSON_CreateObject();
+		if (!q)
+			goto fail;
+		cJSON_AddItemToArray(req, q);
+		if (!cJSON_AddStringToObject(q, "kind", kp_kind_name(rq[i]->kind)) ||
+		    !cJSON_AddStringToObject(q, "namespace", rq[i]->namespace_ ? rq[i]->namespace_ : "") ||
+		    !cJSON_AddStringToObject(q, "name", rq[i]->name) ||
+		    !cJSON_AddStringToObject(q, "controller", rq[i]->controller) ||
+		    !cJSON_AddStringToObject(q, "after", after))
+			goto fail;
+	}
+	cJSON *evs = req ? cJSON_AddArrayToObject(doc, "events") : NULL;
+	if (!evs)
+		goto fail;
+	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
+		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		cJSON *o = cJSON_CreateObject();
+		if (!o)
+			goto fail;
+		cJSON_AddItemToArray(evs, o);
+		if (!cJSON_AddStringToObject(o, "kind", kp_kind_name(e->kind)) ||
+		    !cJSON_AddStringToObject(o, "namespace", e->namespace_ ? e->namespace_ : "") ||
+		    !cJSON_AddStringToObject(o, "name", e->name) ||
+		    !cJSON_AddStringToObject(o, "type", e->type) ||
+		    !cJSON_AddStringToObject(o, "reason", e->reason) ||
+		    !cJSON_AddStringToObject(o, "message", e->message))
+			goto fail;
+	}
+	return doc;
+fail:
+	cJSON_Delete(doc);
+	return NULL;
+}
+
+static int print_result(FILE *out, FILE *err, const kp_lifecycle_result *r, int format,
+			int64_t now_ms)
+{
+	char now[KP_TIME_BUF_SIZE];
+	kp_time_format_rfc3339(now_ms, now, sizeof(now));
+	size_t n = kp_lifecycle_result_requeue_count(r);
+	const kp_lifecycle_requeue **rq = calloc(n + 1, sizeof(*rq));
+	if (!rq) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		return CLI_INVALID;
+	}
+	size_t n_rq = requeues_min(r, rq);
+	int rc = CLI_OK;
+	if (format == CLI_OUT_TEXT) {
+		print_text(out, r, rq, n_rq, now);
+	} else {
+		cJSON *doc = result_json(r, rq, n_rq, now);
+		int w = !doc ? CLI_OUTPUT_NOMEM
+			     : format == CLI_OUT_JSON ? cli_output_json(out, doc, NULL)
+						      : cli_output_yaml(out, doc, NULL);
+		cJSON_Delete(doc);
+		if (w != CLI_OUTPUT_OK) {
+			fprintf(err, "%s: out of memory\n", PROG);
+			rc = CLI_INVALID;
+		}
+	}
+	free(rq);
+	if (rc == CLI_OK && (fflush(out) || ferror(out))) {
+		fprintf(err, "%s: cannot write the output\n", PROG);
+		rc = CLI_INVALID;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                         */
+
+enum { OPT_FILE = 1, OPT_OUTPUT, OPT_INSTANCE_TYPES, OPT_INSTANCES, OPT_NOW, OPT_GATES };
+
+static const cli_option reconcile_options[] = {
+	{ "--filename", "-f", OPT_FILE },
+	{ "--output", "-o", OPT_OUTPUT },
+	{ "--instance-types", NULL, OPT_INSTANCE_TYPES },
+	{ "--instances", NULL, OPT_INSTANCES },
+	{ "--now", NULL, OPT_NOW },
+	{ "--feature-gates", NULL, OPT_GATES },
+};
+
+typedef struct args {
+	const char **files;
+	size_t n_files;
+	const char *catalogue, *instances;
+	int format, have_now;
+	int64_t now_ms;
+	uint32_t gates;
+} args;
+
+static int parse_gates(const char *val, uint32_t *gates, FILE *err)
+{
+	const char *p = val;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 15 && strncmp(p, "NodeRepair=true", 15) == 0)
+			*gates |= KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+		else if (len == 16 && strncmp(p, "NodeRepair=false", 16) == 0)
+			*gates &= ~(uint32_t)KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+		else {
+			fprintf(err, "%s: --feature-gates: unknown gate \"%.*s\" (NodeRepair=true or "
+				     "NodeRepair=false)\n", PROG, (int)len, p);
+			return -1;
+		}
+		p = comma ? comma + 1 : p + len;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, args *a, FILE *err)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *val = NULL;
+		int id = cli_next_option(argc, argv, &i, reconcile_options,
+					 sizeof(reconcile_options) / sizeof(reconcile_options[0]),
+					 &val, PROG, err);
+		if (id == 0 || (id == OPT_OUTPUT && (a->format = cli_parse_output(val, PROG, err)) < 0) ||
+		    (id == OPT_NOW && cli_parse_now(val, &a->now_ms, PROG, err) < 0) ||
+		    (id == OPT_GATES && parse_gates(val, &a->gates, err) < 0)) {
+			reconcile_usage(err);
+			return -1;
+		}
+		if ((id == OPT_INSTANCE_TYPES || id == OPT_INSTANCES) && !*val) {
+			fprintf(err, "%s: %s needs a file name\n", PROG,
+				id == OPT_INSTANCES ? "--instances" : "--instance-types");
+			return -1;
+		}
+		if (id == OPT_FILE)
+			a->files[a->n_files++] = val;
+		a->have_now |= id == OPT_NOW;
+		if (id == OPT_INSTANCE_TYPES)
+			a->catalogue = val;
+		if (id == OPT_INSTANCES)
+			a->instances = val;
+	}
+	if (!a->n_files) {
+		fprintf(err, "%s: no input: give -f FILE or -f DIR (or -f - for stdin)\n", PROG);
+		reconcile_usage(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int instances_from_nodeclaims(view *v, const cli_cluster_input *in)
+{
+	for (size_t i = 0; i < in->objs.nodeclaims.count; i++) {
+		const kp_nodeclaim *nc = in->objs.nodeclaims.items[i];
+		if (nc->status && nc->status->provider_id && *nc->status->provider_id &&
+		    view_add(v, nc->status->provider_id))
+			return -1;
+	}
+	return 0;
+}
+
+static int run(args *a, FILE *out, FILE *err)
+{
+	cli_cluster_input in;
+	memset(&in, 0, sizeof(in));
+	kp_cloudprovider *cp = NULL;
+	kp_lifecycle_result *r = NULL;
+	view *v = calloc(1, sizeof(*v));
+	int rc = CLI_INVALID;
+	if (!v) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		return CLI_INVALID;
+	}
+	if (a->instances && (rc = load_instances(v, a->instances, err)) != CLI_OK)
+		goto done;
+	rc = cli_cluster_input_load(&in, a->files, a->n_files, a->catalogue, PROG,
+				    "nothing reconciled", err);
+	if (rc != CLI_OK)
+		goto done;
+	rc = CLI_INVALID;
+	if (!a->instances && instances_from_nodeclaims(v, &in)) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		goto done;
+	}
+	if (make_provider(&cp, v, &in, err))
+		goto done;
+	v = NULL; /* owned by cp */
+	kp_lifecycle_input li = KP_LIFECYCLE_INPUT_INIT;
+	li.now_ms = a->now_ms;
+	li.feature_gates = a->gates;
+	li.nodepools = (const kp_nodepool *const *)in.objs.nodepools.items;
+	li.n_nodepools = in.objs.nodepools.count;
+	li.nodeclaims = (const kp_nodeclaim *const *)in.objs.nodeclaims.items;
+	li.n_nodeclaims = in.objs.nodeclaims.count;
+	li.nodes = (const kp_node *const *)in.objs.nodes.items;
+	li.n_nodes = in.objs.nodes.count;
+	li.pods = (const kp_pod *const *)in.objs.pods.items;
+	li.n_pods = in.objs.pods.count;
+	li.pdbs = (const kp_pdb *const *)in.objs.pdbs.items;
+	li.n_pdbs = in.objs.pdbs.count;
+	li.provider = cp;
+	/* node class readiness from the KWOKNodeClasses' Ready conditions;
+	 * none given: not modelled (as simulate, every class counts as ready) */
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	if (cli_cluster_input_spec(&in, &spec, PROG, err))
+		goto done;
+	li.nodeclasses = spec.nodeclasses;
+	li.n_nodeclasses = spec.n_nodeclasses;
+	kp_error e = KP_ERROR_INIT;
+	if (kp_lifecycle_result_new(&r, &e) || kp_lifecycle_reconcile(r, &li, &e)) {
+		fprintf(err, "%s: %s%s%s\n", PROG, e.field, *e.field ? ": " : "", e.message);
+		goto done;
+	}
+	rc = print_result(out, err, r, a->format, a->now_ms);
+done:
+	kp_lifecycle_result_free(r);
+	kp_cloudprovider_free(cp);
+	if (v)
+		view_destroy(v);
+	cli_cluster_input_free(&in);
+	return rc;
+}
+
+static int reconcile_run(int argc, char **argv, FILE *out, FILE *err)
+{
+	args a;
+	memset(&a, 0, sizeof(a));
+	a.format = CLI_OUT_TEXT;
+	a.files = calloc((size_t)argc + 1, sizeof(*a.files));
+	if (!a.files) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		return CLI_INVALID;
+	}
+	int rc = CLI_USAGE;
+	if (parse_args(argc, argv, &a, err) == 0) {
+		if (!a.have_now)
+			a.now_ms = (int64_t)time(NULL) * 1000;
+		rc = run(&a, out, err);
+	}
+	free(a.files);
+	return rc;
+}
+
+const cli_command cli_cmd_reconcile = {
+	"reconcile", "Run the NodeClaim and Node lifecycle controllers once: what they would do",
+	reconcile_run, reconcile_usage,
+};
