@@ -648,7 +648,7 @@ static int pool_groups(struct kp_cluster *c, sc_pool *p)
 	size_t *n_cand = kp__calloc(nd + 1, sizeof(*n_cand));
 	size_t words = (nd + 63) / 64;
 	uint64_t *bits = kp__calloc(words + 1, sizeof(uint64_t));
-	sc_map keymap = { 0 };
+	kp__map keymap = { 0 };
 	int rc = KP_OK;
 	if (!cand || !n_cand || !bits) {
 		rc = KP_ENOMEM;

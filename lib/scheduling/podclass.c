@@ -1023,7 +1023,7 @@ int kp__sched_daemons(struct kp_cluster *c, const kp_cluster_spec *spec, kp_erro
 	return KP_OK;
 }
 
-static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i, sc_map *classes,
+static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i, kp__map *classes,
 		     size_t *cap_classes, sc_buf *key, kp_error *err)
 {
 	sc_pod *sp = &c->pods[i];
@@ -1084,7 +1084,7 @@ static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i
 /* Classify pods, build classes, bind pods to their nodes. */
 int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
 {
-	sc_map classes = { 0 };
+	kp__map classes = { 0 };
 	sc_buf key = { 0 };
 	size_t cap_classes = 0;
 	int rc = KP_OK;

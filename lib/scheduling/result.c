@@ -419,7 +419,7 @@ static int labels_to_arena(sc_arena *a, const kp_labels *src, kp_labels *dst)
  * NodeClaim of the input and no earlier new NodeClaim has (upstream's
  * generateName never collides). */
 static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, size_t *seq,
-			     sc_map *generated, sc_arena *a)
+			     kp__map *generated, sc_arena *a)
 {
 	for (;;) {
 		char *name = kp__arena_printf(a, "%s-%05zu", pool->name, ++*seq);
@@ -434,7 +434,7 @@ static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, si
 	}
 }
 
-static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, sc_map *generated, sc_arena *a,
+static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, kp__map *generated, sc_arena *a,
 		       const kp_nodeclaim **out, const char **name_out)
 {
 	const struct kp_cluster *c = s->c;
@@ -726,7 +726,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
 	size_t seq = 0;
-	sc_map generated = { 0 };
+	kp__map generated = { 0 };
 	for (size_t k = 0; k < s->n_ncs; k++) {
 		sc_nc *nc = s->ncs[k];
 		new_index[k] = -1;

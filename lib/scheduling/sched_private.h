@@ -3,7 +3,7 @@
  * per-simulation state. Never installed.
  *
  * Layout of the module:
- *   sched_util.c  arena, string interning, hash tables, key buffers, the
+ *   sched_util.c  arena, string interning (on common/map.h), key buffers, the
  *                 snapshot's owned requirement sets
  *   itindex.c     catalogue indexes: offering pairs, requirement columns
  *   cluster.c     kp_cluster_new: compiles the snapshot (nodes, pools,
@@ -31,6 +31,7 @@
 
 #include <karpenter/scheduling.h>
 
+#include "common/map.h"
 #include "kp_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -48,30 +49,9 @@ char *kp__arena_strdup(sc_arena *a, const char *s);          /* NULL stays NULL 
 char *kp__arena_printf(sc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
 void kp__arena_free(sc_arena *a);
 
-/* ------------------------------------------------------------------ */
-/* Hash table: byte keys -> uint32 values (open addressing)            */
-
-typedef struct sc_map {
-	struct sc_map_slot *slots;
-	size_t cap, count;
-	sc_arena keys; /* copies of the keys */
-} sc_map;
-
-/* Look up; returns 1 and sets *val when found. */
-int kp__map_get(const sc_map *m, const void *key, size_t len, uint32_t *val);
-/* Insert if absent; returns KP_OK and sets *val to the stored value (the
- * existing one when present, else @p val_if_new). *inserted says which. */
-int kp__map_put(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		int *inserted);
-/* As kp__map_put; *stored (may be NULL) gets the map's NUL-terminated copy of the key. */
-int kp__map_put_key(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		    int *inserted, const char **stored);
-void kp__map_free(sc_map *m);
-static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val);
-
 /* String interning: id <-> string. */
 typedef struct sc_strtab {
-	sc_map map;
+	kp__map map;
 	const char **strs;
 	size_t n, cap;
 } sc_strtab;
@@ -408,12 +388,12 @@ struct kp_cluster {
 	size_t cap_res_fmt;
 	sc_node *nodes;            /* in sort order: initialized first, then by name */
 	size_t n_nodes;
-	sc_map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
-	sc_map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
-	sc_map taken_names;        /* every Node and NodeClaim name of the input */
+	kp__map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
+	kp__map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
+	kp__map taken_names;        /* every Node and NodeClaim name of the input */
 	sc_pod *pods;              /* spec order */
 	size_t n_pods;
-	sc_map pod_by_key;         /* "namespace/name" -> pod index */
+	kp__map pod_by_key;         /* "namespace/name" -> pod index */
 	sc_class *classes;
 	size_t n_classes;
 	size_t n_variants;         /* over all classes (sc_variant::id) */
@@ -426,7 +406,7 @@ struct kp_cluster {
 	size_t n_groups, cap_groups;
 	const char **topo_keys;    /* distinct topology keys */
 	size_t n_topo_keys, cap_topo_keys;
-	sc_map group_by_key;
+	kp__map group_by_key;
 	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key (topology.c) */
 	size_t n_domgroups, cap_domgroups;
 	kp_pod **owned_pods;       /* copies kept for classes */
@@ -647,13 +627,5 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,
 			  sc_why *w);
 const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
-
-static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val)
-{
-	size_t n = 0;
-	while (s[n])
-		n++;
-	return kp__map_get(m, s, n, val);
-}
 
 #endif /* KP_SCHED_PRIVATE_H */

@@ -816,8 +816,7 @@ struct sim_group {
 	uint64_t min_ver;
 	sc_gdom *d;          /* present domains */
 	size_t n, cap;
-	uint32_t *idx;       /* open addressing: slot -> position + 1, keyed by dom */
-	size_t idx_cap;
+	kp__map idx;         /* dom -> position in d */
 	int32_t owners;      /* inverse groups: owners in this simulation */
 };
 
@@ -829,66 +828,25 @@ struct sc_topo {
 	size_t n_excluded;
 };
 
-static uint32_t h32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
-static int sg_index_grow(struct sim_group *sg)
-{
-	size_t cap = sg->idx_cap ? sg->idx_cap * 2 : 16;
-	while (cap < sg->n * 2 + 2)
-		cap *= 2;
-	uint32_t *idx = kp__calloc(cap, sizeof(uint32_t));
-	if (!idx)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < sg->n; i++) {
-		size_t s = h32(sg->d[i].dom) & (cap - 1);
-		while (idx[s])
-			s = (s + 1) & (cap - 1);
-		idx[s] = (uint32_t)i + 1;
-	}
-	kp__free(sg->idx);
-	sg->idx = idx;
-	sg->idx_cap = cap;
-	return KP_OK;
-}
-
 static sc_gdom *sg_find(const struct sim_group *sg, uint32_t dom)
 {
-	if (!sg->idx_cap)
-		return NULL;
-	size_t s = h32(dom) & (sg->idx_cap - 1);
-	while (sg->idx[s]) {
-		sc_gdom *d = &sg->d[sg->idx[s] - 1];
-		if (d->dom == dom)
-			return d;
-		s = (s + 1) & (sg->idx_cap - 1);
-	}
-	return NULL;
+	uint32_t pos;
+	return kp__map_get_u32(&sg->idx, dom, &pos) ? &sg->d[pos] : NULL;
 }
 
 static sc_gdom *sg_add(struct sim_group *sg, uint32_t dom)
 {
-	sc_gdom *d = sg_find(sg, dom);
-	if (d)
-		return d;
-	if (kp__grow((void **)&sg->d, &sg->cap, sg->n + 1, sizeof(sc_gdom)) != KP_OK)
+	uint32_t pos;
+	int inserted;
+	if (kp__grow((void **)&sg->d, &sg->cap, sg->n + 1, sizeof(sc_gdom)) != KP_OK ||
+	    kp__map_put_u32(&sg->idx, dom, (uint32_t)sg->n, &pos, &inserted) != KP_OK)
 		return NULL;
-	d = &sg->d[sg->n++];
-	memset(d, 0, sizeof(*d));
-	d->dom = dom;
-	if ((sg->n * 2 + 2 > sg->idx_cap && sg_index_grow(sg) != KP_OK))
-		return NULL;
-	size_t s = h32(dom) & (sg->idx_cap - 1);
-	while (sg->idx[s])
-		s = (s + 1) & (sg->idx_cap - 1);
-	sg->idx[s] = (uint32_t)sg->n;
+	sc_gdom *d = &sg->d[pos];
+	if (inserted) {
+		sg->n++;
+		memset(d, 0, sizeof(*d));
+		d->dom = dom;
+	}
 	return d;
 }
 
@@ -1047,7 +1005,7 @@ void kp__topo_sim_free(sc_sim *s)
 		return;
 	for (size_t g = 0; t->g && g < s->c->n_groups; g++) {
 		kp__free(t->g[g].d);
-		kp__free(t->g[g].idx);
+		kp__map_free(&t->g[g].idx);
 	}
 	kp__free(t->g);
 	kp__free(t->excluded);
