@@ -518,19 +518,63 @@ struct sc_nc {
 	uint32_t *final_its;       /* after truncation, ordered by price */
 };
 
+/* What one simulation does with an existing node (kp_sched_options
+ * removed_nodes, kp_node deleting). */
+typedef enum sc_node_fate {
+	SC_NODE_KEPT = 0,     /* takes pods */
+	SC_NODE_REMOVED = 1,  /* in removed_nodes: takes no pod, its reschedulable pods move,
+	                         its capacity goes back to its NodePool's limits */
+	SC_NODE_DELETING = 2  /* being deleted in the snapshot: takes no pod, its reschedulable
+	                         pods move; its capacity never counted in the NodePool's usage */
+} sc_node_fate;
+
+/* An existing node during one simulation: what placements added on top of
+ * the snapshot's sc_node, each part copied on first write. */
+typedef struct sc_node_sim {
+	sc_node_fate fate;
+	int64_t *rem;              /* n_res remaining resources, NULL until kp__sched_node_rem */
+	kp_requirements *reqs;     /* requirements after placements, NULL = the snapshot's */
+	sc_port *ports;            /* host ports of the pods placed */
+	size_t n_ports, cap_ports;
+	sc_vol *vols;              /* volumes of the pods placed */
+	size_t n_vols, cap_vols;
+} sc_node_sim;
+
+/* A snapshot pod's part in one simulation. */
+typedef enum sc_pod_role {
+	SC_SIM_NONE = 0,     /* not part of it: bound and staying, or left out by only_pods */
+	SC_SIM_SCHEDULE = 1, /* to place: pending, or moving off a removed or deleting node */
+	SC_SIM_REPORT = 2    /* pending but not provisionable (upstream Validate drops it):
+	                        reported as unplaced, never scheduled */
+} sc_pod_role;
+
+/* A snapshot pod during one simulation. Every pod with a role other than
+ * SC_SIM_NONE is excluded from the snapshot's topology counts (topology.c). */
+typedef struct sc_pod_sim {
+	sc_pod_role role;
+	int32_t placed_node;       /* existing node, or -1 */
+	int32_t placed_nc;         /* NodeClaim id, or -1 */
+	uint32_t placed_variant;   /* relaxation step it was placed (or last tried) with */
+	int64_t last_len;          /* queue length when it last failed, -1 before */
+} sc_pod_sim;
+
+/* What the in-flight scan remembers for one variant (simulate.c), from
+ * kp__topo_quick_reject's verdicts. */
+typedef struct sc_variant_sim {
+	uint64_t *blocked;         /* bit per NodeClaim id: SC_REJECT_FOREVER */
+	size_t blocked_words;
+	size_t n_blocked;          /* bits set */
+	uint32_t *amemo;           /* per NodeClaim id: the affinity stamp of an
+	                              SC_REJECT_UNTIL_AFFINITY verdict, 0 = none */
+	size_t amemo_cap;
+} sc_variant_sim;
+
 struct sc_sim {
 	const struct kp_cluster *c;
 	uint32_t min_values_best_effort;
 	size_t max_its;
-	uint8_t *node_removed;     /* per node: 1 when removed or deleting */
-	/* existing-node overlay */
-	int64_t **rem;             /* per node: remaining resources, lazily copied */
-	kp_requirements **node_reqs; /* per node: requirements after placements, NULL = snapshot's */
-	sc_port **nports;          /* per node: ports added */
-	size_t *n_nports, *cap_nports;
-	sc_vol **nvols;
-	size_t *n_nvols, *cap_nvols;
-	uint32_t *node_n_placed;
+	sc_node_sim *nodes;        /* per snapshot node */
+	sc_pod_sim *pods;          /* per snapshot pod */
 	/* new NodeClaims */
 	sc_nc **ncs;               /* creation order */
 	size_t n_ncs, cap_ncs;
@@ -538,22 +582,12 @@ struct sc_sim {
 	size_t cap_order;
 	/* NodePool limits */
 	int64_t **pool_rem;        /* per pool, NULL when no limits */
-	/* pods */
+	/* the queue of pods (snapshot indices) */
 	uint32_t *queue;
 	size_t q_head, q_len, q_cap;
-	int64_t *last_len;         /* per pod (snapshot index) */
-	uint8_t *in_sim;           /* per pod: considered by this simulation */
-	uint8_t *excluded;         /* per pod: excluded from topology counting */
-	int32_t *placed_node;      /* per pod: existing node or -1 */
-	int32_t *placed_nc;        /* per pod: NodeClaim id or -1 */
-	uint32_t *placed_variant;
 	sc_topo *topo;
 	uint32_t next_hostname;
-	uint64_t **vblock;         /* per variant: NodeClaims ruled out for good (hostname topology) */
-	size_t *vblock_words;
-	size_t *vblock_n;          /* per variant: NodeClaims blocked */
-	uint32_t **amemo;          /* per variant, per NodeClaim: affinity stamp of a rejection */
-	size_t *amemo_cap;
+	sc_variant_sim *variants;  /* per variant (sc_variant::id) */
 	uint32_t *pos;             /* per NodeClaim id: its position in order */
 	struct sc_price_order *porders; /* instance types by price, per (catalogue, allowed pairs) */
 	size_t n_porders, cap_porders;

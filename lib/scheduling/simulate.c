@@ -218,8 +218,8 @@ static int apply_alt_topo(sc_sim *s, uint32_t pod, const sc_variant *v, const kp
 
 const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
 {
-	if (s->rem[i])
-		return s->rem[i];
+	if (s->nodes[i].rem)
+		return s->nodes[i].rem;
 	const struct kp_cluster *c = s->c;
 	const sc_node *n = &c->nodes[i];
 	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
@@ -229,13 +229,13 @@ const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
 	}
 	for (size_t r = 0; r < c->n_res; r++)
 		v[r] = n->avail[r] - n->ds_pending[r];
-	s->rem[i] = v;
+	s->nodes[i].rem = v;
 	return v;
 }
 
 static kp_requirements *node_reqs(sc_sim *s, uint32_t i)
 {
-	return s->node_reqs[i] ? s->node_reqs[i] : s->c->nodes[i].reqs;
+	return s->nodes[i].reqs ? s->nodes[i].reqs : s->c->nodes[i].reqs;
 }
 
 static void taint_message(sc_why *w, uint32_t code, const kp_taint *taints, size_t n,
@@ -285,14 +285,14 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 			/* distinct PVCs of this driver: bound, placed, and the pod's */
 			size_t count = 0;
 			uint32_t *seen = NULL;
-			size_t total = n->n_vols + s->n_nvols[i] + cls->n_vols;
+			size_t total = n->n_vols + s->nodes[i].n_vols + cls->n_vols;
 			seen = kp__calloc(total + 1, sizeof(uint32_t));
 			if (!seen) {
 				s->oom = 1;
 				return KP_ENOMEM;
 			}
-			const sc_vol *lists[3] = { n->vols, s->nvols[i], cls->vols };
-			size_t lens[3] = { n->n_vols, s->n_nvols[i], cls->n_vols };
+			const sc_vol *lists[3] = { n->vols, s->nodes[i].vols, cls->vols };
+			size_t lens[3] = { n->n_vols, s->nodes[i].n_vols, cls->n_vols };
 			for (int k = 0; k < 3; k++)
 				for (size_t j = 0; j < lens[k]; j++) {
 					if (lists[k][j].driver != drv)
@@ -315,7 +315,7 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	}
 	if (cls->n_ports &&
 	    (kp__ports_conflict(cls->ports, cls->n_ports, n->ports, n->n_ports) ||
-	     kp__ports_conflict(cls->ports, cls->n_ports, s->nports[i], s->n_nports[i]))) {
+	     kp__ports_conflict(cls->ports, cls->n_ports, s->nodes[i].ports, s->nodes[i].n_ports))) {
 		kp__why(w, KP_REASON_HOST_PORTS, NULL,
 			"a host port of the pod is already in use on the node");
 		return KP_EINCOMPATIBLE;
@@ -393,26 +393,25 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
-	int64_t *rem = s->rem[i];
+	int64_t *rem = s->nodes[i].rem;
 	for (size_t r = 0; r < c->n_res; r++)
 		rem[r] = kp__sat_add(rem[r], -p->req[r]);
 	if (reqs) {
-		if (s->node_reqs[i])
-			kp_requirements_free(s->node_reqs[i]);
-		s->node_reqs[i] = reqs;
+		if (s->nodes[i].reqs)
+			kp_requirements_free(s->nodes[i].reqs);
+		s->nodes[i].reqs = reqs;
 	}
-	if (grow_ports(&s->nports[i], &s->n_nports[i], &s->cap_nports[i], cls->ports, cls->n_ports,
+	if (grow_ports(&s->nodes[i].ports, &s->nodes[i].n_ports, &s->nodes[i].cap_ports, cls->ports, cls->n_ports,
 		       pod) != KP_OK)
 		return KP_ENOMEM;
 	if (cls->n_vols) {
-		if (kp__grow((void **)&s->nvols[i], &s->cap_nvols[i], s->n_nvols[i] + cls->n_vols,
+		if (kp__grow((void **)&s->nodes[i].vols, &s->nodes[i].cap_vols, s->nodes[i].n_vols + cls->n_vols,
 			     sizeof(sc_vol)) != KP_OK)
 			return KP_ENOMEM;
-		memcpy(s->nvols[i] + s->n_nvols[i], cls->vols, cls->n_vols * sizeof(sc_vol));
-		s->n_nvols[i] += cls->n_vols;
+		memcpy(s->nodes[i].vols + s->nodes[i].n_vols, cls->vols, cls->n_vols * sizeof(sc_vol));
+		s->nodes[i].n_vols += cls->n_vols;
 	}
-	s->placed_node[pod] = (int32_t)i;
-	s->node_n_placed[i]++;
+	s->pods[pod].placed_node = (int32_t)i;
 	const sc_node *n = &c->nodes[i];
 	return kp__topo_record(s, pod, v, n->taints, n->n_taints, node_reqs(s, i), 0);
 }
@@ -865,7 +864,7 @@ static int nc_place(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, str
 	}
 	if (nc_ports_add(nc, cls, pod) != KP_OK)
 		return KP_ENOMEM;
-	s->placed_nc[pod] = (int32_t)nc->id;
+	s->pods[pod].placed_nc = (int32_t)nc->id;
 	int rc = kp__topo_register_hostname(s, nc->hostname);
 	if (rc == KP_OK)
 		rc = kp__topo_record(s, pod, v, c->pools[nc->pool].taints, c->pools[nc->pool].n_taints,
@@ -1039,7 +1038,7 @@ static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const struct kp_cluster *c = s->c;
 	for (size_t i = 0; i < c->n_nodes; i++) {
-		if (s->node_removed[i])
+		if (s->nodes[i].fate != SC_NODE_KEPT)
 			continue;
 		kp_requirements *reqs = NULL;
 		int rc = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, NULL, &reqs);
@@ -1057,34 +1056,34 @@ static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 static void vblock_set(sc_sim *s, const sc_variant *v, uint32_t id)
 {
 	size_t need = id / 64 + 1;
-	if (s->vblock_words[v->id] < need) {
+	if (s->variants[v->id].blocked_words < need) {
 		size_t words = need < 16 ? 16 : need * 2;
-		uint64_t *b = kp__realloc(s->vblock[v->id], words * sizeof(uint64_t));
+		uint64_t *b = kp__realloc(s->variants[v->id].blocked, words * sizeof(uint64_t));
 		if (!b)
 			return; /* only an optimization */
-		memset(b + s->vblock_words[v->id], 0,
-		       (words - s->vblock_words[v->id]) * sizeof(uint64_t));
-		s->vblock[v->id] = b;
-		s->vblock_words[v->id] = words;
+		memset(b + s->variants[v->id].blocked_words, 0,
+		       (words - s->variants[v->id].blocked_words) * sizeof(uint64_t));
+		s->variants[v->id].blocked = b;
+		s->variants[v->id].blocked_words = words;
 	}
 	uint64_t bit = 1ull << (id % 64);
-	if (!(s->vblock[v->id][id / 64] & bit))
-		s->vblock_n[v->id]++;
-	s->vblock[v->id][id / 64] |= bit;
+	if (!(s->variants[v->id].blocked[id / 64] & bit))
+		s->variants[v->id].n_blocked++;
+	s->variants[v->id].blocked[id / 64] |= bit;
 }
 
 static void amemo_set(sc_sim *s, const sc_variant *v, uint32_t id, uint32_t stamp)
 {
-	if (s->amemo_cap[v->id] <= id) {
+	if (s->variants[v->id].amemo_cap <= id) {
 		size_t cap = id < 64 ? 128 : (size_t)id * 2;
-		uint32_t *m = kp__realloc(s->amemo[v->id], cap * sizeof(uint32_t));
+		uint32_t *m = kp__realloc(s->variants[v->id].amemo, cap * sizeof(uint32_t));
 		if (!m)
 			return; /* only an optimization */
-		memset(m + s->amemo_cap[v->id], 0, (cap - s->amemo_cap[v->id]) * sizeof(uint32_t));
-		s->amemo[v->id] = m;
-		s->amemo_cap[v->id] = cap;
+		memset(m + s->variants[v->id].amemo_cap, 0, (cap - s->variants[v->id].amemo_cap) * sizeof(uint32_t));
+		s->variants[v->id].amemo = m;
+		s->variants[v->id].amemo_cap = cap;
 	}
-	s->amemo[v->id][id] = stamp;
+	s->variants[v->id].amemo[id] = stamp;
 }
 
 /* One in-flight NodeClaim (at position k of the order) for the pod:
@@ -1146,13 +1145,13 @@ static int cmp_pos(const void *a, const void *b)
 static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const sc_class *cls = &s->c->classes[s->c->pods[pod].cls];
-	const uint64_t *vb = cls->topo ? s->vblock[v->id] : NULL;
+	const uint64_t *vb = cls->topo ? s->variants[v->id].blocked : NULL;
 	uint32_t stamp = cls->topo ? kp__topo_affinity_stamp(s, v) : 0;
-	if (vb && s->n_ncs >= 128 && s->vblock_n[v->id] * 2 > s->n_ncs) {
+	if (vb && s->n_ncs >= 128 && s->variants[v->id].n_blocked * 2 > s->n_ncs) {
 		/* most NodeClaims are ruled out for good: visit the others only,
 		 * in order */
-		size_t vbw = s->vblock_words[v->id], n = 0;
-		uint64_t *cand = kp__malloc((s->n_ncs - s->vblock_n[v->id] + 1) * sizeof(uint64_t));
+		size_t vbw = s->variants[v->id].blocked_words, n = 0;
+		uint64_t *cand = kp__malloc((s->n_ncs - s->variants[v->id].n_blocked + 1) * sizeof(uint64_t));
 		if (!cand)
 			return KP_ENOMEM;
 		for (size_t id = 0; id < s->n_ncs; id++) {
@@ -1164,7 +1163,7 @@ static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
 		int rc = KP_EINCOMPATIBLE;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t id = (uint32_t)cand[i];
-			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
+			if (id < s->variants[v->id].amemo_cap && s->variants[v->id].amemo[id] == stamp)
 				continue;
 			rc = try_one(s, pod, v, (size_t)(cand[i] >> 32), stamp);
 			if (rc != KP_EINCOMPATIBLE)
@@ -1176,11 +1175,11 @@ static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
 	for (size_t k = 0; k < s->n_ncs; k++) {
 		uint32_t id = s->order[k];
 		if (cls->topo) {
-			size_t vbw = s->vblock_words[v->id];
-			vb = s->vblock[v->id];
+			size_t vbw = s->variants[v->id].blocked_words;
+			vb = s->variants[v->id].blocked;
 			if (vb && (size_t)(id / 64) < vbw && (vb[id / 64] >> (id % 64) & 1))
 				continue;
-			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
+			if (id < s->variants[v->id].amemo_cap && s->variants[v->id].amemo[id] == stamp)
 				continue;
 		}
 		int rc = try_one(s, pod, v, k, stamp);
@@ -1311,14 +1310,14 @@ static int try_schedule(sc_sim *s, uint32_t pod)
 			return rc;
 		rc = sched_add(s, pod, v);
 		if (rc == KP_OK) {
-			s->placed_variant[pod] = (uint32_t)k;
+			s->pods[pod].placed_variant = (uint32_t)k;
 			return KP_OK;
 		}
 		if (rc == KP_ENOMEM || s->oom)
 			return KP_ENOMEM;
 	}
 	/* upstream keeps the unrelaxed pod in the queue */
-	s->placed_variant[pod] = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
+	s->pods[pod].placed_variant = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
 	if (cls->n_variants && kp__topo_update(s, pod, &cls->variants[0]) != KP_OK)
 		return KP_ENOMEM;
 	return KP_EINCOMPATIBLE;
@@ -1350,7 +1349,7 @@ static int queue_build(sc_sim *s)
 	const struct kp_cluster *c = s->c;
 	size_t n = 0;
 	for (size_t i = 0; i < c->n_pods; i++)
-		n += s->in_sim[i] == 1;
+		n += s->pods[i].role == SC_SIM_SCHEDULE;
 	struct qkey *keys = kp__calloc(n + 1, sizeof(*keys));
 	s->queue = kp__calloc(n + 1, sizeof(uint32_t));
 	if (!keys || !s->queue) {
@@ -1362,7 +1361,7 @@ static int queue_build(sc_sim *s)
 	kp__strtab_find(&c->res, KP_RESOURCE_MEMORY, &mem);
 	size_t k = 0;
 	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->in_sim[i] != 1)
+		if (s->pods[i].role != SC_SIM_SCHEDULE)
 			continue;
 		keys[k].p = &c->pods[i];
 		keys[k].idx = (uint32_t)i;
@@ -1390,7 +1389,7 @@ static int solve(sc_sim *s)
 			break;
 		uint32_t pod = s->queue[s->q_head];
 		/* a full pass without progress: stop (upstream Queue.Pop) */
-		if (s->last_len[pod] == (int64_t)s->q_len)
+		if (s->pods[pod].last_len == (int64_t)s->q_len)
 			break;
 		s->q_head = (s->q_head + 1) % s->q_cap;
 		s->q_len--;
@@ -1402,7 +1401,7 @@ static int solve(sc_sim *s)
 		size_t tail = (s->q_head + s->q_len) % s->q_cap;
 		s->queue[tail] = pod;
 		s->q_len++;
-		s->last_len[pod] = (int64_t)s->q_len;
+		s->pods[pod].last_len = (int64_t)s->q_len;
 	}
 	return KP_OK;
 }
@@ -1412,26 +1411,15 @@ void kp__sched_sim_free(sc_sim *s)
 	if (!s)
 		return;
 	const struct kp_cluster *c = s->c;
-	for (size_t i = 0; c && i < c->n_nodes; i++) {
-		if (s->rem)
-			kp__free(s->rem[i]);
-		if (s->node_reqs)
-			kp_requirements_free(s->node_reqs[i]);
-		if (s->nports)
-			kp__free(s->nports[i]);
-		if (s->nvols)
-			kp__free(s->nvols[i]);
+	for (size_t i = 0; c && s->nodes && i < c->n_nodes; i++) {
+		sc_node_sim *n = &s->nodes[i];
+		kp__free(n->rem);
+		kp_requirements_free(n->reqs);
+		kp__free(n->ports);
+		kp__free(n->vols);
 	}
-	kp__free(s->rem);
-	kp__free(s->node_reqs);
-	kp__free(s->nports);
-	kp__free(s->n_nports);
-	kp__free(s->cap_nports);
-	kp__free(s->nvols);
-	kp__free(s->n_nvols);
-	kp__free(s->cap_nvols);
-	kp__free(s->node_n_placed);
-	kp__free(s->node_removed);
+	kp__free(s->nodes);
+	kp__free(s->pods);
 	for (size_t i = 0; i < s->n_ncs; i++)
 		nc_free(s->ncs[i]);
 	kp__free(s->ncs);
@@ -1440,72 +1428,26 @@ void kp__sched_sim_free(sc_sim *s)
 		kp__free(s->pool_rem[i]);
 	kp__free(s->pool_rem);
 	kp__free(s->queue);
-	kp__free(s->last_len);
-	kp__free(s->in_sim);
-	kp__free(s->excluded);
-	kp__free(s->placed_node);
-	kp__free(s->placed_nc);
-	kp__free(s->placed_variant);
 	kp__free(s->scratch_res);
 	kp__free(s->scratch_req);
 	kp__free(s->scratch_its);
-	for (size_t i = 0; c && s->vblock && i < c->n_variants; i++)
-		kp__free(s->vblock[i]);
-	kp__free(s->vblock);
-	kp__free(s->vblock_words);
-	kp__free(s->vblock_n);
-	for (size_t i = 0; c && s->amemo && i < c->n_variants; i++)
-		kp__free(s->amemo[i]);
-	kp__free(s->amemo);
-	kp__free(s->amemo_cap);
+	for (size_t i = 0; c && s->variants && i < c->n_variants; i++) {
+		kp__free(s->variants[i].blocked);
+		kp__free(s->variants[i].amemo);
+	}
+	kp__free(s->variants);
 	kp__free(s->pos);
 	kp__itcompat_dispose(&s->itc);
 	kp__topo_sim_free(s);
 	kp__free(s);
 }
 
-static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
+/* Which nodes this simulation removes (removed_nodes) or finds deleting. */
+static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
-	size_t nn = c->n_nodes + 1, np = c->n_pods + 1;
-	s->rem = kp__calloc(nn, sizeof(*s->rem));
-	s->node_reqs = kp__calloc(nn, sizeof(*s->node_reqs));
-	s->nports = kp__calloc(nn, sizeof(*s->nports));
-	s->n_nports = kp__calloc(nn, sizeof(size_t));
-	s->cap_nports = kp__calloc(nn, sizeof(size_t));
-	s->nvols = kp__calloc(nn, sizeof(*s->nvols));
-	s->n_nvols = kp__calloc(nn, sizeof(size_t));
-	s->cap_nvols = kp__calloc(nn, sizeof(size_t));
-	s->node_n_placed = kp__calloc(nn, sizeof(uint32_t));
-	s->node_removed = kp__calloc(nn, 1);
-	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
-	s->last_len = kp__calloc(np, sizeof(int64_t));
-	s->in_sim = kp__calloc(np, 1);
-	s->excluded = kp__calloc(np, 1);
-	s->placed_node = kp__malloc(np * sizeof(int32_t));
-	s->placed_nc = kp__malloc(np * sizeof(int32_t));
-	s->placed_variant = kp__calloc(np, sizeof(uint32_t));
-	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
-	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
-	s->vblock = kp__calloc(c->n_variants + 1, sizeof(*s->vblock));
-	s->vblock_words = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	s->vblock_n = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	s->amemo = kp__calloc(c->n_variants + 1, sizeof(*s->amemo));
-	s->amemo_cap = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	if (!s->rem || !s->node_reqs || !s->nports || !s->n_nports || !s->cap_nports || !s->nvols ||
-	    !s->n_nvols || !s->cap_nvols || !s->node_n_placed || !s->node_removed || !s->pool_rem ||
-	    !s->last_len || !s->in_sim || !s->excluded || !s->placed_node || !s->placed_nc ||
-	    !s->placed_variant || !s->scratch_res || !s->scratch_req || !s->vblock ||
-	    !s->vblock_words || !s->vblock_n || !s->amemo || !s->amemo_cap)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < c->n_pods; i++) {
-		s->placed_node[i] = -1;
-		s->placed_nc[i] = -1;
-		s->last_len[i] = -1;
-	}
-	/* removed and deleting nodes */
 	for (size_t i = 0; i < c->n_nodes; i++)
-		s->node_removed[i] = (uint8_t)(c->nodes[i].deleting ? 2 : 0);
+		s->nodes[i].fate = c->nodes[i].deleting ? SC_NODE_DELETING : SC_NODE_KEPT;
 	for (size_t k = 0; k < o->n_removed_nodes; k++) {
 		const char *name = o->removed_nodes[k];
 		uint32_t idx;
@@ -1513,14 +1455,20 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 			return kp__error(err, KP_EINVAL, "removed_nodes",
 					 "removed_nodes[%zu]: no node or NodeClaim named \"%s\" in the "
 					 "cluster", k, name ? name : "");
-		if (!s->node_removed[idx])
-			s->node_removed[idx] = 1;
+		if (s->nodes[idx].fate == SC_NODE_KEPT)
+			s->nodes[idx].fate = SC_NODE_REMOVED;
 	}
-	/* pods: pending (optionally only some), and those of removed or
-	 * deleting nodes that would move */
+	return KP_OK;
+}
+
+/* The pods to schedule: pending ones (only some with only_pods), and those
+ * of removed or deleting nodes that would move. */
+static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
+{
+	const struct kp_cluster *c = s->c;
 	uint8_t *only = NULL;
 	if (o->only_pods) {
-		only = kp__calloc(np, 1);
+		only = kp__calloc(c->n_pods + 1, 1);
 		if (!only)
 			return KP_ENOMEM;
 		for (size_t k = 0; k < o->n_only_pods; k++) {
@@ -1536,21 +1484,29 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 	}
 	for (size_t i = 0; i < c->n_pods; i++) {
 		const sc_pod *p = &c->pods[i];
+		sc_pod_sim *ps = &s->pods[i];
+		ps->placed_node = -1;
+		ps->placed_nc = -1;
+		ps->last_len = -1;
 		if (p->state & SC_POD_PENDING) {
-			/* upstream drops pods that fail Validate; they are reported
-			 * here (in_sim 2) but never scheduled */
+			/* upstream drops pods that fail Validate; they are
+			 * reported here but never scheduled */
 			const sc_class *cls = &c->classes[p->cls];
 			if (!only || only[i])
-				s->in_sim[i] = cls->bad || !cls->n_variants ? 2 : 1;
+				ps->role = cls->bad || !cls->n_variants ? SC_SIM_REPORT : SC_SIM_SCHEDULE;
 		} else if ((p->state & SC_POD_RESCHEDULABLE) && p->node >= 0 &&
-			   s->node_removed[p->node]) {
-			s->in_sim[i] = 1;
+			   s->nodes[p->node].fate != SC_NODE_KEPT) {
+			ps->role = SC_SIM_SCHEDULE;
 		}
-		if (s->in_sim[i])
-			s->excluded[i] = 1;
 	}
 	kp__free(only);
-	/* NodePool limits: limits minus the capacity of the active nodes */
+	return KP_OK;
+}
+
+/* NodePool limits: limits minus the capacity of the active nodes. */
+static int sim_pool_limits(sc_sim *s)
+{
+	const struct kp_cluster *c = s->c;
 	for (size_t p = 0; p < c->n_pools; p++) {
 		const sc_pool *pool = &c->pools[p];
 		if (!pool->has_limits)
@@ -1562,12 +1518,32 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		for (size_t r = 0; r < c->n_res; r++)
 			rem[r] = pool->limited[r] ? kp__sat_add(pool->limits[r], -pool->usage[r]) : 0;
 		for (size_t i = 0; i < c->n_nodes; i++)
-			if (s->node_removed[i] == 1 && c->nodes[i].pool == (int32_t)p)
+			if (s->nodes[i].fate == SC_NODE_REMOVED && c->nodes[i].pool == (int32_t)p)
 				for (size_t r = 0; r < c->n_res; r++)
 					if (pool->limited[r])
 						rem[r] = kp__sat_add(rem[r], c->nodes[i].capacity[r]);
 	}
-	return kp__topo_sim_new(s);
+	return KP_OK;
+}
+
+static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
+{
+	const struct kp_cluster *c = s->c;
+	s->nodes = kp__calloc(c->n_nodes + 1, sizeof(*s->nodes));
+	s->pods = kp__calloc(c->n_pods + 1, sizeof(*s->pods));
+	s->variants = kp__calloc(c->n_variants + 1, sizeof(*s->variants));
+	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
+	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	if (!s->nodes || !s->pods || !s->variants || !s->pool_rem || !s->scratch_res ||
+	    !s->scratch_req)
+		return KP_ENOMEM;
+	int rc = sim_node_fates(s, o, err);
+	if (rc == KP_OK)
+		rc = sim_pod_roles(s, o, err);
+	if (rc == KP_OK)
+		rc = sim_pool_limits(s);
+	return rc == KP_OK ? kp__topo_sim_new(s) : rc;
 }
 
 int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err)

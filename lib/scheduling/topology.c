@@ -924,7 +924,7 @@ static int activate(sc_sim *s, uint32_t gi)
 	/* removed nodes do not register domains */
 	if (!g->hostname && !g->inverse) {
 		for (size_t i = 0; i < c->n_nodes; i++) {
-			if (!s->node_removed[i])
+			if (s->nodes[i].fate == SC_NODE_KEPT)
 				continue;
 			const sc_node *n = &c->nodes[i];
 			const kp_labels *l = n->node && n->node->metadata ? &n->node->metadata->labels : NULL;
@@ -973,7 +973,7 @@ int kp__topo_sim_new(sc_sim *s)
 		t->g[g].owners = c->groups[g].base_owners;
 	for (size_t i = 0; i < c->n_pods; i++) {
 		const sc_pod *p = &c->pods[i];
-		if (!s->excluded[i] || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
+		if (s->pods[i].role == SC_SIM_NONE || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
 			continue;
 		t->excluded[t->n_excluded++] = (uint32_t)i;
 		const sc_class *cls = &c->classes[p->cls];
@@ -982,7 +982,7 @@ int kp__topo_sim_new(sc_sim *s)
 	}
 	/* upstream NewTopology: Update for every pod to schedule */
 	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->in_sim[i] != 1)
+		if (s->pods[i].role != SC_SIM_SCHEDULE)
 			continue;
 		const sc_class *cls = &c->classes[c->pods[i].cls];
 		for (size_t k = 0; k < cls->n_inverse; k++)
