@@ -13,6 +13,8 @@
  *   volumes.c     volume topology, claim validation, CSI attach limits
  *   topology.c    topology spread, pod affinity / anti-affinity
  *                 (upstream topology*.go)
+ *   fits.c        feasibility checks with structured verdicts (sc_fit)
+ *                 and their reason texts
  *   simulate.c    the simulation loop: queue, existing nodes, NodeClaims
  *   result.c      finalization, NodeClaim objects, reasons, accessors
  *   sched.c       kp_sched_simulate: runs simulate.c, then result.c
@@ -634,6 +636,59 @@ int kp__sched_simulate_verify(const kp_cluster *cluster, size_t *checked, size_t
 			      kp_error *err);
 uint32_t kp__topo_affinity_stamp(sc_sim *s, const sc_variant *v);
 int kp__topo_update(sc_sim *s, uint32_t pod, const sc_variant *v);
+
+/* ------------------------------------------------------------------ */
+/* Feasibility verdicts (fits.c)                                       */
+
+/* Why a pod cannot go where it was checked. */
+typedef enum sc_fit_code {
+	SC_FIT_OK = 0,
+	SC_FIT_TAINT,        /* taint @c taint of the node or NodePool is not tolerated */
+	SC_FIT_VOLUMES_OVER, /* the node's bound volumes already exceed an attach limit */
+	SC_FIT_VOLUME_LIMIT, /* driver @c driver would attach @c need volumes, limit @c have */
+	SC_FIT_HOST_PORT,    /* a host port of the pod is taken (@c where) */
+	SC_FIT_RESOURCES     /* resource @c res: the pod requests @c need, @c have remains
+	                        (a negative @c have: the node is over-committed already) */
+} sc_fit_code;
+
+/* Where a conflict was found, for the wording of the reason. */
+typedef enum sc_fit_where {
+	SC_FIT_AT_NODECLAIM = 0,
+	SC_FIT_AT_NODE = 1
+} sc_fit_where;
+
+/* A structured verdict: the code and what it names. Filled only when a
+ * check fails; its fields are indices into the inputs of that check. */
+typedef struct sc_fit {
+	sc_fit_code code;
+	sc_fit_where where;
+	uint32_t taint;      /* SC_FIT_TAINT: index into the taints checked */
+	uint32_t res;        /* SC_FIT_RESOURCES: resource index (kp_cluster::res) */
+	uint32_t driver;     /* SC_FIT_VOLUME_LIMIT: interned CSI driver name */
+	int64_t need, have;  /* SC_FIT_RESOURCES, SC_FIT_VOLUME_LIMIT */
+} sc_fit;
+
+/* Pure checks: no simulation needed (consolidation calls them per
+ * candidate). Each returns 1 when the pod fits, else 0 with *f filled. */
+/* upstream Taints.ToleratesPod: the first taint no toleration tolerates */
+int kp__fit_taints(const kp_taint *taints, size_t n_taints, const kp_toleration *tols,
+		   size_t n_tols, sc_fit *f);
+/* requests against what remains (resource values, kp__res_value units) */
+int kp__fit_resources(const int64_t *req, const int64_t *avail, size_t n_res, sc_fit *f);
+/* the pod's host ports against those in use (upstream HostPortUsage.Conflicts) */
+int kp__fit_ports(const sc_port *pod, size_t n_pod, const sc_port *used, size_t n_used,
+		  sc_fit *f);
+/* The checks of upstream ExistingNode.CanAdd before requirements and
+ * topology, in its order (taints, volume limits, host ports, resources),
+ * on a simulation's overlay of existing node @p node. KP_OK,
+ * KP_EINCOMPATIBLE with *f filled, or KP_ENOMEM (s->oom set). */
+int kp__fit_node_cheap(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v, sc_fit *f);
+/* The reason text of a verdict into @p w (NULL: nothing); @p taints are the
+ * ones the verdict was made on and @p v the variant checked. */
+void kp__fit_why(const struct kp_cluster *c, const sc_fit *f, const kp_taint *taints,
+		 size_t n_taints, const sc_variant *v, sc_why *w);
+/* A resource value as a quantity in the format the pods' requests used. */
+void kp__fit_fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v);
 
 /* Well-known compat flag helper. */
 #define SC_ALLOW KP_COMPAT_ALLOW_UNDEFINED_WELLKNOWN

@@ -20,7 +20,6 @@
 
 #include "sched_private.h"
 
-int kp__ports_conflict(const sc_port *a, size_t na, const sc_port *b, size_t nb);
 
 /* ------------------------------------------------------------------ */
 /* Requirements helpers                                                */
@@ -134,31 +133,6 @@ static int fits(const int64_t *req, const int64_t *total, size_t n)
 	return 1;
 }
 
-/* Name of the first resource that does not fit, for messages. */
-static size_t first_misfit(const int64_t *req, const int64_t *total, size_t n)
-{
-	for (size_t r = 0; r < n; r++)
-		if (total[r] < 0)
-			return r;
-	for (size_t r = 0; r < n; r++)
-		if (req[r] > total[r])
-			return r;
-	return 0;
-}
-
-static void fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v)
-{
-	kp_quantity q;
-	uint32_t fmt = r < c->cap_res_fmt && c->res_fmt[r] != UINT32_MAX ? c->res_fmt[r]
-									  : KP_QUANTITY_DECIMAL_SI;
-	if (r == SC_RES_PODS)
-		fmt = KP_QUANTITY_DECIMAL_SI;
-	if (kp_quantity_from_scaled(&q, v, kp__res_exponent(c->res.strs[r]), fmt) != KP_OK ||
-	    kp_quantity_format(&q, buf, size) != KP_OK)
-		snprintf(buf, size, "%lld%s", (long long)v,
-			 kp__res_exponent(c->res.strs[r]) ? "m" : "");
-}
-
 /* "cpu=1, memory=1Gi, pods=1" for the non-zero entries, allocated (resource
  * names come from the input); NULL when out of memory. */
 static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
@@ -169,7 +143,7 @@ static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
 		if (!v[r])
 			continue;
 		char q[KP_QUANTITY_STRING_MAX]; /* a formatted quantity: bounded by construction */
-		fmt_value(q, sizeof(q), c, r, v[r]);
+		kp__fit_fmt_value(q, sizeof(q), c, r, v[r]);
 		kp__buf_catf(&b, "%s%s=%s", first ? "" : ", ", c->res.strs[r], q);
 		first = 0;
 	}
@@ -238,28 +212,6 @@ static kp_requirements *node_reqs(sc_sim *s, uint32_t i)
 	return s->nodes[i].reqs ? s->nodes[i].reqs : s->c->nodes[i].reqs;
 }
 
-static void taint_message(sc_why *w, uint32_t code, const kp_taint *taints, size_t n,
-			  const sc_variant *v)
-{
-	if (!w)
-		return;
-	kp_error e = KP_ERROR_INIT;
-	kp_taints_tolerates(taints, n, v->tols, v->n_tols, &e);
-	char *field = NULL; /* the taint as text, at full length */
-	size_t idx = (size_t)atol(e.field[0] == '[' ? e.field + 1 : "0");
-	if (idx < n) {
-		const kp_taint *t = &taints[idx];
-		size_t size = (t->key ? strlen(t->key) : 0) + (t->value ? strlen(t->value) : 0) + 64;
-		if ((field = kp__malloc(size)) && kp_taint_format(t, field, size) != KP_OK)
-			field[0] = '\0';
-		/* a cordoned node says so */
-		if (t->key && strcmp(t->key, KP_TAINT_KEY_NODE_UNSCHEDULABLE) == 0)
-			code = KP_REASON_NODE_NOT_SCHEDULABLE;
-	}
-	kp__why(w, code, field, "%s", e.message);
-	kp__free(field);
-}
-
 /* Upstream ExistingNode.CanAdd. On success *out_reqs is the node's new
  * requirement set (NULL when unchanged). */
 int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant *v,
@@ -270,71 +222,12 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
 	*out_reqs = NULL;
-	if (kp_taints_tolerates(n->taints, n->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
-		taint_message(w, KP_REASON_TAINTS, n->taints, n->n_taints, v);
-		return KP_EINCOMPATIBLE;
-	}
-	/* volume attach limits */
-	if (n->vol_over) {
-		kp__why(w, KP_REASON_VOLUMES, NULL, "the node's volumes already exceed its attach limit");
-		return KP_EINCOMPATIBLE;
-	}
-	if (cls->n_vols && n->n_vol_limits) {
-		for (size_t l = 0; l < n->n_vol_limits; l++) {
-			uint32_t drv = n->vol_limit_driver[l];
-			/* distinct PVCs of this driver: bound, placed, and the pod's */
-			size_t count = 0;
-			uint32_t *seen = NULL;
-			size_t total = n->n_vols + s->nodes[i].n_vols + cls->n_vols;
-			seen = kp__calloc(total + 1, sizeof(uint32_t));
-			if (!seen) {
-				s->oom = 1;
-				return KP_ENOMEM;
-			}
-			const sc_vol *lists[3] = { n->vols, s->nodes[i].vols, cls->vols };
-			size_t lens[3] = { n->n_vols, s->nodes[i].n_vols, cls->n_vols };
-			for (int k = 0; k < 3; k++)
-				for (size_t j = 0; j < lens[k]; j++) {
-					if (lists[k][j].driver != drv)
-						continue;
-					size_t q = 0;
-					while (q < count && seen[q] != lists[k][j].pvc)
-						q++;
-					if (q == count)
-						seen[count++] = lists[k][j].pvc;
-				}
-			kp__free(seen);
-			if ((int64_t)count > n->vol_limit[l]) {
-				kp__why(w, KP_REASON_VOLUMES, c->str.strs[drv],
-					"would exceed the volume limit of driver %s (%zu volumes, "
-					"limit %lld)", c->str.strs[drv], count,
-					(long long)n->vol_limit[l]);
-				return KP_EINCOMPATIBLE;
-			}
-		}
-	}
-	if (cls->n_ports &&
-	    (kp__ports_conflict(cls->ports, cls->n_ports, n->ports, n->n_ports) ||
-	     kp__ports_conflict(cls->ports, cls->n_ports, s->nodes[i].ports, s->nodes[i].n_ports))) {
-		kp__why(w, KP_REASON_HOST_PORTS, NULL,
-			"a host port of the pod is already in use on the node");
-		return KP_EINCOMPATIBLE;
-	}
-	const int64_t *rem = kp__sched_node_rem(s, i);
-	if (!rem)
-		return KP_ENOMEM;
-	if (!fits(p->req, rem, c->n_res)) {
-		if (w) {
-			size_t r = first_misfit(p->req, rem, c->n_res);
-			/* formatted quantities: bounded by construction */
-			char a[KP_QUANTITY_STRING_MAX], b[KP_QUANTITY_STRING_MAX];
-			fmt_value(a, sizeof(a), c, r, p->req[r]);
-			fmt_value(b, sizeof(b), c, r, rem[r]);
-			kp__why(w, KP_REASON_RESOURCES, c->res.strs[r],
-				"exceeds node resources: %s requests %s, %s remains", c->res.strs[r],
-				a, b);
-		}
-		return KP_EINCOMPATIBLE;
+	sc_fit f;
+	int rc = kp__fit_node_cheap(s, i, pod, v, &f);
+	if (rc != KP_OK) {
+		if (rc == KP_EINCOMPATIBLE)
+			kp__fit_why(c, &f, n->taints, n->n_taints, v, w);
+		return rc;
 	}
 	kp_requirements *nr = node_reqs(s, i);
 	kp_error e = KP_ERROR_INIT;
@@ -349,7 +242,7 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	}
 	kp_requirements *cur = base ? base : nr;
 	size_t nalt = cls->n_vol_reqs ? cls->n_vol_reqs : 1;
-	int rc = KP_EINCOMPATIBLE;
+	rc = KP_EINCOMPATIBLE;
 	for (size_t a = 0; a < nalt; a++) {
 		kp_requirements *res = NULL;
 		rc = apply_alt_topo(s, pod, v, n->taints, n->n_taints, cur,
@@ -573,14 +466,13 @@ static size_t filter_its(sc_sim *s, const sc_pool *pool, const uint32_t *its, si
 }
 
 static void filter_message(sc_sim *s, sc_why *w, const struct filter_stats *st,
-			   const int64_t *pod_req, const sc_pool *pool)
+			   const int64_t *pod_req)
 {
 	if (!w)
 		return;
-	(void)pool;
 	if (!st->evaluated) {
-		kp__why(w, KP_REASON_HOST_PORTS, NULL,
-			"a host port of the pod conflicts with the NodeClaim's daemons or pods");
+		sc_fit f = { .code = SC_FIT_HOST_PORT, .where = SC_FIT_AT_NODECLAIM };
+		kp__fit_why(s->c, &f, NULL, 0, NULL, w);
 		return;
 	}
 	const char *what;
@@ -717,7 +609,7 @@ static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, 
 		}
 	}
 	if (!kept) {
-		filter_message(s, w, &st, p->req, pool);
+		filter_message(s, w, &st, p->req);
 		return KP_EINCOMPATIBLE;
 	}
 	*out_its = out;
@@ -743,8 +635,9 @@ static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, i
 		if (kp__topo_quick_reject(s, pod, v, nc) != SC_REJECT_UNKNOWN)
 			return KP_EINCOMPATIBLE;
 	}
-	if (kp_taints_tolerates(pool->taints, pool->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
-		taint_message(w, KP_REASON_TAINTS, pool->taints, pool->n_taints, v);
+	sc_fit f;
+	if (!kp__fit_taints(pool->taints, pool->n_taints, v->tols, v->n_tols, &f)) {
+		kp__fit_why(c, &f, pool->taints, pool->n_taints, v, w);
 		return KP_EINCOMPATIBLE;
 	}
 	int simple = !cls->topo && !cls->n_vol_reqs;
