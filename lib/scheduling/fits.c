@@ -71,6 +71,25 @@ int kp__fit_ports(const sc_port *pod, size_t n_pod, const sc_port *used, size_t 
 /* ------------------------------------------------------------------ */
 /* An existing node in a simulation                                    */
 
+/* The node's remaining resources in this simulation, copied from the
+ * snapshot on first use; NULL when out of memory (s->oom set). */
+const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
+{
+	if (s->nodes[i].rem)
+		return s->nodes[i].rem;
+	const struct kp_cluster *c = s->c;
+	const sc_node *n = &c->nodes[i];
+	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
+	if (!v) {
+		s->oom = 1;
+		return NULL;
+	}
+	for (size_t r = 0; r < c->n_res; r++)
+		v[r] = n->avail[r] - n->ds_pending[r];
+	s->nodes[i].rem = v;
+	return v;
+}
+
 /* Distinct PVCs of driver @p drv over the node's bound volumes, the ones
  * placed by the simulation and the pod's. -1 when out of memory. */
 static int64_t node_driver_volumes(const sc_node *n, const sc_node_sim *ns, const sc_class *cls,

@@ -21,7 +21,8 @@
  * No two files call each other, directly or round a loop
  * (tests/lint/check-layering.py): cluster.c builds on podclass.c,
  * topology.c and volumes.c; result.c explains with simulate.c's checks;
- * sched.c drives simulate.c and result.c.
+ * sched.c drives simulate.c and result.c; simulate.c and result.c decide and
+ * explain with fits.c.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -683,6 +684,9 @@ int kp__fit_ports(const sc_port *pod, size_t n_pod, const sc_port *used, size_t 
  * on a simulation's overlay of existing node @p node. KP_OK,
  * KP_EINCOMPATIBLE with *f filled, or KP_ENOMEM (s->oom set). */
 int kp__fit_node_cheap(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v, sc_fit *f);
+/* Existing node @p node's remaining resources in this simulation, copied
+ * from the snapshot on first use; NULL when out of memory (s->oom set). */
+const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
 /* The reason text of a verdict into @p w (NULL: nothing); @p taints are the
  * ones the verdict was made on and @p v the variant checked. */
 void kp__fit_why(const struct kp_cluster *c, const sc_fit *f, const kp_taint *taints,
@@ -715,6 +719,5 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_
 			       sc_why *w, kp_requirements **out_reqs);
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,
 			  sc_why *w);
-const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
 
 #endif /* KP_SCHED_PRIVATE_H */

@@ -190,23 +190,6 @@ static int apply_alt_topo(sc_sim *s, uint32_t pod, const sc_variant *v, const kp
 /* ------------------------------------------------------------------ */
 /* Existing nodes                                                      */
 
-const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
-{
-	if (s->nodes[i].rem)
-		return s->nodes[i].rem;
-	const struct kp_cluster *c = s->c;
-	const sc_node *n = &c->nodes[i];
-	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
-	if (!v) {
-		s->oom = 1;
-		return NULL;
-	}
-	for (size_t r = 0; r < c->n_res; r++)
-		v[r] = n->avail[r] - n->ds_pending[r];
-	s->nodes[i].rem = v;
-	return v;
-}
-
 static kp_requirements *node_reqs(sc_sim *s, uint32_t i)
 {
 	return s->nodes[i].reqs ? s->nodes[i].reqs : s->c->nodes[i].reqs;
