@@ -1400,20 +1400,13 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__free(c->namespaces);
 	kp__free(c->classes);
 	kp__free(c->res_fmt);
-	kp__free(c->groups);
-	kp__free(c->topo_keys);
-	for (size_t i = 0; i < c->n_domgroups; i++) {
-		kp__free(c->domgroups[i].dom);
-		kp__free(c->domgroups[i].pool);
-	}
-	kp__free(c->domgroups);
+	kp__topo_snapshot_free(c);
 	kp__strtab_free(&c->res);
 	kp__strtab_free(&c->str);
 	kp__map_free(&c->node_by_name);
 	kp__map_free(&c->node_by_node_name);
 	kp__map_free(&c->taken_names);
 	kp__map_free(&c->pod_by_key);
-	kp__map_free(&c->group_by_key);
 	kp__arena_free(&c->arena);
 	kp__free(c);
 }

@@ -374,6 +374,19 @@ typedef struct sc_group {
 	int32_t base_owners;       /* inverse: bound pods owning it */
 } sc_group;
 
+/* The snapshot's part of topology (topology.c): the groups, their keys and
+ * the NodePool domains per key. Read through the kp__topo_* functions
+ * outside topology.c; released with kp__topo_snapshot_free. */
+typedef struct sc_topo_snapshot {
+	sc_group *groups;
+	size_t n_groups, cap_groups;
+	const char **topo_keys;    /* distinct topology keys (sc_group::key_id) */
+	size_t n_topo_keys, cap_topo_keys;
+	kp__map group_by_key;      /* canonical group definition -> group */
+	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key */
+	size_t n_domgroups, cap_domgroups;
+} sc_topo_snapshot;
+
 struct kp_cluster {
 	sc_arena arena;
 	kp_wellknown *wk;          /* the caller's or NULL */
@@ -405,13 +418,7 @@ struct kp_cluster {
 	int64_t **daemon_req;
 	sc_port **daemon_ports;
 	size_t *daemon_n_ports;
-	sc_group *groups;
-	size_t n_groups, cap_groups;
-	const char **topo_keys;    /* distinct topology keys */
-	size_t n_topo_keys, cap_topo_keys;
-	kp__map group_by_key;
-	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key (topology.c) */
-	size_t n_domgroups, cap_domgroups;
+	sc_topo_snapshot topo;     /* topology groups (topology.c owns them) */
 	kp_pod **owned_pods;       /* copies kept for classes */
 	size_t n_owned_pods, cap_owned_pods;
 	void *tmp_pairs, *tmp_dpairs; /* requests as (resource, milli) pairs during the build */
@@ -477,6 +484,10 @@ int kp__sched_daemon_compatible_node(const struct kp_cluster *c, size_t daemon, 
 
 /* topology.c: building groups for the classes (snapshot) */
 int kp__topo_build(struct kp_cluster *c, kp_error *err);
+/* Number of topology groups of the snapshot. */
+size_t kp__topo_group_count(const struct kp_cluster *c);
+/* Release the snapshot's topology part (c->topo). */
+void kp__topo_snapshot_free(struct kp_cluster *c);
 
 /* ------------------------------------------------------------------ */
 /* One simulation                                                      */
@@ -494,15 +505,22 @@ typedef struct sc_why {
 	char *msg;    /* NULL = "" (also when out of memory) */
 } sc_why;
 
+/* What topology.c caches on a NodeClaim: its hostname domain and, per
+ * topology key, the single domain its requirements allow (valid while
+ * kdom_ver == reqs_ver + 1). */
+typedef struct sc_nc_topo {
+	uint32_t host_dom;         /* its hostname's domain id, UINT32_MAX until needed */
+	uint32_t *kdom;            /* per topology key */
+	uint64_t kdom_ver;
+} sc_nc_topo;
+
 /* NodeClaim opened by this simulation (upstream scheduling.NodeClaim). */
 struct sc_nc {
 	uint32_t pool;
 	uint32_t id;               /* creation order */
 	char hostname[40];         /* "hostname-placeholder-%04u" of a uint32_t: at most 31 bytes */
-	uint32_t host_dom;         /* its topology domain id, UINT32_MAX until needed */
 	uint64_t reqs_ver;         /* bumped when reqs change */
-	uint32_t *kdom;            /* per topology key: its single domain (see topology.c) */
-	uint64_t kdom_ver;
+	sc_nc_topo topo;           /* topology.c's caches (kp__topo_nc_init) */
 	int64_t *maxalloc;         /* n_res: largest allocatable over its options */
 	int64_t *minslack;         /* n_res: smallest allocatable less daemon overhead */
 	kp_requirements *reqs;
@@ -610,6 +628,9 @@ struct sc_sim {
 /* topology.c: per-simulation state */
 int kp__topo_sim_new(sc_sim *s);
 void kp__topo_sim_free(sc_sim *s);
+/* A new NodeClaim's topology caches: empty; released with kp__topo_nc_dispose. */
+void kp__topo_nc_init(sc_nc_topo *t);
+void kp__topo_nc_dispose(sc_nc_topo *t);
 /* Tighten @p node_reqs for placing pod @p pod (variant @p v) on a node with
  * @p taints; *out gets a new set (or NULL when nothing changes). Returns
  * KP_OK, KP_EINCOMPATIBLE (with w filled) or KP_ENOMEM. */

@@ -761,7 +761,7 @@ static void nc_free(sc_nc *nc)
 	kp__free(nc->final_its);
 	kp__free(nc->maxalloc);
 	kp__free(nc->minslack);
-	kp__free(nc->kdom);
+	kp__topo_nc_dispose(&nc->topo);
 	kp__free(nc);
 }
 
@@ -775,7 +775,7 @@ static sc_nc *nc_new(sc_sim *s, uint32_t pool, const uint32_t *its, size_t n_its
 		return NULL;
 	nc->pool = pool;
 	nc->id = UINT32_MAX;
-	nc->host_dom = UINT32_MAX;
+	kp__topo_nc_init(&nc->topo);
 	snprintf(nc->hostname, sizeof(nc->hostname), "hostname-placeholder-%04u",
 		 s->next_hostname + 1);
 	nc->requests = kp__calloc(c->n_res + 1, sizeof(int64_t));

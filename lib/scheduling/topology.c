@@ -90,13 +90,13 @@ static int pool_domain_reqs(struct kp_cluster *c, const sc_pool *p, kp_requireme
 
 static struct sc_domgroups *domgroups_for(struct kp_cluster *c, const char *key)
 {
-	for (size_t i = 0; i < c->n_domgroups; i++)
-		if (strcmp(c->domgroups[i].key, key) == 0)
-			return &c->domgroups[i];
-	if (kp__grow((void **)&c->domgroups, &c->cap_domgroups, c->n_domgroups + 1,
-		     sizeof(*c->domgroups)) != KP_OK)
+	for (size_t i = 0; i < c->topo.n_domgroups; i++)
+		if (strcmp(c->topo.domgroups[i].key, key) == 0)
+			return &c->topo.domgroups[i];
+	if (kp__grow((void **)&c->topo.domgroups, &c->topo.cap_domgroups, c->topo.n_domgroups + 1,
+		     sizeof(*c->topo.domgroups)) != KP_OK)
 		return NULL;
-	struct sc_domgroups *dg = &c->domgroups[c->n_domgroups++];
+	struct sc_domgroups *dg = &c->topo.domgroups[c->topo.n_domgroups++];
 	memset(dg, 0, sizeof(*dg));
 	dg->key = key;
 	for (size_t pi = 0; pi < c->n_pools; pi++) {
@@ -292,7 +292,7 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 		return KP_ENOMEM;
 	}
 	int inserted = 0;
-	int rc = kp__map_put(&c->group_by_key, b.data, b.len, (uint32_t)c->n_groups, out, &inserted);
+	int rc = kp__map_put(&c->topo.group_by_key, b.data, b.len, (uint32_t)c->topo.n_groups, out, &inserted);
 	kp__buf_free(&b);
 	if (rc != KP_OK)
 		return rc;
@@ -301,25 +301,25 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 			kp_requirements_free(d->filter_reqs[i]);
 		return KP_OK;
 	}
-	if (kp__grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1, sizeof(*c->groups)) !=
+	if (kp__grow((void **)&c->topo.groups, &c->topo.cap_groups, c->topo.n_groups + 1, sizeof(*c->topo.groups)) !=
 	    KP_OK)
 		return KP_ENOMEM;
-	sc_group *g = &c->groups[c->n_groups++];
+	sc_group *g = &c->topo.groups[c->topo.n_groups++];
 	memset(g, 0, sizeof(*g));
 	g->type = d->type;
 	g->inverse = d->inverse;
 	g->key = kp__arena_strdup(&c->arena, d->key);
 	g->hostname = strcmp(d->key, KP_LABEL_HOSTNAME) == 0;
 	g->key_id = UINT32_MAX;
-	for (size_t k = 0; k < c->n_topo_keys; k++)
-		if (strcmp(c->topo_keys[k], d->key) == 0)
+	for (size_t k = 0; k < c->topo.n_topo_keys; k++)
+		if (strcmp(c->topo.topo_keys[k], d->key) == 0)
 			g->key_id = (uint32_t)k;
 	if (g->key_id == UINT32_MAX) {
-		if (!g->key || kp__grow((void **)&c->topo_keys, &c->cap_topo_keys,
-					c->n_topo_keys + 1, sizeof(char *)) != KP_OK)
+		if (!g->key || kp__grow((void **)&c->topo.topo_keys, &c->topo.cap_topo_keys,
+					c->topo.n_topo_keys + 1, sizeof(char *)) != KP_OK)
 			return KP_ENOMEM;
-		g->key_id = (uint32_t)c->n_topo_keys;
-		c->topo_keys[c->n_topo_keys++] = g->key;
+		g->key_id = (uint32_t)c->topo.n_topo_keys;
+		c->topo.topo_keys[c->topo.n_topo_keys++] = g->key;
 	}
 	g->max_skew = d->max_skew;
 	g->min_domains = d->min_domains;
@@ -689,25 +689,25 @@ static int node_domain(struct kp_cluster *c, const sc_node *n, const char *key, 
 int kp__topo_build(struct kp_cluster *c, kp_error *err)
 {
 	(void)err;
-	size_t *caps = kp__calloc(c->n_groups + 1, sizeof(size_t));
+	size_t *caps = kp__calloc(c->topo.n_groups + 1, sizeof(size_t));
 	if (!caps)
 		return KP_ENOMEM;
-	for (size_t g = 0; g < c->n_groups; g++)
-		caps[g] = c->groups[g].n_base;
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		caps[g] = c->topo.groups[g].n_base;
 	/* which groups select each class */
 	for (size_t k = 0; k < c->n_classes; k++) {
 		sc_class *cls = &c->classes[k];
 		size_t n = 0;
-		for (size_t g = 0; g < c->n_groups; g++)
-			n += selects(c, &c->groups[g], cls);
+		for (size_t g = 0; g < c->topo.n_groups; g++)
+			n += selects(c, &c->topo.groups[g], cls);
 		if (n) {
 			cls->sel_groups = kp__arena_alloc(&c->arena, n * sizeof(uint32_t));
 			if (!cls->sel_groups) {
 				kp__free(caps);
 				return KP_ENOMEM;
 			}
-			for (size_t g = 0; g < c->n_groups; g++)
-				if (selects(c, &c->groups[g], cls))
+			for (size_t g = 0; g < c->topo.n_groups; g++)
+				if (selects(c, &c->topo.groups[g], cls))
 					cls->sel_groups[cls->n_sel_groups++] = (uint32_t)g;
 		}
 		int owns = cls->n_inverse != 0;
@@ -724,7 +724,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 			}
 			for (size_t j = 0; j < v->n_groups + cls->n_sel_groups; j++) {
 				uint32_t gi = j < v->n_groups ? v->groups[j] : cls->sel_groups[j - v->n_groups];
-				const sc_group *g = &c->groups[gi];
+				const sc_group *g = &c->topo.groups[gi];
 				if (j >= v->n_groups && !g->inverse)
 					continue;
 				sc_qk *q = &v->qk[v->n_qk++];
@@ -738,8 +738,8 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 	}
 	int rc = KP_OK;
 	/* existing nodes register their domains (upstream countDomains) */
-	for (size_t g = 0; g < c->n_groups && rc == KP_OK; g++) {
-		sc_group *grp = &c->groups[g];
+	for (size_t g = 0; g < c->topo.n_groups && rc == KP_OK; g++) {
+		sc_group *grp = &c->topo.groups[g];
 		if (grp->hostname || grp->inverse)
 			continue;
 		for (size_t i = 0; i < c->n_nodes && rc == KP_OK; i++) {
@@ -767,7 +767,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 		const sc_node *n = &c->nodes[p->node];
 		const sc_class *cls = &c->classes[p->cls];
 		for (size_t k = 0; k < cls->n_sel_groups && rc == KP_OK; k++) {
-			sc_group *grp = &c->groups[cls->sel_groups[k]];
+			sc_group *grp = &c->topo.groups[cls->sel_groups[k]];
 			if (grp->inverse)
 				continue;
 			size_t nt;
@@ -786,7 +786,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 		}
 		/* inverse anti-affinity of running pods */
 		for (size_t k = 0; k < cls->n_inverse && rc == KP_OK; k++) {
-			sc_group *grp = &c->groups[cls->inverse[k]];
+			sc_group *grp = &c->topo.groups[cls->inverse[k]];
 			grp->base_owners++;
 			uint32_t dom;
 			int has = node_domain(c, n, grp->key, 0, &dom);
@@ -803,6 +803,25 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 	}
 	kp__free(caps);
 	return rc;
+}
+
+size_t kp__topo_group_count(const struct kp_cluster *c)
+{
+	return c->topo.n_groups;
+}
+
+void kp__topo_snapshot_free(struct kp_cluster *c)
+{
+	sc_topo_snapshot *t = &c->topo;
+	kp__free(t->groups);
+	kp__free(t->topo_keys);
+	for (size_t i = 0; i < t->n_domgroups; i++) {
+		kp__free(t->domgroups[i].dom);
+		kp__free(t->domgroups[i].pool);
+	}
+	kp__free(t->domgroups);
+	kp__map_free(&t->group_by_key);
+	memset(t, 0, sizeof(*t));
 }
 
 /* ------------------------------------------------------------------ */
@@ -884,7 +903,7 @@ static int activate(sc_sim *s, uint32_t gi)
 	if (sg->active)
 		return KP_OK;
 	const struct kp_cluster *c = s->c;
-	const sc_group *g = &c->groups[gi];
+	const sc_group *g = &c->topo.groups[gi];
 	sg->active = 1;
 	sc_gdom *tmp = kp__calloc(g->n_base + 1, sizeof(sc_gdom));
 	if (!tmp)
@@ -965,12 +984,12 @@ int kp__topo_sim_new(sc_sim *s)
 		return KP_ENOMEM;
 	s->topo = t;
 	t->base_n = (uint32_t)c->str.n;
-	t->g = kp__calloc(c->n_groups + 1, sizeof(*t->g));
+	t->g = kp__calloc(c->topo.n_groups + 1, sizeof(*t->g));
 	t->excluded = kp__calloc(c->n_pods + 1, sizeof(uint32_t));
 	if (!t->g || !t->excluded)
 		return KP_ENOMEM;
-	for (size_t g = 0; g < c->n_groups; g++)
-		t->g[g].owners = c->groups[g].base_owners;
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		t->g[g].owners = c->topo.groups[g].base_owners;
 	for (size_t i = 0; i < c->n_pods; i++) {
 		const sc_pod *p = &c->pods[i];
 		if (s->pods[i].role == SC_SIM_NONE || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
@@ -992,10 +1011,22 @@ int kp__topo_sim_new(sc_sim *s)
 				if (activate(s, cls->variants[0].groups[k]) != KP_OK)
 					return KP_ENOMEM;
 	}
-	for (size_t g = 0; g < c->n_groups; g++)
-		if (c->groups[g].inverse && t->g[g].owners > 0 && activate(s, (uint32_t)g) != KP_OK)
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		if (c->topo.groups[g].inverse && t->g[g].owners > 0 && activate(s, (uint32_t)g) != KP_OK)
 			return KP_ENOMEM;
 	return KP_OK;
+}
+
+void kp__topo_nc_init(sc_nc_topo *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->host_dom = UINT32_MAX;
+}
+
+void kp__topo_nc_dispose(sc_nc_topo *t)
+{
+	kp__free(t->kdom);
+	t->kdom = NULL;
 }
 
 void kp__topo_sim_free(sc_sim *s)
@@ -1003,7 +1034,7 @@ void kp__topo_sim_free(sc_sim *s)
 	sc_topo *t = s->topo;
 	if (!t)
 		return;
-	for (size_t g = 0; t->g && g < s->c->n_groups; g++) {
+	for (size_t g = 0; t->g && g < s->c->topo.n_groups; g++) {
 		kp__free(t->g[g].d);
 		kp__map_free(&t->g[g].idx);
 	}
@@ -1086,7 +1117,7 @@ static int better(sc_sim *s, int32_t cnt, uint32_t dom, int32_t best_cnt, uint32
 static int next_spread(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_domains,
 		       kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
@@ -1155,7 +1186,7 @@ static int all_empty(const struct sim_group *sg)
 static int next_affinity(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_domains,
 			 kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	const char *small[16];
 	const char **opts = small;
@@ -1237,7 +1268,7 @@ done:
 static int next_anti(sc_sim *s, uint32_t gi, kp_requirement *pod_domains,
 		     kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
@@ -1292,7 +1323,7 @@ static void topo_why(sc_sim *s, sc_why *w, uint32_t gi)
 {
 	if (!w)
 		return;
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	const struct sim_group *sg = &s->topo->g[gi];
 	sc_buf b = { 0 }; /* domains are input text: allocated */
 	size_t shown = 0;
@@ -1336,10 +1367,10 @@ int kp__topo_add_requirements(sc_sim *s, uint32_t pod, const sc_variant *v,
 			gi = v->groups[k];
 		} else {
 			gi = cls->sel_groups[k - v->n_groups];
-			if (!c->groups[gi].inverse || !s->topo->g[gi].active)
+			if (!c->topo.groups[gi].inverse || !s->topo->g[gi].active)
 				continue;
 		}
-		const sc_group *g = &c->groups[gi];
+		const sc_group *g = &c->topo.groups[gi];
 		kp_requirement *pd = kp_requirements_get(v->strict, g->key);
 		kp_requirement *nd = kp_requirements_get(node_reqs, g->key);
 		kp_requirement *dom = NULL;
@@ -1398,7 +1429,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 		return KP_OK;
 	for (size_t k = 0; k < cls->n_sel_groups; k++) {
 		uint32_t gi = cls->sel_groups[k];
-		const sc_group *g = &c->groups[gi];
+		const sc_group *g = &c->topo.groups[gi];
 		struct sim_group *sg = &s->topo->g[gi];
 		if (g->inverse || !sg->active)
 			continue;
@@ -1428,7 +1459,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 		struct sim_group *sg = &s->topo->g[gi];
 		if (!sg->active && activate(s, gi) != KP_OK)
 			return KP_ENOMEM;
-		kp_requirement *r = kp_requirements_get(reqs, c->groups[gi].key);
+		kp_requirement *r = kp_requirements_get(reqs, c->topo.groups[gi].key);
 		size_t nv = kp_requirement_value_count(r);
 		for (size_t i = 0; i < nv; i++) {
 			int ok;
@@ -1456,14 +1487,14 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 static uint32_t nc_kdom(sc_sim *s, sc_nc *nc, const sc_group *g)
 {
 	const struct kp_cluster *c = s->c;
-	if (!nc->kdom || nc->kdom_ver != nc->reqs_ver + 1) {
-		if (!nc->kdom && !(nc->kdom = kp__malloc((c->n_topo_keys + 1) * sizeof(uint32_t))))
+	if (!nc->topo.kdom || nc->topo.kdom_ver != nc->reqs_ver + 1) {
+		if (!nc->topo.kdom && !(nc->topo.kdom = kp__malloc((c->topo.n_topo_keys + 1) * sizeof(uint32_t))))
 			return KDOM_OTHER;
-		for (size_t k = 0; k < c->n_topo_keys; k++)
-			nc->kdom[k] = KDOM_UNSET;
-		nc->kdom_ver = nc->reqs_ver + 1;
+		for (size_t k = 0; k < c->topo.n_topo_keys; k++)
+			nc->topo.kdom[k] = KDOM_UNSET;
+		nc->topo.kdom_ver = nc->reqs_ver + 1;
 	}
-	uint32_t *slot = &nc->kdom[g->key_id];
+	uint32_t *slot = &nc->topo.kdom[g->key_id];
 	if (*slot != KDOM_UNSET)
 		return *slot;
 	kp_requirement *r = kp_requirements_get(nc->reqs, g->key);
@@ -1500,18 +1531,18 @@ sc_reject kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc
 		struct sim_group *sg = &s->topo->g[q->g];
 		if (!sg->active)
 			continue;
-		const sc_group *g = &c->groups[q->g];
+		const sc_group *g = &c->topo.groups[q->g];
 		if (q->hostname) {
 			if (q->type == SC_TOPO_AFFINITY || !sg->n)
 				continue;
-			if (nc->host_dom == UINT32_MAX) {
+			if (nc->topo.host_dom == UINT32_MAX) {
 				int ok;
 				uint32_t d = dom_of(s, nc->hostname, 0, &ok);
 				if (ok != 1)
 					continue; /* never recorded anywhere: count 0 */
-				nc->host_dom = d;
+				nc->topo.host_dom = d;
 			}
-			const sc_gdom *d = sg_find(sg, nc->host_dom);
+			const sc_gdom *d = sg_find(sg, nc->topo.host_dom);
 			int32_t cnt = d ? d->cnt : 0;
 			if (q->type == SC_TOPO_ANTI && cnt > 0)
 				return SC_REJECT_FOREVER;
