@@ -362,6 +362,8 @@ typedef struct sc_group {
 	uint32_t *namespaces;      /* sorted interned ids */
 	size_t n_namespaces;
 	const kp_label_selector *selector; /* NULL selects nothing */
+	uint32_t selector_ok;      /* the selector passed kp_label_selector_validate (checked
+	                              once: an invalid one selects nothing) */
 	/* node filter (topology spread only) */
 	uint32_t taint_honor, affinity_honor;
 	kp_requirements **filter_reqs;

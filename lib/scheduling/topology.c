@@ -329,6 +329,7 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 	memcpy(g->namespaces, d->ns, d->n_ns * sizeof(uint32_t));
 	g->n_namespaces = d->n_ns;
 	g->selector = d->selector;
+	g->selector_ok = d->selector && kp_label_selector_validate(d->selector, NULL) == KP_OK;
 	g->taint_honor = d->taint_honor;
 	g->affinity_honor = d->affinity_honor;
 	g->filter_reqs = kp__arena_alloc(&c->arena, (d->n_filter_reqs + 1) * sizeof(void *));
@@ -601,15 +602,217 @@ int kp__topo_inverse_groups(struct kp_cluster *c, const sc_class *cls, uint32_t 
 /* ------------------------------------------------------------------ */
 /* The snapshot's counts                                               */
 
-static int selects(const struct kp_cluster *c, const sc_group *g, const sc_class *cls)
+static const char *or_empty(const char *s)
 {
-	if (!g->selector)
+	return s ? s : "";
+}
+
+static int value_listed(const kp_label_selector_requirement *r, const char *value)
+{
+	for (size_t i = 0; i < r->n_values; i++)
+		if (strcmp(or_empty(r->values[i]), value) == 0)
+			return 1;
+	return 0;
+}
+
+/* kp_label_selector_matches on a selector validated once already
+ * (sc_group::selector_ok), without validating it again for every pod. */
+static int selector_matches(const kp_label_selector *sel, const kp_labels *labels)
+{
+	for (size_t i = 0; i < sel->match_labels.count; i++) {
+		const kp_label *want = &sel->match_labels.items[i];
+		const char *have = kp_labels_get(labels, or_empty(want->key));
+		if (!have || strcmp(have, or_empty(want->value)) != 0)
+			return 0;
+	}
+	for (size_t i = 0; i < sel->n_match_expressions; i++) {
+		const kp_label_selector_requirement *r = &sel->match_expressions[i];
+		const char *have = kp_labels_get(labels, or_empty(r->key));
+		int ok;
+		switch (r->op) {
+		case KP_LABEL_SELECTOR_OP_IN:
+			ok = have && value_listed(r, have);
+			break;
+		case KP_LABEL_SELECTOR_OP_NOT_IN:
+			ok = !have || !value_listed(r, have);
+			break;
+		case KP_LABEL_SELECTOR_OP_EXISTS:
+			ok = have != NULL;
+			break;
+		default: /* DoesNotExist; validation refused any other operator */
+			ok = have == NULL;
+			break;
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static int selects(const sc_group *g, const sc_class *cls)
+{
+	if (!g->selector || !g->selector_ok)
 		return 0;
 	if (!bsearch(&cls->ns, g->namespaces, g->n_namespaces, sizeof(uint32_t), cmp_u32))
 		return 0;
-	(void)c;
-	return kp_label_selector_matches(g->selector, cls->rep->metadata ? &cls->rep->metadata->labels
-									 : NULL);
+	return selector_matches(g->selector, cls->rep->metadata ? &cls->rep->metadata->labels : NULL);
+}
+
+/*
+ * Which groups may select a pod, indexed by a label every pod they select
+ * has: a matchLabels entry, else each value of an In expression. A pod's
+ * candidates are the groups indexed under its labels plus the groups with
+ * no such label (an empty selector, only NotIn, Exists, DoesNotExist);
+ * selects() decides among them. Without it, every class would be tried
+ * against every group: quadratic when each pod has a group of its own.
+ */
+struct sel_bucket {
+	uint32_t *g;
+	size_t n, cap;
+};
+
+struct sel_index {
+	kp__map by_label;          /* "key\0value" -> bucket */
+	struct sel_bucket *b;
+	size_t n_b, cap_b;
+	struct sel_bucket rest;    /* groups with no indexing label */
+};
+
+static void sel_index_free(struct sel_index *x)
+{
+	for (size_t i = 0; i < x->n_b; i++)
+		kp__free(x->b[i].g);
+	kp__free(x->b);
+	kp__free(x->rest.g);
+	kp__map_free(&x->by_label);
+}
+
+static int bucket_add(struct sel_bucket *b, uint32_t g)
+{
+	if (b->n && b->g[b->n - 1] == g)
+		return KP_OK; /* an In expression listing a value twice */
+	if (kp__grow((void **)&b->g, &b->cap, b->n + 1, sizeof(uint32_t)) != KP_OK)
+		return KP_ENOMEM;
+	b->g[b->n++] = g;
+	return KP_OK;
+}
+
+static void label_key(sc_buf *k, const char *key, const char *value)
+{
+	k->len = 0;
+	kp__buf_bytes(k, key, strlen(key) + 1);
+	kp__buf_bytes(k, value, strlen(value));
+}
+
+static int sel_index_put(struct sel_index *x, sc_buf *k, const char *key, const char *value,
+			 uint32_t g)
+{
+	label_key(k, key, value);
+	uint32_t bi;
+	int inserted;
+	if (k->failed ||
+	    kp__map_put(&x->by_label, k->data, k->len, (uint32_t)x->n_b, &bi, &inserted) != KP_OK)
+		return KP_ENOMEM;
+	if (inserted) {
+		if (kp__grow((void **)&x->b, &x->cap_b, x->n_b + 1, sizeof(*x->b)) != KP_OK)
+			return KP_ENOMEM;
+		memset(&x->b[x->n_b++], 0, sizeof(*x->b));
+	}
+	return bucket_add(&x->b[bi], g);
+}
+
+/* Index group @p g under its indexing label(s), or in rest. */
+static int sel_index_group(struct sel_index *x, sc_buf *k, const sc_group *grp, uint32_t g)
+{
+	const kp_label_selector *sel = grp->selector;
+	if (!sel || !grp->selector_ok)
+		return KP_OK; /* selects nothing */
+	if (sel->match_labels.count) {
+		const kp_label *l = &sel->match_labels.items[0];
+		return sel_index_put(x, k, or_empty(l->key), or_empty(l->value), g);
+	}
+	for (size_t i = 0; i < sel->n_match_expressions; i++) {
+		const kp_label_selector_requirement *r = &sel->match_expressions[i];
+		if (r->op != KP_LABEL_SELECTOR_OP_IN)
+			continue;
+		int rc = KP_OK;
+		for (size_t v = 0; v < r->n_values && rc == KP_OK; v++)
+			rc = sel_index_put(x, k, or_empty(r->key), or_empty(r->values[v]), g);
+		return rc; /* In with no value selects nothing: indexed nowhere */
+	}
+	return bucket_add(&x->rest, g);
+}
+
+static int sel_index_build(const struct kp_cluster *c, struct sel_index *x)
+{
+	sc_buf k = { 0 };
+	int rc = KP_OK;
+	for (size_t g = 0; g < c->topo.n_groups && rc == KP_OK; g++)
+		rc = sel_index_group(x, &k, &c->topo.groups[g], (uint32_t)g);
+	kp__buf_free(&k);
+	return rc;
+}
+
+static int cand_add(uint32_t **v, size_t *n, size_t *cap, const struct sel_bucket *b)
+{
+	if (!b->n)
+		return KP_OK;
+	if (kp__grow((void **)v, cap, *n + b->n, sizeof(uint32_t)) != KP_OK)
+		return KP_ENOMEM;
+	memcpy(*v + *n, b->g, b->n * sizeof(uint32_t));
+	*n += b->n;
+	return KP_OK;
+}
+
+/* The groups that select the class's pods, ascending, into cls->sel_groups. */
+static int class_sel_groups(struct kp_cluster *c, const struct sel_index *x, sc_class *cls,
+			    sc_buf *k, uint32_t **cand, size_t *cap)
+{
+	size_t n = 0;
+	const kp_labels *labels = cls->rep->metadata ? &cls->rep->metadata->labels : NULL;
+	for (size_t i = 0; labels && labels->items && i < labels->count; i++) {
+		const kp_label *l = &labels->items[i];
+		uint32_t bi;
+		label_key(k, or_empty(l->key), or_empty(l->value));
+		if (k->failed)
+			return KP_ENOMEM;
+		if (kp__map_get(&x->by_label, k->data, k->len, &bi) &&
+		    cand_add(cand, &n, cap, &x->b[bi]) != KP_OK)
+			return KP_ENOMEM;
+	}
+	if (cand_add(cand, &n, cap, &x->rest) != KP_OK)
+		return KP_ENOMEM;
+	qsort(*cand, n, sizeof(uint32_t), cmp_u32);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((!kept || (*cand)[kept - 1] != (*cand)[i]) &&
+		    selects(&c->topo.groups[(*cand)[i]], cls))
+			(*cand)[kept++] = (*cand)[i];
+	if (!kept)
+		return KP_OK;
+	cls->sel_groups = kp__arena_alloc(&c->arena, kept * sizeof(uint32_t));
+	if (!cls->sel_groups)
+		return KP_ENOMEM;
+	memcpy(cls->sel_groups, *cand, kept * sizeof(uint32_t));
+	cls->n_sel_groups = kept;
+	return KP_OK;
+}
+
+/* cls->sel_groups of every class. */
+static int classes_sel_groups(struct kp_cluster *c)
+{
+	struct sel_index x;
+	memset(&x, 0, sizeof(x));
+	sc_buf k = { 0 };
+	uint32_t *cand = NULL;
+	size_t cap = 0;
+	int rc = sel_index_build(c, &x);
+	for (size_t i = 0; i < c->n_classes && rc == KP_OK; i++)
+		rc = class_sel_groups(c, &x, &c->classes[i], &k, &cand, &cap);
+	kp__free(cand);
+	kp__buf_free(&k);
+	sel_index_free(&x);
+	return rc;
 }
 
 static int class_selected_by(const sc_class *cls, uint32_t g)
@@ -695,21 +898,12 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 	for (size_t g = 0; g < c->topo.n_groups; g++)
 		caps[g] = c->topo.groups[g].n_base;
 	/* which groups select each class */
+	if (classes_sel_groups(c) != KP_OK) {
+		kp__free(caps);
+		return KP_ENOMEM;
+	}
 	for (size_t k = 0; k < c->n_classes; k++) {
 		sc_class *cls = &c->classes[k];
-		size_t n = 0;
-		for (size_t g = 0; g < c->topo.n_groups; g++)
-			n += selects(c, &c->topo.groups[g], cls);
-		if (n) {
-			cls->sel_groups = kp__arena_alloc(&c->arena, n * sizeof(uint32_t));
-			if (!cls->sel_groups) {
-				kp__free(caps);
-				return KP_ENOMEM;
-			}
-			for (size_t g = 0; g < c->topo.n_groups; g++)
-				if (selects(c, &c->topo.groups[g], cls))
-					cls->sel_groups[cls->n_sel_groups++] = (uint32_t)g;
-		}
 		int owns = cls->n_inverse != 0;
 		for (size_t v = 0; v < cls->n_variants; v++)
 			owns |= cls->variants[v].n_groups != 0;
