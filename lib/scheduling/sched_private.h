@@ -535,6 +535,8 @@ struct sc_nc {
 	size_t n_ports, cap_ports;
 	const sc_variant **absorbed; /* variants whose requirements change nothing (no topology) */
 	size_t n_absorbed, cap_absorbed;
+	uint32_t oprev, onext;     /* neighbours in its pod count's order list, UINT32_MAX at the ends */
+	int64_t oseq;              /* rank in that list: ascending from head to tail */
 	int min_values_relaxed;
 	int dropped;               /* removed by minValues truncation */
 	size_t n_opts_final;
@@ -601,8 +603,12 @@ struct sc_sim {
 	/* new NodeClaims */
 	sc_nc **ncs;               /* creation order */
 	size_t n_ncs, cap_ncs;
-	uint32_t *order;           /* in-flight order: pod count ascending, stable */
-	size_t cap_order;
+	/* in-flight order (upstream sorts the NodeClaims by pod count
+	 * ascending, stably, before each pod): one list per pod count, the
+	 * non-empty lists chained by count (simulate.c) */
+	struct sc_order_list *olists; /* indexed by pod count */
+	size_t cap_olists;
+	uint32_t ofirst;           /* smallest pod count with NodeClaims, UINT32_MAX when none */
 	/* NodePool limits */
 	int64_t **pool_rem;        /* per pool, NULL when no limits */
 	/* the queue of pods (snapshot indices) */
@@ -611,7 +617,6 @@ struct sc_sim {
 	sc_topo *topo;
 	uint32_t next_hostname;
 	sc_variant_sim *variants;  /* per variant (sc_variant::id) */
-	uint32_t *pos;             /* per NodeClaim id: its position in order */
 	struct sc_price_order *porders; /* instance types by price, per (catalogue, allowed pairs) */
 	size_t n_porders, cap_porders;
 	/* scratch */

@@ -895,20 +895,119 @@ int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_varia
 	return rc;
 }
 
-/* Keep s->order sorted by pod count ascending after nc at position pos
- * changed; equal counts keep their relative order (a stable sort). */
-static void order_fix(sc_sim *s, size_t pos)
+/*
+ * The in-flight order. Upstream sorts the NodeClaims by pod count
+ * ascending with a stable sort before each pod; between two sorts only one
+ * NodeClaim changes, gaining one pod (or a new one arrives with one pod).
+ * A NodeClaim going from n-1 to n pods passes the others with n-1 pods and
+ * stops before the first with n: it becomes the head of the list of count
+ * n. A new NodeClaim goes after every NodeClaim with one pod: the tail of
+ * the list of count 1. Keeping one list per count makes both O(1), where
+ * shifting one sorted array cost O(NodeClaims) per placement.
+ */
+struct sc_order_list {
+	uint32_t head, tail;       /* NodeClaim ids, NONE when empty */
+	uint32_t next, prev;       /* neighbouring counts with NodeClaims, NONE at the ends */
+	int64_t front, back;       /* oseq of the next push at each end */
+};
+
+#define NONE UINT32_MAX
+
+static struct sc_order_list *olist(sc_sim *s, uint32_t cnt)
 {
-	uint32_t id = s->order[pos];
-	size_t cnt = s->ncs[id]->n_pods;
-	while (pos + 1 < s->n_ncs && s->ncs[s->order[pos + 1]]->n_pods < cnt) {
-		s->order[pos] = s->order[pos + 1];
-		s->pos[s->order[pos]] = (uint32_t)pos;
-		pos++;
+	if (cnt >= s->cap_olists) {
+		size_t old = s->cap_olists;
+		if (kp__grow((void **)&s->olists, &s->cap_olists, (size_t)cnt + 1,
+			     sizeof(*s->olists)) != KP_OK)
+			return NULL;
+		for (size_t i = old; i < s->cap_olists; i++) {
+			struct sc_order_list *l = &s->olists[i];
+			l->head = l->tail = l->next = l->prev = NONE;
+			l->front = -1;
+			l->back = 0;
+		}
 	}
-	s->order[pos] = id;
-	s->pos[id] = (uint32_t)pos;
+	return &s->olists[cnt];
 }
+
+/* Chain count @p cnt (its list just got its first NodeClaim) after count
+ * @p prev (NONE: first). */
+static void olist_link(sc_sim *s, uint32_t prev, uint32_t cnt)
+{
+	struct sc_order_list *l = &s->olists[cnt];
+	l->prev = prev;
+	l->next = prev == NONE ? s->ofirst : s->olists[prev].next;
+	if (l->next != NONE)
+		s->olists[l->next].prev = cnt;
+	if (prev == NONE)
+		s->ofirst = cnt;
+	else
+		s->olists[prev].next = cnt;
+}
+
+/* Unchain count @p cnt, whose list just became empty. */
+static void olist_unlink(sc_sim *s, uint32_t cnt)
+{
+	struct sc_order_list *l = &s->olists[cnt];
+	if (l->prev == NONE)
+		s->ofirst = l->next;
+	else
+		s->olists[l->prev].next = l->next;
+	if (l->next != NONE)
+		s->olists[l->next].prev = l->prev;
+	l->next = l->prev = NONE;
+}
+
+/* A new NodeClaim with one pod: the tail of count 1 (the smallest count:
+ * first in the chain). */
+static int order_add(sc_sim *s, sc_nc *nc)
+{
+	struct sc_order_list *l = olist(s, 1);
+	if (!l)
+		return KP_ENOMEM;
+	if (l->head == NONE)
+		olist_link(s, NONE, 1);
+	nc->oprev = l->tail;
+	nc->onext = NONE;
+	nc->oseq = l->back++;
+	if (l->tail != NONE)
+		s->ncs[l->tail]->onext = nc->id;
+	else
+		l->head = nc->id;
+	l->tail = nc->id;
+	return KP_OK;
+}
+
+/* @p nc went from n-1 to n pods: from its list to the head of count n. */
+static int order_fix(sc_sim *s, sc_nc *nc)
+{
+	uint32_t cnt = (uint32_t)nc->n_pods, from = cnt - 1;
+	if (!olist(s, cnt))
+		return KP_ENOMEM;
+	struct sc_order_list *lf = &s->olists[from], *lt = &s->olists[cnt];
+	if (nc->oprev != NONE)
+		s->ncs[nc->oprev]->onext = nc->onext;
+	else
+		lf->head = nc->onext;
+	if (nc->onext != NONE)
+		s->ncs[nc->onext]->oprev = nc->oprev;
+	else
+		lf->tail = nc->oprev;
+	if (lt->head == NONE)
+		olist_link(s, from, cnt); /* no count lies between n-1 and n */
+	if (lf->head == NONE)
+		olist_unlink(s, from);
+	nc->oprev = NONE;
+	nc->onext = lt->head;
+	nc->oseq = lt->front--;
+	if (lt->head != NONE)
+		s->ncs[lt->head]->oprev = nc->id;
+	else
+		lt->tail = nc->id;
+	lt->head = nc->id;
+	return KP_OK;
+}
+
 
 static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
@@ -979,12 +1078,12 @@ static void verify_reject(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *
 	kp__why_dispose(&w);
 }
 
-static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint32_t stamp)
+static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, uint32_t id, uint32_t stamp)
 {
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
-	sc_nc *nc = s->ncs[s->order[k]];
+	sc_nc *nc = s->ncs[id];
 	if (nc->maxalloc)
 		for (size_t r = 0; r < c->n_res; r++)
 			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
@@ -1008,59 +1107,94 @@ static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint3
 	nc_add_dispose(&a);
 	if (rc != KP_OK)
 		return KP_ENOMEM;
-	order_fix(s, k);
-	return KP_OK;
+	return order_fix(s, nc);
 }
 
-static int cmp_pos(const void *a, const void *b)
+/* A NodeClaim's place in the in-flight order: pod count, then rank. */
+struct order_cand {
+	uint32_t cnt;
+	uint32_t id;
+	int64_t seq;
+};
+
+static int cmp_cand(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	const struct order_cand *x = a, *y = b;
+	if (x->cnt != y->cnt)
+		return x->cnt < y->cnt ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Index of the lowest set bit of x (x != 0). */
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	unsigned i = 0;
+	while (!(x & 1)) {
+		x >>= 1;
+		i++;
+	}
+	return i;
+#endif
+}
+
+/* Most NodeClaims are ruled out for good for this variant: visit the
+ * others only, in order. The clear bits are read a word at a time, so the
+ * cost follows the NodeClaims left, not all the NodeClaims open. */
+static int try_unblocked(sc_sim *s, uint32_t pod, const sc_variant *v, uint32_t stamp)
+{
+	const sc_variant_sim *vs = &s->variants[v->id];
+	size_t vbw = vs->blocked_words, n = 0;
+	struct order_cand *cand = kp__malloc((s->n_ncs - vs->n_blocked + 1) * sizeof(*cand));
+	if (!cand)
+		return KP_ENOMEM;
+	for (size_t wi = 0; wi * 64 < s->n_ncs; wi++) {
+		uint64_t open = wi < vbw ? ~vs->blocked[wi] : ~0ull;
+		if (s->n_ncs - wi * 64 < 64)
+			open &= (1ull << (s->n_ncs - wi * 64)) - 1;
+		while (open) {
+			uint32_t id = (uint32_t)(wi * 64 + lowest_bit(open));
+			open &= open - 1;
+			if (id < vs->amemo_cap && vs->amemo[id] == stamp)
+				continue;
+			const sc_nc *nc = s->ncs[id];
+			cand[n].cnt = (uint32_t)nc->n_pods;
+			cand[n].id = id;
+			cand[n++].seq = nc->oseq;
+		}
+	}
+	qsort(cand, n, sizeof(*cand), cmp_cand);
+	int rc = KP_EINCOMPATIBLE;
+	for (size_t i = 0; i < n && rc == KP_EINCOMPATIBLE; i++) {
+		rc = try_one(s, pod, v, cand[i].id, stamp);
+	}
+	kp__free(cand);
+	return rc;
 }
 
 static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const sc_class *cls = &s->c->classes[s->c->pods[pod].cls];
-	const uint64_t *vb = cls->topo ? s->variants[v->id].blocked : NULL;
 	uint32_t stamp = cls->topo ? kp__topo_affinity_stamp(s, v) : 0;
-	if (vb && s->n_ncs >= 128 && s->variants[v->id].n_blocked * 2 > s->n_ncs) {
-		/* most NodeClaims are ruled out for good: visit the others only,
-		 * in order */
-		size_t vbw = s->variants[v->id].blocked_words, n = 0;
-		uint64_t *cand = kp__malloc((s->n_ncs - s->variants[v->id].n_blocked + 1) * sizeof(uint64_t));
-		if (!cand)
-			return KP_ENOMEM;
-		for (size_t id = 0; id < s->n_ncs; id++) {
-			if (id / 64 < vbw && (vb[id / 64] >> (id % 64) & 1))
-				continue;
-			cand[n++] = (uint64_t)s->pos[id] << 32 | id;
-		}
-		qsort(cand, n, sizeof(*cand), cmp_pos);
-		int rc = KP_EINCOMPATIBLE;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t id = (uint32_t)cand[i];
-			if (id < s->variants[v->id].amemo_cap && s->variants[v->id].amemo[id] == stamp)
-				continue;
-			rc = try_one(s, pod, v, (size_t)(cand[i] >> 32), stamp);
+	if (cls->topo && s->variants[v->id].blocked && s->n_ncs >= 128 &&
+	    s->variants[v->id].n_blocked * 2 > s->n_ncs)
+		return try_unblocked(s, pod, v, stamp);
+	for (uint32_t k = s->ofirst; k != NONE; k = s->olists[k].next) {
+		for (uint32_t id = s->olists[k].head; id != NONE; id = s->ncs[id]->onext) {
+			if (cls->topo) {
+				const sc_variant_sim *vs = &s->variants[v->id];
+				if (vs->blocked && (size_t)(id / 64) < vs->blocked_words &&
+				    (vs->blocked[id / 64] >> (id % 64) & 1))
+					continue;
+				if (id < vs->amemo_cap && vs->amemo[id] == stamp)
+					continue;
+			}
+			int rc = try_one(s, pod, v, id, stamp);
 			if (rc != KP_EINCOMPATIBLE)
-				break;
+				return rc;
 		}
-		kp__free(cand);
-		return rc;
-	}
-	for (size_t k = 0; k < s->n_ncs; k++) {
-		uint32_t id = s->order[k];
-		if (cls->topo) {
-			size_t vbw = s->variants[v->id].blocked_words;
-			vb = s->variants[v->id].blocked;
-			if (vb && (size_t)(id / 64) < vbw && (vb[id / 64] >> (id % 64) & 1))
-				continue;
-			if (id < s->variants[v->id].amemo_cap && s->variants[v->id].amemo[id] == stamp)
-				continue;
-		}
-		int rc = try_one(s, pod, v, k, stamp);
-		if (rc != KP_EINCOMPATIBLE)
-			return rc;
 	}
 	return KP_EINCOMPATIBLE;
 }
@@ -1122,11 +1256,7 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 		}
 		/* keep it */
 		s->next_hostname++;
-		size_t cap_pos = s->cap_order;
-		if (kp__grow((void **)&s->ncs, &s->cap_ncs, s->n_ncs + 1, sizeof(*s->ncs)) != KP_OK ||
-		    kp__grow((void **)&s->order, &s->cap_order, s->n_ncs + 1, sizeof(uint32_t)) !=
-			    KP_OK ||
-		    kp__grow((void **)&s->pos, &cap_pos, s->cap_order, sizeof(uint32_t)) != KP_OK) {
+		if (kp__grow((void **)&s->ncs, &s->cap_ncs, s->n_ncs + 1, sizeof(*s->ncs)) != KP_OK) {
 			nc_add_dispose(&a);
 			nc_free(nc);
 			rc = KP_ENOMEM;
@@ -1134,19 +1264,13 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 		}
 		nc->id = (uint32_t)s->n_ncs;
 		nc->min_values_relaxed = a.relaxed;
-		s->ncs[s->n_ncs] = nc;
+		s->ncs[s->n_ncs++] = nc;
 		/* a new NodeClaim has one pod: it goes after the NodeClaims with one
-		 * pod or fewer (what the next stable sort would do) */
-		size_t pos = s->n_ncs;
-		s->order[pos] = nc->id;
-		s->pos[nc->id] = (uint32_t)pos;
-		s->n_ncs++;
-		while (pos > 0 && s->ncs[s->order[pos - 1]]->n_pods > 1) {
-			s->order[pos] = s->order[pos - 1];
-			s->pos[s->order[pos]] = (uint32_t)pos;
-			s->order[pos - 1] = nc->id;
-			s->pos[nc->id] = (uint32_t)(pos - 1);
-			pos--;
+		 * pod (what the next stable sort would do) */
+		if (order_add(s, nc) != KP_OK) {
+			nc_add_dispose(&a);
+			rc = KP_ENOMEM;
+			break;
 		}
 		rc = nc_place(s, nc, pod, v, &a);
 		nc_add_dispose(&a);
@@ -1299,7 +1423,7 @@ void kp__sched_sim_free(sc_sim *s)
 	for (size_t i = 0; i < s->n_ncs; i++)
 		nc_free(s->ncs[i]);
 	kp__free(s->ncs);
-	kp__free(s->order);
+	kp__free(s->olists);
 	for (size_t i = 0; c && s->pool_rem && i < c->n_pools; i++)
 		kp__free(s->pool_rem[i]);
 	kp__free(s->pool_rem);
@@ -1312,7 +1436,6 @@ void kp__sched_sim_free(sc_sim *s)
 		kp__free(s->variants[i].amemo);
 	}
 	kp__free(s->variants);
-	kp__free(s->pos);
 	kp__itcompat_dispose(&s->itc);
 	kp__topo_sim_free(s);
 	kp__free(s);
@@ -1408,6 +1531,7 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 	s->nodes = kp__calloc(c->n_nodes + 1, sizeof(*s->nodes));
 	s->pods = kp__calloc(c->n_pods + 1, sizeof(*s->pods));
 	s->variants = kp__calloc(c->n_variants + 1, sizeof(*s->variants));
+	s->ofirst = NONE;
 	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
 	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
 	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
