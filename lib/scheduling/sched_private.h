@@ -594,6 +594,13 @@ typedef struct sc_variant_sim {
 	size_t amemo_cap;
 } sc_variant_sim;
 
+/* The NodeClaims with one pod count, in in-flight order (simulate.c). */
+struct sc_order_list {
+	uint32_t head, tail;       /* NodeClaim ids, UINT32_MAX when empty */
+	uint32_t next, prev;       /* neighbouring counts with NodeClaims, UINT32_MAX at the ends */
+	int64_t front, back;       /* oseq of the next push at each end */
+};
+
 struct sc_sim {
 	const struct kp_cluster *c;
 	uint32_t min_values_best_effort;
@@ -630,6 +637,13 @@ struct sc_sim {
 	 * rejection with the full check, counting the ones it contradicts */
 	int verify_quick;
 	size_t quick_checked, quick_contradicted;
+	/* tests only: keep the in-flight order also as one array sorted the
+	 * way upstream sorts (stable, by pod count) and compare it with the
+	 * lists after every change, counting the differences */
+	int verify_order;
+	uint32_t *order_ref;
+	size_t cap_order_ref;
+	size_t order_checked, order_mismatched;
 };
 
 /* topology.c: per-simulation state */

@@ -905,12 +905,6 @@ int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_varia
  * the list of count 1. Keeping one list per count makes both O(1), where
  * shifting one sorted array cost O(NodeClaims) per placement.
  */
-struct sc_order_list {
-	uint32_t head, tail;       /* NodeClaim ids, NONE when empty */
-	uint32_t next, prev;       /* neighbouring counts with NodeClaims, NONE at the ends */
-	int64_t front, back;       /* oseq of the next push at each end */
-};
-
 #define NONE UINT32_MAX
 
 static struct sc_order_list *olist(sc_sim *s, uint32_t cnt)
@@ -956,6 +950,38 @@ static void olist_unlink(sc_sim *s, uint32_t cnt)
 	if (l->next != NONE)
 		s->olists[l->next].prev = l->prev;
 	l->next = l->prev = NONE;
+}
+
+/* Tests only (verify_order): the in-flight order as upstream gets it,
+ * a stable sort of all the NodeClaims by pod count, after NodeClaim @p id
+ * changed (or arrived: @p added); then compare it with the lists. */
+static void order_verify(sc_sim *s, uint32_t id, int added)
+{
+	if (added) {
+		if (kp__grow((void **)&s->order_ref, &s->cap_order_ref, s->n_ncs,
+			     sizeof(uint32_t)) != KP_OK) {
+			s->oom = 1;
+			return;
+		}
+		s->order_ref[s->n_ncs - 1] = id;
+	}
+	/* insertion sort: stable, and the array is sorted but for id */
+	for (size_t i = 1; i < s->n_ncs; i++) {
+		uint32_t x = s->order_ref[i];
+		size_t j = i;
+		while (j > 0 && s->ncs[s->order_ref[j - 1]]->n_pods > s->ncs[x]->n_pods) {
+			s->order_ref[j] = s->order_ref[j - 1];
+			j--;
+		}
+		s->order_ref[j] = x;
+	}
+	size_t i = 0;
+	int same = 1;
+	for (uint32_t k = s->ofirst; k != NONE; k = s->olists[k].next)
+		for (uint32_t x = s->olists[k].head; x != NONE; x = s->ncs[x]->onext)
+			same &= i < s->n_ncs && s->order_ref[i++] == x;
+	s->order_checked++;
+	s->order_mismatched += !(same && i == s->n_ncs);
 }
 
 /* A new NodeClaim with one pod: the tail of count 1 (the smallest count:
@@ -1005,6 +1031,8 @@ static int order_fix(sc_sim *s, sc_nc *nc)
 	else
 		lt->tail = nc->id;
 	lt->head = nc->id;
+	if (s->verify_order)
+		order_verify(s, nc->id, 0);
 	return KP_OK;
 }
 
@@ -1279,6 +1307,8 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 			break;
 		}
 		subtract_max(s, pool, nc);
+		if (s->verify_order)
+			order_verify(s, nc->id, 1);
 		rc = KP_OK;
 		break;
 	}
@@ -1424,6 +1454,7 @@ void kp__sched_sim_free(sc_sim *s)
 		nc_free(s->ncs[i]);
 	kp__free(s->ncs);
 	kp__free(s->olists);
+	kp__free(s->order_ref);
 	for (size_t i = 0; c && s->pool_rem && i < c->n_pools; i++)
 		kp__free(s->pool_rem[i]);
 	kp__free(s->pool_rem);
