@@ -731,7 +731,9 @@ static int on_end(yparser *y, yaml_event_t *ev)
 		}
 	}
 	if (anchor_name) {
-		if (anchor_set(y, anchor_name, n) != KP_OK) {
+		int set = anchor_set(y, anchor_name, n); /* the map keeps its own copy */
+		kp__free(anchor_name);
+		if (set != KP_OK) {
 			kp__node_free(n);
 			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
 		}
