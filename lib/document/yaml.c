@@ -32,6 +32,7 @@
 
 #include <yaml.h>
 
+#include "common/map.h"
 #include "tree.h"
 
 /* ---- number text, as Go's encoding/json writes a float64 ---- */
@@ -306,11 +307,6 @@ static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_s
 
 /* ---- parser ---- */
 
-typedef struct anchor {
-	char *name;
-	kp__node *node; /* borrowed from the tree */
-} anchor;
-
 typedef struct frame {
 	kp__node *node;
 	char *anchor;
@@ -326,7 +322,8 @@ typedef struct yparser {
 	int over;
 	frame *stack;
 	size_t depth;
-	anchor *anchors; /* open addressing, capacity a power of two */
+	kp__map anchors;      /* anchor name -> index in anchor_nodes */
+	kp__node **anchor_nodes; /* borrowed from the tree */
 	size_t n_anchors;
 	size_t cap_anchors;
 	kp__node *root;
@@ -364,67 +361,35 @@ static void doc_limit(yparser *y, size_t at)
 	y->b->max_nodes = y->doc_limited ? per_doc : y->input_cap;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static void anchors_clear(yparser *y)
 {
-	for (size_t i = 0; i < y->cap_anchors; i++)
-		kp__free(y->anchors[i].name);
-	kp__free(y->anchors);
-	y->anchors = NULL;
+	kp__map_free(&y->anchors);
+	kp__free(y->anchor_nodes);
+	y->anchor_nodes = NULL;
 	y->n_anchors = y->cap_anchors = 0;
 }
 
-static anchor *anchor_slot(anchor *tab, size_t cap, const char *name)
+/* Register (or redefine) an anchor. */
+static int anchor_set(yparser *y, const char *name, kp__node *node)
 {
-	size_t i = (size_t)str_hash(name) & (cap - 1);
-	while (tab[i].name && strcmp(tab[i].name, name) != 0)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
-}
-
-/* Register (or redefine) an anchor; takes ownership of name. */
-static int anchor_set(yparser *y, char *name, kp__node *node)
-{
-	if ((y->n_anchors + 1) * 2 > y->cap_anchors) {
-		size_t cap = y->cap_anchors ? y->cap_anchors * 2 : 16;
-		anchor *tab = kp__calloc(cap, sizeof(*tab));
-		if (!tab) {
-			kp__free(name);
-			return KP_ENOMEM;
-		}
-		for (size_t i = 0; i < y->cap_anchors; i++)
-			if (y->anchors[i].name)
-				*anchor_slot(tab, cap, y->anchors[i].name) = y->anchors[i];
-		kp__free(y->anchors);
-		y->anchors = tab;
-		y->cap_anchors = cap;
-	}
-	anchor *slot = anchor_slot(y->anchors, y->cap_anchors, name);
-	if (slot->name) {
-		kp__free(name);
-	} else {
-		slot->name = name;
+	if (kp__grow((void **)&y->anchor_nodes, &y->cap_anchors, y->n_anchors + 1,
+		     sizeof(*y->anchor_nodes)) != KP_OK)
+		return KP_ENOMEM;
+	uint32_t at;
+	int inserted;
+	if (kp__map_put(&y->anchors, name, strlen(name), (uint32_t)y->n_anchors, &at, &inserted) !=
+	    KP_OK)
+		return KP_ENOMEM;
+	if (inserted)
 		y->n_anchors++;
-	}
-	slot->node = node;
+	y->anchor_nodes[at] = node;
 	return KP_OK;
 }
 
 static kp__node *anchor_get(yparser *y, const char *name)
 {
-	if (!y->cap_anchors)
-		return NULL;
-	anchor *slot = anchor_slot(y->anchors, y->cap_anchors, name);
-	return slot->name ? slot->node : NULL;
+	uint32_t at;
+	return kp__map_gets(&y->anchors, name, &at) ? y->anchor_nodes[at] : NULL;
 }
 
 static int yerr_at(yparser *y, size_t line, const char *fmt, ...) KP_PRINTF(3, 4);
@@ -660,8 +625,7 @@ static int register_anchor(yparser *y, const unsigned char *name, kp__node *node
 {
 	if (!name)
 		return KP_OK;
-	char *n = dup_or_null(name);
-	if (!n || anchor_set(y, n, node) != KP_OK)
+	if (anchor_set(y, (const char *)name, node) != KP_OK)
 		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
 	return KP_OK;
 }
@@ -803,7 +767,9 @@ static int on_end(yparser *y, yaml_event_t *ev)
 		}
 	}
 	if (anchor_name) {
-		if (anchor_set(y, anchor_name, n) != KP_OK) {
+		int set = anchor_set(y, anchor_name, n); /* the map keeps its own copy */
+		kp__free(anchor_name);
+		if (set != KP_OK) {
 			kp__node_free(n);
 			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
 		}

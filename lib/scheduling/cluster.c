@@ -283,38 +283,47 @@ static int node_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int nodes_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+/* A Node is a state node when it has a provider ID (or is unmanaged) and,
+ * managed, its instance type label or is initialized; *pid gets the ID it
+ * pairs with a NodeClaim by. */
+static int node_is_state_node(const kp_node *node, const char **pid)
 {
-	size_t cap = spec->n_nodes + spec->n_nodeclaims;
-	sc_node *nodes = kp__arena_alloc(&c->arena, (cap + 1) * sizeof(*nodes));
-	if (!nodes)
-		return KP_ENOMEM;
+	const kp_labels *labels = node->metadata ? &node->metadata->labels : NULL;
+	*pid = node->spec ? node->spec->provider_id : NULL;
+	int np_label = label_of(labels, KP_LABEL_NODEPOOL) && label_of(labels, KP_LABEL_NODEPOOL)[0];
+	const char *init_label = label_of(labels, KP_LABEL_NODE_INITIALIZED);
+	if (!*pid || !(*pid)[0]) {
+		if (np_label)
+			return 0; /* upstream: a managed node needs its provider ID */
+		*pid = meta_name(node->metadata);
+	}
+	const char *itl = label_of(labels, KP_LABEL_INSTANCE_TYPE);
+	if (np_label && (!itl || !itl[0]) && !(init_label && init_label[0]))
+		return 0; /* waiting for its instance type label */
+	return 1;
+}
+
+/* The state nodes: Nodes (with the NodeClaim of the same provider ID),
+ * then NodeClaims with a provider ID and no Node (upstream UpdateNodeClaim). */
+static int nodes_collect(struct kp_cluster *c, const kp_cluster_spec *spec, sc_node *nodes,
+			 size_t *n_out, kp_error *err)
+{
 	size_t n = 0;
-	/* NodeClaims with a provider ID are state nodes (upstream UpdateNodeClaim). */
 	uint8_t *nc_used = kp__calloc(spec->n_nodeclaims + 1, 1);
 	if (!nc_used)
 		return KP_ENOMEM;
-	for (size_t i = 0; i < spec->n_nodes; i++) {
+	int rc = KP_OK;
+	for (size_t i = 0; i < spec->n_nodes && rc == KP_OK; i++) {
 		const kp_node *node = spec->nodes[i];
+		const char *pid;
 		if (!node) {
-			kp__free(nc_used);
-			return kp__error(err, KP_EINVAL, "nodes", "nodes[%zu] is NULL", i);
+			rc = kp__error(err, KP_EINVAL, "nodes", "nodes[%zu] is NULL", i);
+			break;
 		}
-		const kp_labels *labels = node->metadata ? &node->metadata->labels : NULL;
-		const char *pid = node->spec ? node->spec->provider_id : NULL;
-		int np_label = label_of(labels, KP_LABEL_NODEPOOL) &&
-			       label_of(labels, KP_LABEL_NODEPOOL)[0];
-		const char *init_label = label_of(labels, KP_LABEL_NODE_INITIALIZED);
-		if (!pid || !pid[0]) {
-			if (np_label)
-				continue; /* upstream: a managed node needs its provider ID */
-			pid = meta_name(node->metadata);
-		}
-		const char *itl = label_of(labels, KP_LABEL_INSTANCE_TYPE);
-		if (np_label && (!itl || !itl[0]) && !(init_label && init_label[0]))
-			continue; /* waiting for its instance type label */
+		if (!node_is_state_node(node, &pid))
+			continue;
 		sc_node *sn = &nodes[n++];
-		int rc = keep_node(c, node, &sn->node, err);
+		rc = keep_node(c, node, &sn->node, err);
 		for (size_t j = 0; rc == KP_OK && j < spec->n_nodeclaims; j++) {
 			const kp_nodeclaim *nc = spec->nodeclaims[j];
 			if (!nc_used[j] && nc && nc->status && nc->status->provider_id &&
@@ -324,152 +333,181 @@ static int nodes_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_err
 				break;
 			}
 		}
-		if (rc != KP_OK) {
-			kp__free(nc_used);
-			return rc;
-		}
 	}
-	for (size_t j = 0; j < spec->n_nodeclaims; j++) {
+	for (size_t j = 0; j < spec->n_nodeclaims && rc == KP_OK; j++) {
 		const kp_nodeclaim *nc = spec->nodeclaims[j];
 		if (!nc) {
-			kp__free(nc_used);
-			return kp__error(err, KP_EINVAL, "nodeclaims", "nodeclaims[%zu] is NULL", j);
+			rc = kp__error(err, KP_EINVAL, "nodeclaims", "nodeclaims[%zu] is NULL", j);
+			break;
 		}
 		if (nc_used[j] || !nc->status || !nc->status->provider_id ||
 		    !nc->status->provider_id[0])
 			continue;
-		int rc = keep_nodeclaim(c, nc, &nodes[n++].nodeclaim, err);
-		if (rc != KP_OK) {
-			kp__free(nc_used);
-			return rc;
-		}
+		rc = keep_nodeclaim(c, nc, &nodes[n++].nodeclaim, err);
 	}
 	kp__free(nc_used);
+	*n_out = n;
+	return rc;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		sc_node *sn = &nodes[i];
-		const kp_node *node = sn->node;
-		const kp_nodeclaim *nc = sn->nodeclaim;
-		const kp_labels *nlabels = node && node->metadata ? &node->metadata->labels : NULL;
-		sn->managed = nc != NULL;
-		int registered = !sn->managed || (node && label_of(nlabels, KP_LABEL_NODE_REGISTERED) &&
-						  strcmp(label_of(nlabels, KP_LABEL_NODE_REGISTERED),
-							 "true") == 0);
-		sn->initialized = !sn->managed ||
-				  (node && label_of(nlabels, KP_LABEL_NODE_INITIALIZED) &&
-				   strcmp(label_of(nlabels, KP_LABEL_NODE_INITIALIZED), "true") == 0);
-		sn->inflight = node == NULL;
-		sn->deleting = node_is_deleting(node, nc);
-		/* Name and labels */
-		if (!node || (nc && !registered)) {
-			sn->name = meta_name(nc->metadata);
-			if (nc->metadata)
-				sn->labels = nc->metadata->labels;
-		} else {
-			sn->name = meta_name(node->metadata);
-			if (nlabels)
-				sn->labels = *nlabels;
-		}
-		const char *hn = label_of(&sn->labels, KP_LABEL_HOSTNAME);
-		sn->hostname = hn && hn[0] ? hn : sn->name;
-		const char *np = label_of(&sn->labels, KP_LABEL_NODEPOOL);
-		sn->pool = -1;
-		if (np)
-			for (size_t p = 0; p < c->n_pools; p++)
-				if (strcmp(c->pools[p].name, np) == 0)
-					sn->pool = (int32_t)p;
-		/* Taints (upstream StateNode.Taints) */
-		const kp_taint *taints = NULL;
-		size_t n_taints = 0;
-		if ((!registered && sn->managed) || !node) {
-			if (nc && nc->spec) {
-				taints = nc->spec->taints;
-				n_taints = nc->spec->n_taints;
-			}
-		} else if (node->spec) {
-			taints = node->spec->taints;
-			n_taints = node->spec->n_taints;
-		}
-		int cordoned = node && node->spec && node->spec->unschedulable;
-		sn->taints = kp__arena_alloc(&c->arena, (n_taints + 1) * sizeof(kp_taint));
-		if (!sn->taints)
-			return KP_ENOMEM;
-		for (size_t t = 0; t < n_taints; t++) {
-			if (!sn->initialized && sn->managed) {
-				if (kp_taint_is_known_ephemeral(&taints[t]))
-					continue;
-				if (nc->spec && taint_in(&taints[t], nc->spec->startup_taints,
-							 nc->spec->n_startup_taints))
-					continue;
-			}
-			sn->taints[sn->n_taints++] = taints[t];
-		}
-		/* A cordoned node carries node.kubernetes.io/unschedulable:NoSchedule
-		 * (set by Kubernetes' node lifecycle controller); add it when the
-		 * snapshot lacks it. */
-		if (cordoned) {
-			kp_taint u = { KP_TAINT_KEY_NODE_UNSCHEDULABLE, "", KP_TAINT_EFFECT_NO_SCHEDULE, 0, 0 };
-			if (!taint_in(&u, sn->taints, sn->n_taints)) {
-				kp_taint *grown = kp__arena_alloc(&c->arena,
-								  (sn->n_taints + 1) * sizeof(kp_taint));
-				if (!grown)
-					return KP_ENOMEM;
-				memcpy(grown, sn->taints, sn->n_taints * sizeof(kp_taint));
-				grown[sn->n_taints++] = u;
-				sn->taints = grown;
-			}
-		}
-		/* Requirements: labels plus hostname In [hostname] */
-		kp_requirements *reqs = NULL;
-		int rc = kp_requirements_from_labels(&reqs, &sn->labels, c->wk, err);
-		if (rc != KP_OK) {
-			kp__error_prefix(err, "labels");
-			kp__error_prefix(err, sn->name);
-			return rc;
-		}
-		if ((rc = kp__cluster_keep_reqs(c, reqs)) != KP_OK)
-			return rc;
-		const char *hv[1] = { sn->hostname };
-		kp_node_selector_requirement hs = KP_NODE_SELECTOR_REQUIREMENT_INIT;
-		hs.key = KP_LABEL_HOSTNAME;
-		hs.op = KP_SELECTOR_OP_IN;
-		hs.values = hv;
-		hs.n_values = 1;
-		if ((rc = kp_requirements_add_selector(reqs, &hs, c->wk, err)) != KP_OK)
-			return rc;
-		sn->reqs = reqs;
+static int label_is_true(const kp_labels *labels, const char *key)
+{
+	const char *v = label_of(labels, key);
+	return v && strcmp(v, "true") == 0;
+}
+
+/* Flags, name, labels and NodePool of a state node; returns whether it is
+ * registered. */
+static int node_describe(const struct kp_cluster *c, sc_node *sn)
+{
+	const kp_node *node = sn->node;
+	const kp_nodeclaim *nc = sn->nodeclaim;
+	const kp_labels *nlabels = node && node->metadata ? &node->metadata->labels : NULL;
+	sn->managed = nc != NULL;
+	int registered = !sn->managed || (node && label_is_true(nlabels, KP_LABEL_NODE_REGISTERED));
+	sn->initialized = !sn->managed ||
+			  (node && label_is_true(nlabels, KP_LABEL_NODE_INITIALIZED));
+	sn->inflight = node == NULL;
+	sn->deleting = node_is_deleting(node, nc);
+	if (!node || (nc && !registered)) {
+		sn->name = meta_name(nc->metadata);
+		if (nc->metadata)
+			sn->labels = nc->metadata->labels;
+	} else {
+		sn->name = meta_name(node->metadata);
+		if (nlabels)
+			sn->labels = *nlabels;
 	}
+	const char *hn = label_of(&sn->labels, KP_LABEL_HOSTNAME);
+	sn->hostname = hn && hn[0] ? hn : sn->name;
+	const char *np = label_of(&sn->labels, KP_LABEL_NODEPOOL);
+	sn->pool = -1;
+	if (np)
+		for (size_t p = 0; p < c->n_pools; p++)
+			if (strcmp(c->pools[p].name, np) == 0)
+				sn->pool = (int32_t)p;
+	return registered;
+}
+
+/* Taints (upstream StateNode.Taints): the NodeClaim's until the Node
+ * registers, without ephemeral and startup taints until it initializes,
+ * plus node.kubernetes.io/unschedulable on a cordoned node. */
+static int node_taints(struct kp_cluster *c, sc_node *sn, int registered)
+{
+	const kp_node *node = sn->node;
+	const kp_nodeclaim *nc = sn->nodeclaim;
+	const kp_taint *taints = NULL;
+	size_t n_taints = 0;
+	if ((!registered && sn->managed) || !node) {
+		if (nc && nc->spec) {
+			taints = nc->spec->taints;
+			n_taints = nc->spec->n_taints;
+		}
+	} else if (node->spec) {
+		taints = node->spec->taints;
+		n_taints = node->spec->n_taints;
+	}
+	int cordoned = node && node->spec && node->spec->unschedulable;
+	sn->taints = kp__arena_alloc(&c->arena, (n_taints + 1) * sizeof(kp_taint));
+	if (!sn->taints)
+		return KP_ENOMEM;
+	for (size_t t = 0; t < n_taints; t++) {
+		if (!sn->initialized && sn->managed) {
+			if (kp_taint_is_known_ephemeral(&taints[t]))
+				continue;
+			if (nc->spec &&
+			    taint_in(&taints[t], nc->spec->startup_taints, nc->spec->n_startup_taints))
+				continue;
+		}
+		sn->taints[sn->n_taints++] = taints[t];
+	}
+	/* A cordoned node carries node.kubernetes.io/unschedulable:NoSchedule
+	 * (set by Kubernetes' node lifecycle controller); add it when the
+	 * snapshot lacks it. */
+	kp_taint u = { KP_TAINT_KEY_NODE_UNSCHEDULABLE, "", KP_TAINT_EFFECT_NO_SCHEDULE, 0, 0 };
+	if (!cordoned || taint_in(&u, sn->taints, sn->n_taints))
+		return KP_OK;
+	kp_taint *grown = kp__arena_alloc(&c->arena, (sn->n_taints + 1) * sizeof(kp_taint));
+	if (!grown)
+		return KP_ENOMEM;
+	memcpy(grown, sn->taints, sn->n_taints * sizeof(kp_taint));
+	grown[sn->n_taints++] = u;
+	sn->taints = grown;
+	return KP_OK;
+}
+
+/* Requirements: labels plus hostname In [hostname]. */
+static int node_requirements(struct kp_cluster *c, sc_node *sn, kp_error *err)
+{
+	kp_requirements *reqs = NULL;
+	int rc = kp_requirements_from_labels(&reqs, &sn->labels, c->wk, err);
+	if (rc != KP_OK) {
+		kp__error_prefix(err, "labels");
+		kp__error_prefix(err, sn->name);
+		return rc;
+	}
+	if ((rc = kp__cluster_keep_reqs(c, reqs)) != KP_OK)
+		return rc;
+	const char *hv[1] = { sn->hostname };
+	kp_node_selector_requirement hs = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+	hs.key = KP_LABEL_HOSTNAME;
+	hs.op = KP_SELECTOR_OP_IN;
+	hs.values = hv;
+	hs.n_values = 1;
+	if ((rc = kp_requirements_add_selector(reqs, &hs, c->wk, err)) != KP_OK)
+		return rc;
+	sn->reqs = reqs;
+	return KP_OK;
+}
+
+static int map_name(kp__map *m, const char *name, uint32_t val)
+{
+	return kp__map_put(m, name, strlen(name), val, NULL, NULL);
+}
+
+/* Pods bind to a Node by its name; a NodeClaim without a Node takes no
+ * bound pod, whatever it is called (upstream cluster state maps Node
+ * names to provider IDs). Names given to removed_nodes may be either.
+ * New NodeClaims must not take the name of any Node or NodeClaim given. */
+static int nodes_index(struct kp_cluster *c, const kp_cluster_spec *spec)
+{
+	const sc_node *nodes = c->nodes;
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		const char *nn = nodes[i].node ? meta_name(nodes[i].node->metadata) : NULL;
+		const char *cn = nodes[i].nodeclaim ? meta_name(nodes[i].nodeclaim->metadata) : NULL;
+		if (map_name(&c->node_by_name, nodes[i].name, (uint32_t)i) != KP_OK ||
+		    (nn && map_name(&c->node_by_node_name, nn, (uint32_t)i) != KP_OK) ||
+		    (cn && map_name(&c->node_by_name, cn, (uint32_t)i) != KP_OK))
+			return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < spec->n_nodes; i++)
+		if (map_name(&c->taken_names, meta_name(spec->nodes[i]->metadata), 0) != KP_OK)
+			return KP_ENOMEM;
+	for (size_t i = 0; i < spec->n_nodeclaims; i++)
+		if (map_name(&c->taken_names, meta_name(spec->nodeclaims[i]->metadata), 0) != KP_OK)
+			return KP_ENOMEM;
+	return KP_OK;
+}
+
+static int nodes_build(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+{
+	size_t cap = spec->n_nodes + spec->n_nodeclaims, n = 0;
+	sc_node *nodes = kp__arena_alloc(&c->arena, (cap + 1) * sizeof(*nodes));
+	if (!nodes)
+		return KP_ENOMEM;
+	int rc = nodes_collect(c, spec, nodes, &n, err);
+	for (size_t i = 0; i < n && rc == KP_OK; i++) {
+		int registered = node_describe(c, &nodes[i]);
+		rc = node_taints(c, &nodes[i], registered);
+		if (rc == KP_OK)
+			rc = node_requirements(c, &nodes[i], err);
+	}
+	if (rc != KP_OK)
+		return rc;
 	qsort(nodes, n, sizeof(*nodes), node_cmp);
 	c->nodes = nodes;
 	c->n_nodes = n;
-	/* Pods bind to a Node by its name; a NodeClaim without a Node takes no
-	 * bound pod, whatever it is called (upstream cluster state maps Node
-	 * names to provider IDs). Names given to removed_nodes may be either. */
-	for (size_t i = 0; i < n; i++) {
-		if (kp__map_put(&c->node_by_name, nodes[i].name, strlen(nodes[i].name), (uint32_t)i,
-				NULL, NULL) != KP_OK)
-			return KP_ENOMEM;
-		const char *nn = nodes[i].node ? meta_name(nodes[i].node->metadata) : NULL;
-		const char *cn = nodes[i].nodeclaim ? meta_name(nodes[i].nodeclaim->metadata) : NULL;
-		if (nn && kp__map_put(&c->node_by_node_name, nn, strlen(nn), (uint32_t)i, NULL,
-				      NULL) != KP_OK)
-			return KP_ENOMEM;
-		if (cn && kp__map_put(&c->node_by_name, cn, strlen(cn), (uint32_t)i, NULL, NULL) !=
-				  KP_OK)
-			return KP_ENOMEM;
-	}
-	/* names new NodeClaims must not take: every Node and NodeClaim given */
-	for (size_t i = 0; i < spec->n_nodes; i++) {
-		const char *nn = meta_name(spec->nodes[i]->metadata);
-		if (kp__map_put(&c->taken_names, nn, strlen(nn), 0, NULL, NULL) != KP_OK)
-			return KP_ENOMEM;
-	}
-	for (size_t i = 0; i < spec->n_nodeclaims; i++) {
-		const char *cn = meta_name(spec->nodeclaims[i]->metadata);
-		if (kp__map_put(&c->taken_names, cn, strlen(cn), 0, NULL, NULL) != KP_OK)
-			return KP_ENOMEM;
-	}
-	return KP_OK;
+	return nodes_index(c, spec);
 }
 
 static int nodes_intern(struct kp_cluster *c, const kp_cluster_spec *spec)
@@ -648,7 +686,7 @@ static int pool_groups(struct kp_cluster *c, sc_pool *p)
 	size_t *n_cand = kp__calloc(nd + 1, sizeof(*n_cand));
 	size_t words = (nd + 63) / 64;
 	uint64_t *bits = kp__calloc(words + 1, sizeof(uint64_t));
-	sc_map keymap = { 0 };
+	kp__map keymap = { 0 };
 	int rc = KP_OK;
 	if (!cand || !n_cand || !bits) {
 		rc = KP_ENOMEM;
@@ -798,119 +836,127 @@ static int pools_init(struct kp_cluster *c, const kp_cluster_spec *spec, kp_erro
 	return KP_OK;
 }
 
-static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+/* The NodePool's drift hash and template requirements; errors name
+ * nodepools[i] of the caller's array. */
+static int pool_hash_and_requirements(struct kp_cluster *c, sc_pool *p, size_t i, kp_error *err)
 {
-	for (size_t i = 0; i < c->n_pools; i++) {
-		sc_pool *p = &c->pools[i];
-		const kp_nodepool *np = p->np;
-		char hash[KP_HASH_STRING_MAX]; /* a decimal uint64_t hash: fits by construction */
-		int rc = kp_nodepool_hash_string(np, NULL, hash, sizeof(hash), err);
-		if (rc != KP_OK) {
-			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
-			kp__error_prefix(err, f);
-			return rc;
-		}
+	char hash[KP_HASH_STRING_MAX]; /* a decimal uint64_t hash: fits by construction */
+	int rc = kp_nodepool_hash_string(p->np, NULL, hash, sizeof(hash), err);
+	if (rc == KP_OK) {
 		p->hash = kp__arena_strdup(&c->arena, hash);
-		if ((rc = pool_requirements(c, p, err)) != KP_OK) {
-			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
-			kp__error_prefix(err, f);
-			return rc;
-		}
-		/* limits */
-		if (np->spec && np->spec->limits.count) {
-			p->has_limits = 1;
-			if (!(p->limits = res_vec(c)) ||
-			    !(p->limited = kp__arena_alloc(&c->arena, c->n_res)))
-				return KP_ENOMEM;
-			res_fill(c, &np->spec->limits, p->limits);
-			for (size_t r = 0; r < np->spec->limits.count; r++) {
-				uint32_t id;
-				if (kp__strtab_find(&c->res, np->spec->limits.items[r].name, &id))
-					p->limited[id] = 1;
-			}
-		}
-		if (!(p->usage = res_vec(c)))
-			return KP_ENOMEM;
-		/* usability */
-		const kp_nodeclaim_spec *ts = np->spec && np->spec->template_
-						      ? np->spec->template_->spec : NULL;
-		const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
-		p->cat = spec->instance_types ? catalog_for(c, spec->instance_types[i]) : NULL;
-		const kp_condition *ready = pool_ready_condition(np);
-		if (np->metadata && np->metadata->deletion_timestamp_ms) {
-			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-			p->unusable_msg = "the NodePool is being deleted";
-		} else if (p->nodeclass_key_problem) {
-			char q[KP_QUOTE_EXCERPT_MAX]; /* an excerpt: bounded by construction */
-			kp__quote_excerpt(q, sizeof(q), p->nodeclass_label_key,
-					  strlen(p->nodeclass_label_key));
-			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-			p->unusable_msg = kp__arena_printf(
-				&c->arena, "the node class label key %s (nodeClassRef group/kind) is not a valid label key: %s",
-				q, p->nodeclass_key_problem);
-		} else if (ready) {
-			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-			p->unusable_msg = kp__arena_printf(
-				&c->arena, "the NodePool is not ready (Ready=%s%s%s)", ready->status,
-				ready->message && ready->message[0] ? ": " : "",
-				ready->message ? ready->message : "");
-		} else if (np->spec && np->spec->has_replicas) {
-			p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-			p->unusable_msg = "static NodePools (spec.replicas) do not provision for pending pods";
-		} else if (spec->nodeclasses && ref) {
-			const kp_nodeclass_status *st = find_nodeclass(spec, ref);
-			if (!st) {
-				p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-				p->unusable_msg = kp__arena_printf(&c->arena, "node class %s \"%s\" not found",
-								   ref->kind ? ref->kind : "",
-								   ref->name ? ref->name : "");
-			} else if (!st->ready) {
-				p->unusable_code = KP_REASON_NODEPOOL_NOT_READY;
-				p->unusable_msg = kp__arena_printf(
-					&c->arena, "node class %s \"%s\" is not ready%s%s",
-					ref->kind ? ref->kind : "", ref->name ? ref->name : "",
-					st->message && st->message[0] ? ": " : "",
-					st->message ? st->message : "");
-			}
-		}
-		if (!p->unusable_code && (!p->cat || !p->cat->n)) {
-			p->unusable_code = KP_REASON_NO_INSTANCE_TYPE;
-			p->unusable_msg = "the NodePool has no instance types";
-		}
-		if (p->unusable_code)
-			continue;
-		/* template filter (upstream NewScheduler): compatible, an available
-		 * compatible offering, allocatable not negative */
-		p->opts = kp__arena_alloc(&c->arena, (p->cat->n + 1) * sizeof(uint32_t));
-		if (!p->opts)
-			return KP_ENOMEM;
-		sc_itcompat x;
-		memset(&x, 0, sizeof(x));
-		if (kp__itcompat_init(&x, p->cat, p->reqs) != KP_OK) {
-			kp__itcompat_dispose(&x);
-			return KP_ENOMEM;
-		}
-		uint64_t allowed = kp__cat_allowed_pairs(p->cat, p->reqs);
-		for (size_t k = 0; k < p->cat->n; k++) {
-			const sc_it *it = &p->cat->items[k];
-			if (it->alloc_negative || !kp__itcompat_ok(&x, k) ||
-			    !kp__cat_has_offering(c, p->cat, k, allowed, p->reqs))
-				continue;
-			p->opts[p->n_opts++] = (uint32_t)k;
-		}
-		kp__itcompat_dispose(&x);
-		if (!p->n_opts) {
-			p->unusable_code = KP_REASON_NO_INSTANCE_TYPE;
-			p->unusable_msg = "the NodePool's requirements filtered out all instance types";
-			continue;
-		}
-		if ((rc = pool_groups(c, p)) != KP_OK)
-			return rc;
-		p->usable = 1;
+		rc = pool_requirements(c, p, err);
 	}
-	/* weight order */
+	if (rc != KP_OK) {
+		char f[64]; /* a fixed path and a size_t index: fits by construction */
+		snprintf(f, sizeof(f), "nodepools[%zu]", (size_t)c->pool_spec_index[i]);
+		kp__error_prefix(err, f);
+	}
+	return rc;
+}
+
+static int pool_limits(struct kp_cluster *c, sc_pool *p)
+{
+	const kp_nodepool *np = p->np;
+	if (np->spec && np->spec->limits.count) {
+		p->has_limits = 1;
+		if (!(p->limits = res_vec(c)) || !(p->limited = kp__arena_alloc(&c->arena, c->n_res)))
+			return KP_ENOMEM;
+		res_fill(c, &np->spec->limits, p->limits);
+		for (size_t r = 0; r < np->spec->limits.count; r++) {
+			uint32_t id;
+			if (kp__strtab_find(&c->res, np->spec->limits.items[r].name, &id))
+				p->limited[id] = 1;
+		}
+	}
+	return (p->usage = res_vec(c)) ? KP_OK : KP_ENOMEM;
+}
+
+static void pool_unusable(sc_pool *p, uint32_t code, const char *msg)
+{
+	p->unusable_code = code;
+	p->unusable_msg = msg;
+}
+
+/* Whether the NodePool's node class is missing or not ready. */
+static void pool_nodeclass_ready(struct kp_cluster *c, const kp_cluster_spec *spec, sc_pool *p)
+{
+	const kp_nodepool *np = p->np;
+	const kp_nodeclaim_spec *ts = np->spec && np->spec->template_ ? np->spec->template_->spec
+								    : NULL;
+	const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
+	if (!spec->nodeclasses || !ref)
+		return;
+	const kp_nodeclass_status *st = find_nodeclass(spec, ref);
+	const char *kind = ref->kind ? ref->kind : "", *name = ref->name ? ref->name : "";
+	if (!st)
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      kp__arena_printf(&c->arena, "node class %s \"%s\" not found", kind, name));
+	else if (!st->ready)
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      kp__arena_printf(&c->arena, "node class %s \"%s\" is not ready%s%s", kind,
+					       name, st->message && st->message[0] ? ": " : "",
+					       st->message ? st->message : ""));
+}
+
+/* Why the NodePool does not provision, in upstream's order of checks. */
+static void pool_usability(struct kp_cluster *c, const kp_cluster_spec *spec, sc_pool *p)
+{
+	const kp_nodepool *np = p->np;
+	const kp_condition *ready = pool_ready_condition(np);
+	if (np->metadata && np->metadata->deletion_timestamp_ms) {
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY, "the NodePool is being deleted");
+	} else if (p->nodeclass_key_problem) {
+		char q[KP_QUOTE_EXCERPT_MAX]; /* an excerpt: bounded by construction */
+		kp__quote_excerpt(q, sizeof(q), p->nodeclass_label_key,
+				  strlen(p->nodeclass_label_key));
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      kp__arena_printf(&c->arena, "the node class label key %s (nodeClassRef group/kind) is not a valid label key: %s",
+					       q, p->nodeclass_key_problem));
+	} else if (ready) {
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      kp__arena_printf(&c->arena, "the NodePool is not ready (Ready=%s%s%s)",
+					       ready->status,
+					       ready->message && ready->message[0] ? ": " : "",
+					       ready->message ? ready->message : ""));
+	} else if (np->spec && np->spec->has_replicas) {
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      "static NodePools (spec.replicas) do not provision for pending pods");
+	} else {
+		pool_nodeclass_ready(c, spec, p);
+	}
+	if (!p->unusable_code && (!p->cat || !p->cat->n))
+		pool_unusable(p, KP_REASON_NO_INSTANCE_TYPE, "the NodePool has no instance types");
+}
+
+/* The template filter (upstream NewScheduler): instance types compatible
+ * with the template, with an available compatible offering and an
+ * allocatable that is not negative. */
+static int pool_options(struct kp_cluster *c, sc_pool *p)
+{
+	p->opts = kp__arena_alloc(&c->arena, (p->cat->n + 1) * sizeof(uint32_t));
+	if (!p->opts)
+		return KP_ENOMEM;
+	sc_itcompat x;
+	memset(&x, 0, sizeof(x));
+	if (kp__itcompat_init(&x, p->cat, p->reqs) != KP_OK) {
+		kp__itcompat_dispose(&x);
+		return KP_ENOMEM;
+	}
+	uint64_t allowed = kp__cat_allowed_pairs(p->cat, p->reqs);
+	for (size_t k = 0; k < p->cat->n; k++) {
+		const sc_it *it = &p->cat->items[k];
+		if (it->alloc_negative || !kp__itcompat_ok(&x, k) ||
+		    !kp__cat_has_offering(c, p->cat, k, allowed, p->reqs))
+			continue;
+		p->opts[p->n_opts++] = (uint32_t)k;
+	}
+	kp__itcompat_dispose(&x);
+	return KP_OK;
+}
+
+/* Upstream OrderByWeight, and whether PreferNoSchedule is tolerated. */
+static int pools_order(struct kp_cluster *c)
+{
 	struct pool_key *keys = kp__calloc(c->n_pools + 1, sizeof(*keys));
 	if (!keys)
 		return KP_ENOMEM;
@@ -931,6 +977,33 @@ static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_e
 			c->tolerate_pns = 1;
 	}
 	return KP_OK;
+}
+
+static int pools_compile(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
+{
+	for (size_t i = 0; i < c->n_pools; i++) {
+		sc_pool *p = &c->pools[i];
+		int rc = pool_hash_and_requirements(c, p, i, err);
+		if (rc == KP_OK)
+			rc = pool_limits(c, p);
+		if (rc != KP_OK)
+			return rc;
+		p->cat = spec->instance_types ? catalog_for(c, spec->instance_types[i]) : NULL;
+		pool_usability(c, spec, p);
+		if (p->unusable_code)
+			continue;
+		if ((rc = pool_options(c, p)) != KP_OK)
+			return rc;
+		if (!p->n_opts) {
+			pool_unusable(p, KP_REASON_NO_INSTANCE_TYPE,
+				      "the NodePool's requirements filtered out all instance types");
+			continue;
+		}
+		if ((rc = pool_groups(c, p)) != KP_OK)
+			return rc;
+		p->usable = 1;
+	}
+	return pools_order(c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1327,20 +1400,13 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__free(c->namespaces);
 	kp__free(c->classes);
 	kp__free(c->res_fmt);
-	kp__free(c->groups);
-	kp__free(c->topo_keys);
-	for (size_t i = 0; i < c->n_domgroups; i++) {
-		kp__free(c->domgroups[i].dom);
-		kp__free(c->domgroups[i].pool);
-	}
-	kp__free(c->domgroups);
+	kp__topo_snapshot_free(c);
 	kp__strtab_free(&c->res);
 	kp__strtab_free(&c->str);
 	kp__map_free(&c->node_by_name);
 	kp__map_free(&c->node_by_node_name);
 	kp__map_free(&c->taken_names);
 	kp__map_free(&c->pod_by_key);
-	kp__map_free(&c->group_by_key);
 	kp__arena_free(&c->arena);
 	kp__free(c);
 }

@@ -82,7 +82,7 @@ KP_EXPORT int kp_cluster_describe(char **out, const kp_cluster *cluster, kp_erro
 	sc_buf b = { 0 };
 	kp__buf_catf(&b, "snapshot: %zu NodePools, %zu nodes, %zu pods in %zu classes, "
 			 "%zu topology groups\n", cluster->n_pools, cluster->n_nodes, cluster->n_pods,
-		     cluster->n_classes, cluster->n_groups);
+		     cluster->n_classes, kp__topo_group_count(cluster));
 	describe_pools(&b, cluster);
 	describe_nodes(&b, cluster);
 	describe_pods(&b, cluster);

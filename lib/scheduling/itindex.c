@@ -145,7 +145,7 @@ int kp__cat_compile(struct kp_cluster *c, sc_catalog *cat)
 		col->blocks = kp__arena_alloc(&c->arena, (cat->n + 1) * sizeof(kp_requirement *));
 		if (!col->of_it || !col->blocks)
 			return KP_ENOMEM;
-		sc_map seen = { 0 };
+		kp__map seen = { 0 };
 		char small[512]; /* checked: longer texts are kept, not deduplicated */
 		for (size_t i = 0; i < cat->n && rc == KP_OK; i++) {
 			kp_requirement *r = kp_requirements_get(cat->items[i].it->requirements, col->key);

@@ -789,6 +789,118 @@ static void class_key(sc_buf *b, const kp_pod *p, const char *const *vol_keys, s
 /* ------------------------------------------------------------------ */
 /* Entry points from cluster.c                                         */
 
+static const char *or_empty(const char *s, const char *dflt)
+{
+	return s ? s : dflt;
+}
+
+/* The snapshot's record of each pod, its requests as (resource, value)
+ * pairs in @p pairs. */
+static int pods_snapshot(struct kp_cluster *c, const kp_cluster_spec *spec, struct pairs *pairs,
+			 kp_resource_list *scratch, kp_error *err)
+{
+	for (size_t i = 0; i < spec->n_pods; i++) {
+		const kp_pod *p = spec->pods[i];
+		if (!p)
+			return kp__error(err, KP_EINVAL, "pods", "pods[%zu] is NULL", i);
+		const kp_object_meta *m = p->metadata;
+		sc_pod *sp = &c->pods[i];
+		sp->pod = p;
+		sp->ns = kp__arena_strdup(&c->arena, or_empty(m ? m->namespace_ : NULL, "default"));
+		sp->name = kp__arena_strdup(&c->arena, or_empty(m ? m->name : NULL, ""));
+		sp->uid = kp__arena_strdup(&c->arena, or_empty(m ? m->uid : NULL, ""));
+		sp->created_ms = m ? m->creation_timestamp_ms : 0;
+		if (!sp->ns || !sp->name || !sp->uid)
+			return KP_ENOMEM;
+		int rc = pod_pairs(c, p, scratch, &pairs[i].res, &pairs[i].val, &pairs[i].n, err);
+		if (rc != KP_OK) {
+			char f[64]; /* a fixed path and a size_t index: fits by construction */
+			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
+			kp__error_prefix(err, f);
+			return rc;
+		}
+	}
+	return KP_OK;
+}
+
+/* An existing pod of the DaemonSet (upstream GetDaemonSetPod), or NULL. */
+static const kp_pod *daemonset_pod(const struct kp_cluster *c, const kp_cluster_spec *spec,
+				   const char *dsns, const char *dsname)
+{
+	for (size_t i = 0; i < spec->n_pods; i++) {
+		const kp_pod *p = spec->pods[i];
+		const kp_object_meta *m = p->metadata;
+		if (!m || strcmp(c->pods[i].ns, dsns) != 0)
+			continue;
+		for (size_t o = 0; o < m->n_owner_references; o++) {
+			const kp_owner_reference *ref = m->owner_references[o];
+			if (ref && ref->kind && ref->name && strcmp(ref->kind, "DaemonSet") == 0 &&
+			    strcmp(ref->name, dsname) == 0)
+				return p;
+		}
+	}
+	return NULL;
+}
+
+/* @p pod with the required node affinity @p req (a new copy). */
+static int pod_with_required_affinity(const kp_pod *pod, const kp_node_selector *req,
+				      kp_pod **out, kp_error *err)
+{
+	kp_pod tmp = *pod;
+	kp_pod_spec sp = *pod->spec;
+	kp_affinity aff = KP_AFFINITY_INIT;
+	kp_node_affinity na = KP_NODE_AFFINITY_INIT;
+	if (sp.affinity)
+		aff = *sp.affinity;
+	if (aff.node_affinity)
+		na = *aff.node_affinity;
+	kp_node_selector sel = *req;
+	na.required = &sel;
+	aff.node_affinity = &na;
+	sp.affinity = &aff;
+	tmp.spec = &sp;
+	return kp_pod_copy(out, &tmp, err);
+}
+
+/* The daemon pod of a DaemonSet: an existing pod of it when there is one,
+ * else its template, with the template's required node affinity either
+ * way (the DaemonSet controller sets it). *out is NULL for a DaemonSet
+ * without a pod template. */
+static int daemon_pod(const struct kp_cluster *c, const kp_cluster_spec *spec,
+		      const kp_daemonset *ds, kp_pod **out, kp_error *err)
+{
+	*out = NULL;
+	if (!ds || !ds->spec || !ds->spec->template_ || !ds->spec->template_->spec)
+		return KP_OK;
+	const char *dsns = or_empty(ds->metadata ? ds->metadata->namespace_ : NULL, "default");
+	const char *dsname = or_empty(ds->metadata ? ds->metadata->name : NULL, "");
+	const kp_pod *found = daemonset_pod(c, spec, dsns, dsname);
+	const kp_pod_spec *tspec = ds->spec->template_->spec;
+	if (!found) {
+		kp_pod tmp = KP_POD_INIT;
+		kp_object_meta meta = KP_OBJECT_META_INIT;
+		meta.namespace_ = dsns;
+		meta.name = dsname;
+		if (ds->spec->template_->metadata)
+			meta.labels = ds->spec->template_->metadata->labels;
+		tmp.metadata = &meta;
+		tmp.spec = ds->spec->template_->spec;
+		return kp_pod_copy(out, &tmp, err);
+	}
+	const kp_node_selector *treq = tspec->affinity && tspec->affinity->node_affinity
+					       ? tspec->affinity->node_affinity->required : NULL;
+	kp_pod *copy = NULL;
+	int rc = kp_pod_copy(&copy, found, err);
+	if (rc != KP_OK || !treq) {
+		*out = copy;
+		return rc;
+	}
+	/* rebuild the copy with the template's required terms */
+	rc = pod_with_required_affinity(copy, treq, out, err);
+	kp_pod_free(copy);
+	return rc;
+}
+
 /* Resource names of every pod and daemon pod are interned before the
  * resource table is frozen; the (id, value) pairs are kept in the arena. */
 int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
@@ -799,111 +911,21 @@ int kp__sched_pods_intern(struct kp_cluster *c, const kp_cluster_spec *spec, kp_
 	if (!c->pods || !pairs)
 		return KP_ENOMEM;
 	kp_resource_list scratch = KP_RESOURCE_LIST_INIT;
-	int rc = KP_OK;
-	for (size_t i = 0; i < spec->n_pods && rc == KP_OK; i++) {
-		const kp_pod *p = spec->pods[i];
-		if (!p) {
-			rc = kp__error(err, KP_EINVAL, "pods", "pods[%zu] is NULL", i);
-			break;
-		}
-		sc_pod *sp = &c->pods[i];
-		sp->pod = p;
-		sp->ns = kp__arena_strdup(&c->arena, p->metadata && p->metadata->namespace_
-							     ? p->metadata->namespace_ : "default");
-		sp->name = kp__arena_strdup(&c->arena, p->metadata && p->metadata->name
-							       ? p->metadata->name : "");
-		sp->uid = kp__arena_strdup(&c->arena, p->metadata && p->metadata->uid
-							      ? p->metadata->uid : "");
-		sp->created_ms = p->metadata ? p->metadata->creation_timestamp_ms : 0;
-		if (!sp->ns || !sp->name || !sp->uid) {
-			rc = KP_ENOMEM;
-			break;
-		}
-		if ((rc = pod_pairs(c, p, &scratch, &pairs[i].res, &pairs[i].val, &pairs[i].n,
-				    err)) != KP_OK) {
-			char f[64]; /* a fixed path and a size_t index: fits by construction */
-			snprintf(f, sizeof(f), "pods[%zu]", (size_t)c->pod_spec_index[i]);
-			kp__error_prefix(err, f);
-		}
-	}
-	/* daemon pods: one per DaemonSet, an existing pod of it when there is
-	 * one (upstream GetDaemonSetPod), else its template, with the
-	 * template's required node affinity either way */
+	int rc = pods_snapshot(c, spec, pairs, &scratch, err);
+	/* daemon pods: one per DaemonSet with a pod template */
 	c->n_daemons = 0;
 	c->daemons = kp__calloc(spec->n_daemonsets + 1, sizeof(*c->daemons));
 	struct pairs *dpairs = kp__arena_alloc(&c->arena, (spec->n_daemonsets + 1) * sizeof(*dpairs));
 	if (rc == KP_OK && (!c->daemons || !dpairs))
 		rc = KP_ENOMEM;
 	for (size_t d = 0; rc == KP_OK && d < spec->n_daemonsets; d++) {
-		const kp_daemonset *ds = spec->daemonsets[d];
-		if (!ds || !ds->spec || !ds->spec->template_ || !ds->spec->template_->spec)
-			continue;
-		const char *dsns = ds->metadata && ds->metadata->namespace_ ? ds->metadata->namespace_
-									    : "default";
-		const char *dsname = ds->metadata && ds->metadata->name ? ds->metadata->name : "";
-		const kp_pod *found = NULL;
-		for (size_t i = 0; i < spec->n_pods && !found; i++) {
-			const kp_pod *p = spec->pods[i];
-			const kp_object_meta *m = p->metadata;
-			if (!m || strcmp(c->pods[i].ns, dsns) != 0)
-				continue;
-			for (size_t o = 0; o < m->n_owner_references; o++) {
-				const kp_owner_reference *ref = m->owner_references[o];
-				if (ref && ref->kind && ref->name && strcmp(ref->kind, "DaemonSet") == 0 &&
-				    strcmp(ref->name, dsname) == 0) {
-					found = p;
-					break;
-				}
-			}
-		}
 		kp_pod *copy = NULL;
-		if (found) {
-			rc = kp_pod_copy(&copy, found, err);
-		} else {
-			kp_pod tmp = KP_POD_INIT;
-			kp_object_meta meta = KP_OBJECT_META_INIT;
-			meta.namespace_ = dsns;
-			meta.name = dsname;
-			if (ds->spec->template_->metadata)
-				meta.labels = ds->spec->template_->metadata->labels;
-			tmp.metadata = &meta;
-			tmp.spec = ds->spec->template_->spec;
-			rc = kp_pod_copy(&copy, &tmp, err);
-		}
-		if (rc != KP_OK)
-			break;
-		c->daemons[c->n_daemons] = copy;
-		/* the DaemonSet controller sets the template's required node affinity */
-		const kp_pod_spec *tspec = ds->spec->template_->spec;
-		const kp_node_selector *treq = tspec->affinity && tspec->affinity->node_affinity
-						       ? tspec->affinity->node_affinity->required : NULL;
-		if (found && treq) {
-			/* rebuild the copy with the template's required terms */
-			kp_pod tmp = *copy;
-			kp_pod_spec sp = *copy->spec;
-			kp_affinity aff = KP_AFFINITY_INIT;
-			kp_node_affinity na = KP_NODE_AFFINITY_INIT;
-			if (sp.affinity)
-				aff = *sp.affinity;
-			if (aff.node_affinity)
-				na = *aff.node_affinity;
-			kp_node_selector sel = *treq;
-			na.required = &sel;
-			aff.node_affinity = &na;
-			sp.affinity = &aff;
-			tmp.spec = &sp;
-			kp_pod *again = NULL;
-			if ((rc = kp_pod_copy(&again, &tmp, err)) != KP_OK)
-				break;
-			kp_pod_free(copy);
-			c->daemons[c->n_daemons] = again;
-		}
-		if ((rc = pod_pairs(c, c->daemons[c->n_daemons], &scratch, &dpairs[c->n_daemons].res,
-				    &dpairs[c->n_daemons].val, &dpairs[c->n_daemons].n, err)) != KP_OK) {
-			c->n_daemons++;
-			break;
-		}
-		c->n_daemons++;
+		rc = daemon_pod(c, spec, spec->daemonsets[d], &copy, err);
+		if (rc != KP_OK || !copy)
+			continue;
+		struct pairs *dp = &dpairs[c->n_daemons];
+		c->daemons[c->n_daemons++] = copy;
+		rc = pod_pairs(c, copy, &scratch, &dp->res, &dp->val, &dp->n, err);
 	}
 	kp_resources_dispose(&scratch);
 	if (rc != KP_OK)
@@ -1023,7 +1045,7 @@ int kp__sched_daemons(struct kp_cluster *c, const kp_cluster_spec *spec, kp_erro
 	return KP_OK;
 }
 
-static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i, sc_map *classes,
+static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i, kp__map *classes,
 		     size_t *cap_classes, sc_buf *key, kp_error *err)
 {
 	sc_pod *sp = &c->pods[i];
@@ -1084,7 +1106,7 @@ static int pod_class(struct kp_cluster *c, const kp_cluster_spec *spec, size_t i
 /* Classify pods, build classes, bind pods to their nodes. */
 int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_error *err)
 {
-	sc_map classes = { 0 };
+	kp__map classes = { 0 };
 	sc_buf key = { 0 };
 	size_t cap_classes = 0;
 	int rc = KP_OK;

@@ -419,7 +419,7 @@ static int labels_to_arena(sc_arena *a, const kp_labels *src, kp_labels *dst)
  * NodeClaim of the input and no earlier new NodeClaim has (upstream's
  * generateName never collides). */
 static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, size_t *seq,
-			     sc_map *generated, sc_arena *a)
+			     kp__map *generated, sc_arena *a)
 {
 	for (;;) {
 		char *name = kp__arena_printf(a, "%s-%05zu", pool->name, ++*seq);
@@ -434,7 +434,7 @@ static const char *next_name(const struct kp_cluster *c, const sc_pool *pool, si
 	}
 }
 
-static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, sc_map *generated, sc_arena *a,
+static int materialize(sc_sim *s, const sc_nc *nc, size_t *seq, kp__map *generated, sc_arena *a,
 		       const kp_nodeclaim **out, const char **name_out)
 {
 	const struct kp_cluster *c = s->c;
@@ -628,7 +628,7 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 	size_t n_groups = 0, cap_groups = 0;
 	int rc = KP_OK;
 	for (size_t i = 0; i < c->n_nodes && rc == KP_OK; i++) {
-		if (s->node_removed[i])
+		if (s->nodes[i].fate != SC_NODE_KEPT)
 			continue;
 		kp_requirements *reqs = NULL;
 		kp__why_dispose(&w);
@@ -717,7 +717,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	int rc = KP_ENOMEM;
 	size_t n_pl = 0;
 	for (size_t i = 0; i < c->n_pods; i++)
-		n_pl += s->in_sim[i] != 0;
+		n_pl += s->pods[i].role != SC_SIM_NONE;
 	res->pl = kp__arena_alloc(&res->arena, (n_pl + 1) * sizeof(*res->pl));
 	res->ncs = kp__arena_alloc(&res->arena, (s->n_ncs + 1) * sizeof(*res->ncs));
 	int32_t *new_index = kp__calloc(s->n_ncs + 1, sizeof(int32_t));
@@ -726,7 +726,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
 	size_t seq = 0;
-	sc_map generated = { 0 };
+	kp__map generated = { 0 };
 	for (size_t k = 0; k < s->n_ncs; k++) {
 		sc_nc *nc = s->ncs[k];
 		new_index[k] = -1;
@@ -780,7 +780,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	/* placements in the order of the caller's pods */
 	for (size_t k = 0; k < c->n_pods; k++) {
 		size_t i = c->pod_at_spec[k];
-		if (!s->in_sim[i])
+		if (s->pods[i].role == SC_SIM_NONE)
 			continue;
 		const sc_pod *p = &c->pods[i];
 		kp_sched_placement *pl = &res->pl[res->n_pl++];
@@ -788,16 +788,16 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		pl->namespace_ = p->ns;
 		pl->name = p->name;
 		struct reasons rs = { 0 };
-		if (s->placed_node[i] >= 0) {
-			const sc_node *n = &c->nodes[s->placed_node[i]];
+		if (s->pods[i].placed_node >= 0) {
+			const sc_node *n = &c->nodes[s->pods[i].placed_node];
 			pl->target = n->inflight ? KP_SCHED_INFLIGHT : KP_SCHED_EXISTING_NODE;
 			pl->node = n->name;
-		} else if (s->placed_nc[i] >= 0 && new_index[s->placed_nc[i]] >= 0) {
+		} else if (s->pods[i].placed_nc >= 0 && new_index[s->pods[i].placed_nc] >= 0) {
 			pl->target = KP_SCHED_NEW_NODECLAIM;
-			pl->nodeclaim_index = (size_t)new_index[s->placed_nc[i]];
-			pl->node = nc_names[s->placed_nc[i]];
-		} else if (s->placed_nc[i] >= 0) {
-			const sc_nc *nc = s->ncs[s->placed_nc[i]];
+			pl->nodeclaim_index = (size_t)new_index[s->pods[i].placed_nc];
+			pl->node = nc_names[s->pods[i].placed_nc];
+		} else if (s->pods[i].placed_nc >= 0) {
+			const sc_nc *nc = s->ncs[s->pods[i].placed_nc];
 			pl->target = KP_SCHED_UNPLACED;
 			if (add_reason(res, &rs, KP_REASON_MIN_VALUES, c->pools[nc->pool].name, NULL,
 				       NULL,

@@ -3,7 +3,7 @@
  * per-simulation state. Never installed.
  *
  * Layout of the module:
- *   sched_util.c  arena, string interning, hash tables, key buffers, the
+ *   sched_util.c  arena, string interning (on common/map.h), key buffers, the
  *                 snapshot's owned requirement sets
  *   itindex.c     catalogue indexes: offering pairs, requirement columns
  *   cluster.c     kp_cluster_new: compiles the snapshot (nodes, pools,
@@ -13,13 +13,16 @@
  *   volumes.c     volume topology, claim validation, CSI attach limits
  *   topology.c    topology spread, pod affinity / anti-affinity
  *                 (upstream topology*.go)
+ *   fits.c        feasibility checks with structured verdicts (sc_fit)
+ *                 and their reason texts
  *   simulate.c    the simulation loop: queue, existing nodes, NodeClaims
  *   result.c      finalization, NodeClaim objects, reasons, accessors
  *   sched.c       kp_sched_simulate: runs simulate.c, then result.c
  * No two files call each other, directly or round a loop
  * (tests/lint/check-layering.py): cluster.c builds on podclass.c,
  * topology.c and volumes.c; result.c explains with simulate.c's checks;
- * sched.c drives simulate.c and result.c.
+ * sched.c drives simulate.c and result.c; simulate.c and result.c decide and
+ * explain with fits.c.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -31,6 +34,7 @@
 
 #include <karpenter/scheduling.h>
 
+#include "common/map.h"
 #include "kp_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -48,30 +52,9 @@ char *kp__arena_strdup(sc_arena *a, const char *s);          /* NULL stays NULL 
 char *kp__arena_printf(sc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
 void kp__arena_free(sc_arena *a);
 
-/* ------------------------------------------------------------------ */
-/* Hash table: byte keys -> uint32 values (open addressing)            */
-
-typedef struct sc_map {
-	struct sc_map_slot *slots;
-	size_t cap, count;
-	sc_arena keys; /* copies of the keys */
-} sc_map;
-
-/* Look up; returns 1 and sets *val when found. */
-int kp__map_get(const sc_map *m, const void *key, size_t len, uint32_t *val);
-/* Insert if absent; returns KP_OK and sets *val to the stored value (the
- * existing one when present, else @p val_if_new). *inserted says which. */
-int kp__map_put(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		int *inserted);
-/* As kp__map_put; *stored (may be NULL) gets the map's NUL-terminated copy of the key. */
-int kp__map_put_key(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		    int *inserted, const char **stored);
-void kp__map_free(sc_map *m);
-static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val);
-
 /* String interning: id <-> string. */
 typedef struct sc_strtab {
-	sc_map map;
+	kp__map map;
 	const char **strs;
 	size_t n, cap;
 } sc_strtab;
@@ -379,6 +362,8 @@ typedef struct sc_group {
 	uint32_t *namespaces;      /* sorted interned ids */
 	size_t n_namespaces;
 	const kp_label_selector *selector; /* NULL selects nothing */
+	uint32_t selector_ok;      /* the selector passed kp_label_selector_validate (checked
+	                              once: an invalid one selects nothing) */
 	/* node filter (topology spread only) */
 	uint32_t taint_honor, affinity_honor;
 	kp_requirements **filter_reqs;
@@ -390,6 +375,19 @@ typedef struct sc_group {
 	size_t n_base;
 	int32_t base_owners;       /* inverse: bound pods owning it */
 } sc_group;
+
+/* The snapshot's part of topology (topology.c): the groups, their keys and
+ * the NodePool domains per key. Read through the kp__topo_* functions
+ * outside topology.c; released with kp__topo_snapshot_free. */
+typedef struct sc_topo_snapshot {
+	sc_group *groups;
+	size_t n_groups, cap_groups;
+	const char **topo_keys;    /* distinct topology keys (sc_group::key_id) */
+	size_t n_topo_keys, cap_topo_keys;
+	kp__map group_by_key;      /* canonical group definition -> group */
+	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key */
+	size_t n_domgroups, cap_domgroups;
+} sc_topo_snapshot;
 
 struct kp_cluster {
 	sc_arena arena;
@@ -408,12 +406,12 @@ struct kp_cluster {
 	size_t cap_res_fmt;
 	sc_node *nodes;            /* in sort order: initialized first, then by name */
 	size_t n_nodes;
-	sc_map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
-	sc_map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
-	sc_map taken_names;        /* every Node and NodeClaim name of the input */
+	kp__map node_by_name;       /* state node and NodeClaim names -> node (removed_nodes) */
+	kp__map node_by_node_name;  /* Node names -> state node (pods' spec.nodeName) */
+	kp__map taken_names;        /* every Node and NodeClaim name of the input */
 	sc_pod *pods;              /* spec order */
 	size_t n_pods;
-	sc_map pod_by_key;         /* "namespace/name" -> pod index */
+	kp__map pod_by_key;         /* "namespace/name" -> pod index */
 	sc_class *classes;
 	size_t n_classes;
 	size_t n_variants;         /* over all classes (sc_variant::id) */
@@ -422,13 +420,7 @@ struct kp_cluster {
 	int64_t **daemon_req;
 	sc_port **daemon_ports;
 	size_t *daemon_n_ports;
-	sc_group *groups;
-	size_t n_groups, cap_groups;
-	const char **topo_keys;    /* distinct topology keys */
-	size_t n_topo_keys, cap_topo_keys;
-	sc_map group_by_key;
-	struct sc_domgroups *domgroups; /* upstream buildDomainGroups, by key (topology.c) */
-	size_t n_domgroups, cap_domgroups;
+	sc_topo_snapshot topo;     /* topology groups (topology.c owns them) */
 	kp_pod **owned_pods;       /* copies kept for classes */
 	size_t n_owned_pods, cap_owned_pods;
 	void *tmp_pairs, *tmp_dpairs; /* requests as (resource, milli) pairs during the build */
@@ -494,6 +486,10 @@ int kp__sched_daemon_compatible_node(const struct kp_cluster *c, size_t daemon, 
 
 /* topology.c: building groups for the classes (snapshot) */
 int kp__topo_build(struct kp_cluster *c, kp_error *err);
+/* Number of topology groups of the snapshot. */
+size_t kp__topo_group_count(const struct kp_cluster *c);
+/* Release the snapshot's topology part (c->topo). */
+void kp__topo_snapshot_free(struct kp_cluster *c);
 
 /* ------------------------------------------------------------------ */
 /* One simulation                                                      */
@@ -511,15 +507,22 @@ typedef struct sc_why {
 	char *msg;    /* NULL = "" (also when out of memory) */
 } sc_why;
 
+/* What topology.c caches on a NodeClaim: its hostname domain and, per
+ * topology key, the single domain its requirements allow (valid while
+ * kdom_ver == reqs_ver + 1). */
+typedef struct sc_nc_topo {
+	uint32_t host_dom;         /* its hostname's domain id, UINT32_MAX until needed */
+	uint32_t *kdom;            /* per topology key */
+	uint64_t kdom_ver;
+} sc_nc_topo;
+
 /* NodeClaim opened by this simulation (upstream scheduling.NodeClaim). */
 struct sc_nc {
 	uint32_t pool;
 	uint32_t id;               /* creation order */
 	char hostname[40];         /* "hostname-placeholder-%04u" of a uint32_t: at most 31 bytes */
-	uint32_t host_dom;         /* its topology domain id, UINT32_MAX until needed */
 	uint64_t reqs_ver;         /* bumped when reqs change */
-	uint32_t *kdom;            /* per topology key: its single domain (see topology.c) */
-	uint64_t kdom_ver;
+	sc_nc_topo topo;           /* topology.c's caches (kp__topo_nc_init) */
 	int64_t *maxalloc;         /* n_res: largest allocatable over its options */
 	int64_t *minslack;         /* n_res: smallest allocatable less daemon overhead */
 	kp_requirements *reqs;
@@ -532,49 +535,95 @@ struct sc_nc {
 	size_t n_ports, cap_ports;
 	const sc_variant **absorbed; /* variants whose requirements change nothing (no topology) */
 	size_t n_absorbed, cap_absorbed;
+	uint32_t oprev, onext;     /* neighbours in its pod count's order list, UINT32_MAX at the ends */
+	int64_t oseq;              /* rank in that list: ascending from head to tail */
 	int min_values_relaxed;
 	int dropped;               /* removed by minValues truncation */
 	size_t n_opts_final;
 	uint32_t *final_its;       /* after truncation, ordered by price */
 };
 
+/* What one simulation does with an existing node (kp_sched_options
+ * removed_nodes, kp_node deleting). */
+typedef enum sc_node_fate {
+	SC_NODE_KEPT = 0,     /* takes pods */
+	SC_NODE_REMOVED = 1,  /* in removed_nodes: takes no pod, its reschedulable pods move,
+	                         its capacity goes back to its NodePool's limits */
+	SC_NODE_DELETING = 2  /* being deleted in the snapshot: takes no pod, its reschedulable
+	                         pods move; its capacity never counted in the NodePool's usage */
+} sc_node_fate;
+
+/* An existing node during one simulation: what placements added on top of
+ * the snapshot's sc_node, each part copied on first write. */
+typedef struct sc_node_sim {
+	sc_node_fate fate;
+	int64_t *rem;              /* n_res remaining resources, NULL until kp__sched_node_rem */
+	kp_requirements *reqs;     /* requirements after placements, NULL = the snapshot's */
+	sc_port *ports;            /* host ports of the pods placed */
+	size_t n_ports, cap_ports;
+	sc_vol *vols;              /* volumes of the pods placed */
+	size_t n_vols, cap_vols;
+} sc_node_sim;
+
+/* A snapshot pod's part in one simulation. */
+typedef enum sc_pod_role {
+	SC_SIM_NONE = 0,     /* not part of it: bound and staying, or left out by only_pods */
+	SC_SIM_SCHEDULE = 1, /* to place: pending, or moving off a removed or deleting node */
+	SC_SIM_REPORT = 2    /* pending but not provisionable (upstream Validate drops it):
+	                        reported as unplaced, never scheduled */
+} sc_pod_role;
+
+/* A snapshot pod during one simulation. Every pod with a role other than
+ * SC_SIM_NONE is excluded from the snapshot's topology counts (topology.c). */
+typedef struct sc_pod_sim {
+	sc_pod_role role;
+	int32_t placed_node;       /* existing node, or -1 */
+	int32_t placed_nc;         /* NodeClaim id, or -1 */
+	uint32_t placed_variant;   /* relaxation step it was placed (or last tried) with */
+	int64_t last_len;          /* queue length when it last failed, -1 before */
+} sc_pod_sim;
+
+/* What the in-flight scan remembers for one variant (simulate.c), from
+ * kp__topo_quick_reject's verdicts. */
+typedef struct sc_variant_sim {
+	uint64_t *blocked;         /* bit per NodeClaim id: SC_REJECT_FOREVER */
+	size_t blocked_words;
+	size_t n_blocked;          /* bits set */
+	uint32_t *amemo;           /* per NodeClaim id: the affinity stamp of an
+	                              SC_REJECT_UNTIL_AFFINITY verdict, 0 = none */
+	size_t amemo_cap;
+} sc_variant_sim;
+
+/* The NodeClaims with one pod count, in in-flight order (simulate.c). */
+struct sc_order_list {
+	uint32_t head, tail;       /* NodeClaim ids, UINT32_MAX when empty */
+	uint32_t next, prev;       /* neighbouring counts with NodeClaims, UINT32_MAX at the ends */
+	int64_t front, back;       /* oseq of the next push at each end */
+};
+
 struct sc_sim {
 	const struct kp_cluster *c;
 	uint32_t min_values_best_effort;
 	size_t max_its;
-	uint8_t *node_removed;     /* per node: 1 when removed or deleting */
-	/* existing-node overlay */
-	int64_t **rem;             /* per node: remaining resources, lazily copied */
-	kp_requirements **node_reqs; /* per node: requirements after placements, NULL = snapshot's */
-	sc_port **nports;          /* per node: ports added */
-	size_t *n_nports, *cap_nports;
-	sc_vol **nvols;
-	size_t *n_nvols, *cap_nvols;
-	uint32_t *node_n_placed;
+	sc_node_sim *nodes;        /* per snapshot node */
+	sc_pod_sim *pods;          /* per snapshot pod */
 	/* new NodeClaims */
 	sc_nc **ncs;               /* creation order */
 	size_t n_ncs, cap_ncs;
-	uint32_t *order;           /* in-flight order: pod count ascending, stable */
-	size_t cap_order;
+	/* in-flight order (upstream sorts the NodeClaims by pod count
+	 * ascending, stably, before each pod): one list per pod count, the
+	 * non-empty lists chained by count (simulate.c) */
+	struct sc_order_list *olists; /* indexed by pod count */
+	size_t cap_olists;
+	uint32_t ofirst;           /* smallest pod count with NodeClaims, UINT32_MAX when none */
 	/* NodePool limits */
 	int64_t **pool_rem;        /* per pool, NULL when no limits */
-	/* pods */
+	/* the queue of pods (snapshot indices) */
 	uint32_t *queue;
 	size_t q_head, q_len, q_cap;
-	int64_t *last_len;         /* per pod (snapshot index) */
-	uint8_t *in_sim;           /* per pod: considered by this simulation */
-	uint8_t *excluded;         /* per pod: excluded from topology counting */
-	int32_t *placed_node;      /* per pod: existing node or -1 */
-	int32_t *placed_nc;        /* per pod: NodeClaim id or -1 */
-	uint32_t *placed_variant;
 	sc_topo *topo;
 	uint32_t next_hostname;
-	uint64_t **vblock;         /* per variant: NodeClaims ruled out for good (hostname topology) */
-	size_t *vblock_words;
-	size_t *vblock_n;          /* per variant: NodeClaims blocked */
-	uint32_t **amemo;          /* per variant, per NodeClaim: affinity stamp of a rejection */
-	size_t *amemo_cap;
-	uint32_t *pos;             /* per NodeClaim id: its position in order */
+	sc_variant_sim *variants;  /* per variant (sc_variant::id) */
 	struct sc_price_order *porders; /* instance types by price, per (catalogue, allowed pairs) */
 	size_t n_porders, cap_porders;
 	/* scratch */
@@ -588,11 +637,21 @@ struct sc_sim {
 	 * rejection with the full check, counting the ones it contradicts */
 	int verify_quick;
 	size_t quick_checked, quick_contradicted;
+	/* tests only: keep the in-flight order also as one array sorted the
+	 * way upstream sorts (stable, by pod count) and compare it with the
+	 * lists after every change, counting the differences */
+	int verify_order;
+	uint32_t *order_ref;
+	size_t cap_order_ref;
+	size_t order_checked, order_mismatched;
 };
 
 /* topology.c: per-simulation state */
 int kp__topo_sim_new(sc_sim *s);
 void kp__topo_sim_free(sc_sim *s);
+/* A new NodeClaim's topology caches: empty; released with kp__topo_nc_dispose. */
+void kp__topo_nc_init(sc_nc_topo *t);
+void kp__topo_nc_dispose(sc_nc_topo *t);
 /* Tighten @p node_reqs for placing pod @p pod (variant @p v) on a node with
  * @p taints; *out gets a new set (or NULL when nothing changes). Returns
  * KP_OK, KP_EINCOMPATIBLE (with w filled) or KP_ENOMEM. */
@@ -621,6 +680,62 @@ int kp__sched_simulate_verify(const kp_cluster *cluster, size_t *checked, size_t
 uint32_t kp__topo_affinity_stamp(sc_sim *s, const sc_variant *v);
 int kp__topo_update(sc_sim *s, uint32_t pod, const sc_variant *v);
 
+/* ------------------------------------------------------------------ */
+/* Feasibility verdicts (fits.c)                                       */
+
+/* Why a pod cannot go where it was checked. */
+typedef enum sc_fit_code {
+	SC_FIT_OK = 0,
+	SC_FIT_TAINT,        /* taint @c taint of the node or NodePool is not tolerated */
+	SC_FIT_VOLUMES_OVER, /* the node's bound volumes already exceed an attach limit */
+	SC_FIT_VOLUME_LIMIT, /* driver @c driver would attach @c need volumes, limit @c have */
+	SC_FIT_HOST_PORT,    /* a host port of the pod is taken (@c where) */
+	SC_FIT_RESOURCES     /* resource @c res: the pod requests @c need, @c have remains
+	                        (a negative @c have: the node is over-committed already) */
+} sc_fit_code;
+
+/* Where a conflict was found, for the wording of the reason. */
+typedef enum sc_fit_where {
+	SC_FIT_AT_NODECLAIM = 0,
+	SC_FIT_AT_NODE = 1
+} sc_fit_where;
+
+/* A structured verdict: the code and what it names. Filled only when a
+ * check fails; its fields are indices into the inputs of that check. */
+typedef struct sc_fit {
+	sc_fit_code code;
+	sc_fit_where where;
+	uint32_t taint;      /* SC_FIT_TAINT: index into the taints checked */
+	uint32_t res;        /* SC_FIT_RESOURCES: resource index (kp_cluster::res) */
+	uint32_t driver;     /* SC_FIT_VOLUME_LIMIT: interned CSI driver name */
+	int64_t need, have;  /* SC_FIT_RESOURCES, SC_FIT_VOLUME_LIMIT */
+} sc_fit;
+
+/* Pure checks: no simulation needed (consolidation calls them per
+ * candidate). Each returns 1 when the pod fits, else 0 with *f filled. */
+/* upstream Taints.ToleratesPod: the first taint no toleration tolerates */
+int kp__fit_taints(const kp_taint *taints, size_t n_taints, const kp_toleration *tols,
+		   size_t n_tols, sc_fit *f);
+/* requests against what remains (resource values, kp__res_value units) */
+int kp__fit_resources(const int64_t *req, const int64_t *avail, size_t n_res, sc_fit *f);
+/* the pod's host ports against those in use (upstream HostPortUsage.Conflicts) */
+int kp__fit_ports(const sc_port *pod, size_t n_pod, const sc_port *used, size_t n_used,
+		  sc_fit *f);
+/* The checks of upstream ExistingNode.CanAdd before requirements and
+ * topology, in its order (taints, volume limits, host ports, resources),
+ * on a simulation's overlay of existing node @p node. KP_OK,
+ * KP_EINCOMPATIBLE with *f filled, or KP_ENOMEM (s->oom set). */
+int kp__fit_node_cheap(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v, sc_fit *f);
+/* Existing node @p node's remaining resources in this simulation, copied
+ * from the snapshot on first use; NULL when out of memory (s->oom set). */
+const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
+/* The reason text of a verdict into @p w (NULL: nothing); @p taints are the
+ * ones the verdict was made on and @p v the variant checked. */
+void kp__fit_why(const struct kp_cluster *c, const sc_fit *f, const kp_taint *taints,
+		 size_t n_taints, const sc_variant *v, sc_why *w);
+/* A resource value as a quantity in the format the pods' requests used. */
+void kp__fit_fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v);
+
 /* Well-known compat flag helper. */
 #define SC_ALLOW KP_COMPAT_ALLOW_UNDEFINED_WELLKNOWN
 
@@ -646,14 +761,5 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_
 			       sc_why *w, kp_requirements **out_reqs);
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,
 			  sc_why *w);
-const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t node);
-
-static inline int kp__map_gets(const sc_map *m, const char *s, uint32_t *val)
-{
-	size_t n = 0;
-	while (s[n])
-		n++;
-	return kp__map_get(m, s, n, val);
-}
 
 #endif /* KP_SCHED_PRIVATE_H */

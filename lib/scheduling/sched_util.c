@@ -1,5 +1,6 @@
 /*
- * Scheduling simulation: small containers (arena, hash map, string table,
+ * Scheduling simulation: small containers (arena, string table on the
+ * shared map of common/map.h,
  * key buffer) and messages.
  *
  * SPDX-License-Identifier: Apache-2.0
@@ -95,119 +96,6 @@ void kp__arena_free(sc_arena *a)
 	}
 	a->head = NULL;
 	a->used = a->cap = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Hash map                                                            */
-
-struct sc_map_slot {
-	const char *key; /* NULL = empty */
-	size_t len;
-	uint64_t hash;
-	uint32_t val;
-};
-
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	/* FNV-1a, 64 bit */
-	const unsigned char *s = p;
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ull;
-	}
-	return h ^ (h >> 29);
-}
-
-int kp__map_get(const sc_map *m, const void *key, size_t len, uint32_t *val)
-{
-	if (!m->cap)
-		return 0;
-	uint64_t h = hash_bytes(key, len);
-	size_t mask = m->cap - 1;
-	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-		const struct sc_map_slot *s = &m->slots[i];
-		if (!s->key)
-			return 0;
-		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
-			*val = s->val;
-			return 1;
-		}
-	}
-}
-
-static int map_grow(sc_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 16;
-	struct sc_map_slot *slots = kp__calloc(cap, sizeof(*slots));
-	if (!slots)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < m->cap; i++) {
-		struct sc_map_slot *s = &m->slots[i];
-		if (!s->key)
-			continue;
-		size_t j = (size_t)s->hash & (cap - 1);
-		while (slots[j].key)
-			j = (j + 1) & (cap - 1);
-		slots[j] = *s;
-	}
-	kp__free(m->slots);
-	m->slots = slots;
-	m->cap = cap;
-	return KP_OK;
-}
-
-int kp__map_put_key(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		    int *inserted, const char **stored)
-{
-	if ((m->count + 1) * 4 > m->cap * 3 && map_grow(m) != KP_OK)
-		return KP_ENOMEM;
-	uint64_t h = hash_bytes(key, len);
-	size_t mask = m->cap - 1;
-	size_t i = (size_t)h & mask;
-	for (;; i = (i + 1) & mask) {
-		struct sc_map_slot *s = &m->slots[i];
-		if (!s->key)
-			break;
-		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0) {
-			if (val)
-				*val = s->val;
-			if (inserted)
-				*inserted = 0;
-			if (stored)
-				*stored = s->key;
-			return KP_OK;
-		}
-	}
-	char *copy = kp__arena_alloc(&m->keys, len + 1);
-	if (!copy)
-		return KP_ENOMEM;
-	memcpy(copy, key, len);
-	m->slots[i].key = copy;
-	m->slots[i].len = len;
-	m->slots[i].hash = h;
-	m->slots[i].val = val_if_new;
-	m->count++;
-	if (val)
-		*val = val_if_new;
-	if (inserted)
-		*inserted = 1;
-	if (stored)
-		*stored = copy;
-	return KP_OK;
-}
-
-int kp__map_put(sc_map *m, const void *key, size_t len, uint32_t val_if_new, uint32_t *val,
-		int *inserted)
-{
-	return kp__map_put_key(m, key, len, val_if_new, val, inserted, NULL);
-}
-
-void kp__map_free(sc_map *m)
-{
-	kp__free(m->slots);
-	kp__arena_free(&m->keys);
-	memset(m, 0, sizeof(*m));
 }
 
 /* ------------------------------------------------------------------ */

@@ -20,7 +20,6 @@
 
 #include "sched_private.h"
 
-int kp__ports_conflict(const sc_port *a, size_t na, const sc_port *b, size_t nb);
 
 /* ------------------------------------------------------------------ */
 /* Requirements helpers                                                */
@@ -134,31 +133,6 @@ static int fits(const int64_t *req, const int64_t *total, size_t n)
 	return 1;
 }
 
-/* Name of the first resource that does not fit, for messages. */
-static size_t first_misfit(const int64_t *req, const int64_t *total, size_t n)
-{
-	for (size_t r = 0; r < n; r++)
-		if (total[r] < 0)
-			return r;
-	for (size_t r = 0; r < n; r++)
-		if (req[r] > total[r])
-			return r;
-	return 0;
-}
-
-static void fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_t r, int64_t v)
-{
-	kp_quantity q;
-	uint32_t fmt = r < c->cap_res_fmt && c->res_fmt[r] != UINT32_MAX ? c->res_fmt[r]
-									  : KP_QUANTITY_DECIMAL_SI;
-	if (r == SC_RES_PODS)
-		fmt = KP_QUANTITY_DECIMAL_SI;
-	if (kp_quantity_from_scaled(&q, v, kp__res_exponent(c->res.strs[r]), fmt) != KP_OK ||
-	    kp_quantity_format(&q, buf, size) != KP_OK)
-		snprintf(buf, size, "%lld%s", (long long)v,
-			 kp__res_exponent(c->res.strs[r]) ? "m" : "");
-}
-
 /* "cpu=1, memory=1Gi, pods=1" for the non-zero entries, allocated (resource
  * names come from the input); NULL when out of memory. */
 static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
@@ -169,7 +143,7 @@ static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
 		if (!v[r])
 			continue;
 		char q[KP_QUANTITY_STRING_MAX]; /* a formatted quantity: bounded by construction */
-		fmt_value(q, sizeof(q), c, r, v[r]);
+		kp__fit_fmt_value(q, sizeof(q), c, r, v[r]);
 		kp__buf_catf(&b, "%s%s=%s", first ? "" : ", ", c->res.strs[r], q);
 		first = 0;
 	}
@@ -216,48 +190,9 @@ static int apply_alt_topo(sc_sim *s, uint32_t pod, const sc_variant *v, const kp
 /* ------------------------------------------------------------------ */
 /* Existing nodes                                                      */
 
-const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
-{
-	if (s->rem[i])
-		return s->rem[i];
-	const struct kp_cluster *c = s->c;
-	const sc_node *n = &c->nodes[i];
-	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
-	if (!v) {
-		s->oom = 1;
-		return NULL;
-	}
-	for (size_t r = 0; r < c->n_res; r++)
-		v[r] = n->avail[r] - n->ds_pending[r];
-	s->rem[i] = v;
-	return v;
-}
-
 static kp_requirements *node_reqs(sc_sim *s, uint32_t i)
 {
-	return s->node_reqs[i] ? s->node_reqs[i] : s->c->nodes[i].reqs;
-}
-
-static void taint_message(sc_why *w, uint32_t code, const kp_taint *taints, size_t n,
-			  const sc_variant *v)
-{
-	if (!w)
-		return;
-	kp_error e = KP_ERROR_INIT;
-	kp_taints_tolerates(taints, n, v->tols, v->n_tols, &e);
-	char *field = NULL; /* the taint as text, at full length */
-	size_t idx = (size_t)atol(e.field[0] == '[' ? e.field + 1 : "0");
-	if (idx < n) {
-		const kp_taint *t = &taints[idx];
-		size_t size = (t->key ? strlen(t->key) : 0) + (t->value ? strlen(t->value) : 0) + 64;
-		if ((field = kp__malloc(size)) && kp_taint_format(t, field, size) != KP_OK)
-			field[0] = '\0';
-		/* a cordoned node says so */
-		if (t->key && strcmp(t->key, KP_TAINT_KEY_NODE_UNSCHEDULABLE) == 0)
-			code = KP_REASON_NODE_NOT_SCHEDULABLE;
-	}
-	kp__why(w, code, field, "%s", e.message);
-	kp__free(field);
+	return s->nodes[i].reqs ? s->nodes[i].reqs : s->c->nodes[i].reqs;
 }
 
 /* Upstream ExistingNode.CanAdd. On success *out_reqs is the node's new
@@ -270,71 +205,12 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
 	*out_reqs = NULL;
-	if (kp_taints_tolerates(n->taints, n->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
-		taint_message(w, KP_REASON_TAINTS, n->taints, n->n_taints, v);
-		return KP_EINCOMPATIBLE;
-	}
-	/* volume attach limits */
-	if (n->vol_over) {
-		kp__why(w, KP_REASON_VOLUMES, NULL, "the node's volumes already exceed its attach limit");
-		return KP_EINCOMPATIBLE;
-	}
-	if (cls->n_vols && n->n_vol_limits) {
-		for (size_t l = 0; l < n->n_vol_limits; l++) {
-			uint32_t drv = n->vol_limit_driver[l];
-			/* distinct PVCs of this driver: bound, placed, and the pod's */
-			size_t count = 0;
-			uint32_t *seen = NULL;
-			size_t total = n->n_vols + s->n_nvols[i] + cls->n_vols;
-			seen = kp__calloc(total + 1, sizeof(uint32_t));
-			if (!seen) {
-				s->oom = 1;
-				return KP_ENOMEM;
-			}
-			const sc_vol *lists[3] = { n->vols, s->nvols[i], cls->vols };
-			size_t lens[3] = { n->n_vols, s->n_nvols[i], cls->n_vols };
-			for (int k = 0; k < 3; k++)
-				for (size_t j = 0; j < lens[k]; j++) {
-					if (lists[k][j].driver != drv)
-						continue;
-					size_t q = 0;
-					while (q < count && seen[q] != lists[k][j].pvc)
-						q++;
-					if (q == count)
-						seen[count++] = lists[k][j].pvc;
-				}
-			kp__free(seen);
-			if ((int64_t)count > n->vol_limit[l]) {
-				kp__why(w, KP_REASON_VOLUMES, c->str.strs[drv],
-					"would exceed the volume limit of driver %s (%zu volumes, "
-					"limit %lld)", c->str.strs[drv], count,
-					(long long)n->vol_limit[l]);
-				return KP_EINCOMPATIBLE;
-			}
-		}
-	}
-	if (cls->n_ports &&
-	    (kp__ports_conflict(cls->ports, cls->n_ports, n->ports, n->n_ports) ||
-	     kp__ports_conflict(cls->ports, cls->n_ports, s->nports[i], s->n_nports[i]))) {
-		kp__why(w, KP_REASON_HOST_PORTS, NULL,
-			"a host port of the pod is already in use on the node");
-		return KP_EINCOMPATIBLE;
-	}
-	const int64_t *rem = kp__sched_node_rem(s, i);
-	if (!rem)
-		return KP_ENOMEM;
-	if (!fits(p->req, rem, c->n_res)) {
-		if (w) {
-			size_t r = first_misfit(p->req, rem, c->n_res);
-			/* formatted quantities: bounded by construction */
-			char a[KP_QUANTITY_STRING_MAX], b[KP_QUANTITY_STRING_MAX];
-			fmt_value(a, sizeof(a), c, r, p->req[r]);
-			fmt_value(b, sizeof(b), c, r, rem[r]);
-			kp__why(w, KP_REASON_RESOURCES, c->res.strs[r],
-				"exceeds node resources: %s requests %s, %s remains", c->res.strs[r],
-				a, b);
-		}
-		return KP_EINCOMPATIBLE;
+	sc_fit f;
+	int rc = kp__fit_node_cheap(s, i, pod, v, &f);
+	if (rc != KP_OK) {
+		if (rc == KP_EINCOMPATIBLE)
+			kp__fit_why(c, &f, n->taints, n->n_taints, v, w);
+		return rc;
 	}
 	kp_requirements *nr = node_reqs(s, i);
 	kp_error e = KP_ERROR_INIT;
@@ -349,7 +225,7 @@ int kp__sched_nc_fits_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_var
 	}
 	kp_requirements *cur = base ? base : nr;
 	size_t nalt = cls->n_vol_reqs ? cls->n_vol_reqs : 1;
-	int rc = KP_EINCOMPATIBLE;
+	rc = KP_EINCOMPATIBLE;
 	for (size_t a = 0; a < nalt; a++) {
 		kp_requirements *res = NULL;
 		rc = apply_alt_topo(s, pod, v, n->taints, n->n_taints, cur,
@@ -393,26 +269,25 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
-	int64_t *rem = s->rem[i];
+	int64_t *rem = s->nodes[i].rem;
 	for (size_t r = 0; r < c->n_res; r++)
 		rem[r] = kp__sat_add(rem[r], -p->req[r]);
 	if (reqs) {
-		if (s->node_reqs[i])
-			kp_requirements_free(s->node_reqs[i]);
-		s->node_reqs[i] = reqs;
+		if (s->nodes[i].reqs)
+			kp_requirements_free(s->nodes[i].reqs);
+		s->nodes[i].reqs = reqs;
 	}
-	if (grow_ports(&s->nports[i], &s->n_nports[i], &s->cap_nports[i], cls->ports, cls->n_ports,
+	if (grow_ports(&s->nodes[i].ports, &s->nodes[i].n_ports, &s->nodes[i].cap_ports, cls->ports, cls->n_ports,
 		       pod) != KP_OK)
 		return KP_ENOMEM;
 	if (cls->n_vols) {
-		if (kp__grow((void **)&s->nvols[i], &s->cap_nvols[i], s->n_nvols[i] + cls->n_vols,
+		if (kp__grow((void **)&s->nodes[i].vols, &s->nodes[i].cap_vols, s->nodes[i].n_vols + cls->n_vols,
 			     sizeof(sc_vol)) != KP_OK)
 			return KP_ENOMEM;
-		memcpy(s->nvols[i] + s->n_nvols[i], cls->vols, cls->n_vols * sizeof(sc_vol));
-		s->n_nvols[i] += cls->n_vols;
+		memcpy(s->nodes[i].vols + s->nodes[i].n_vols, cls->vols, cls->n_vols * sizeof(sc_vol));
+		s->nodes[i].n_vols += cls->n_vols;
 	}
-	s->placed_node[pod] = (int32_t)i;
-	s->node_n_placed[i]++;
+	s->pods[pod].placed_node = (int32_t)i;
 	const sc_node *n = &c->nodes[i];
 	return kp__topo_record(s, pod, v, n->taints, n->n_taints, node_reqs(s, i), 0);
 }
@@ -574,14 +449,13 @@ static size_t filter_its(sc_sim *s, const sc_pool *pool, const uint32_t *its, si
 }
 
 static void filter_message(sc_sim *s, sc_why *w, const struct filter_stats *st,
-			   const int64_t *pod_req, const sc_pool *pool)
+			   const int64_t *pod_req)
 {
 	if (!w)
 		return;
-	(void)pool;
 	if (!st->evaluated) {
-		kp__why(w, KP_REASON_HOST_PORTS, NULL,
-			"a host port of the pod conflicts with the NodeClaim's daemons or pods");
+		sc_fit f = { .code = SC_FIT_HOST_PORT, .where = SC_FIT_AT_NODECLAIM };
+		kp__fit_why(s->c, &f, NULL, 0, NULL, w);
 		return;
 	}
 	const char *what;
@@ -718,7 +592,7 @@ static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, 
 		}
 	}
 	if (!kept) {
-		filter_message(s, w, &st, p->req, pool);
+		filter_message(s, w, &st, p->req);
 		return KP_EINCOMPATIBLE;
 	}
 	*out_its = out;
@@ -744,8 +618,9 @@ static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, i
 		if (kp__topo_quick_reject(s, pod, v, nc) != SC_REJECT_UNKNOWN)
 			return KP_EINCOMPATIBLE;
 	}
-	if (kp_taints_tolerates(pool->taints, pool->n_taints, v->tols, v->n_tols, NULL) != KP_OK) {
-		taint_message(w, KP_REASON_TAINTS, pool->taints, pool->n_taints, v);
+	sc_fit f;
+	if (!kp__fit_taints(pool->taints, pool->n_taints, v->tols, v->n_tols, &f)) {
+		kp__fit_why(c, &f, pool->taints, pool->n_taints, v, w);
 		return KP_EINCOMPATIBLE;
 	}
 	int simple = !cls->topo && !cls->n_vol_reqs;
@@ -865,7 +740,7 @@ static int nc_place(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, str
 	}
 	if (nc_ports_add(nc, cls, pod) != KP_OK)
 		return KP_ENOMEM;
-	s->placed_nc[pod] = (int32_t)nc->id;
+	s->pods[pod].placed_nc = (int32_t)nc->id;
 	int rc = kp__topo_register_hostname(s, nc->hostname);
 	if (rc == KP_OK)
 		rc = kp__topo_record(s, pod, v, c->pools[nc->pool].taints, c->pools[nc->pool].n_taints,
@@ -886,7 +761,7 @@ static void nc_free(sc_nc *nc)
 	kp__free(nc->final_its);
 	kp__free(nc->maxalloc);
 	kp__free(nc->minslack);
-	kp__free(nc->kdom);
+	kp__topo_nc_dispose(&nc->topo);
 	kp__free(nc);
 }
 
@@ -900,7 +775,7 @@ static sc_nc *nc_new(sc_sim *s, uint32_t pool, const uint32_t *its, size_t n_its
 		return NULL;
 	nc->pool = pool;
 	nc->id = UINT32_MAX;
-	nc->host_dom = UINT32_MAX;
+	kp__topo_nc_init(&nc->topo);
 	snprintf(nc->hostname, sizeof(nc->hostname), "hostname-placeholder-%04u",
 		 s->next_hostname + 1);
 	nc->requests = kp__calloc(c->n_res + 1, sizeof(int64_t));
@@ -1020,26 +895,153 @@ int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_varia
 	return rc;
 }
 
-/* Keep s->order sorted by pod count ascending after nc at position pos
- * changed; equal counts keep their relative order (a stable sort). */
-static void order_fix(sc_sim *s, size_t pos)
+/*
+ * The in-flight order. Upstream sorts the NodeClaims by pod count
+ * ascending with a stable sort before each pod; between two sorts only one
+ * NodeClaim changes, gaining one pod (or a new one arrives with one pod).
+ * A NodeClaim going from n-1 to n pods passes the others with n-1 pods and
+ * stops before the first with n: it becomes the head of the list of count
+ * n. A new NodeClaim goes after every NodeClaim with one pod: the tail of
+ * the list of count 1. Keeping one list per count makes both O(1), where
+ * shifting one sorted array cost O(NodeClaims) per placement.
+ */
+#define NONE UINT32_MAX
+
+static struct sc_order_list *olist(sc_sim *s, uint32_t cnt)
 {
-	uint32_t id = s->order[pos];
-	size_t cnt = s->ncs[id]->n_pods;
-	while (pos + 1 < s->n_ncs && s->ncs[s->order[pos + 1]]->n_pods < cnt) {
-		s->order[pos] = s->order[pos + 1];
-		s->pos[s->order[pos]] = (uint32_t)pos;
-		pos++;
+	if (cnt >= s->cap_olists) {
+		size_t old = s->cap_olists;
+		if (kp__grow((void **)&s->olists, &s->cap_olists, (size_t)cnt + 1,
+			     sizeof(*s->olists)) != KP_OK)
+			return NULL;
+		for (size_t i = old; i < s->cap_olists; i++) {
+			struct sc_order_list *l = &s->olists[i];
+			l->head = l->tail = l->next = l->prev = NONE;
+			l->front = -1;
+			l->back = 0;
+		}
 	}
-	s->order[pos] = id;
-	s->pos[id] = (uint32_t)pos;
+	return &s->olists[cnt];
 }
+
+/* Chain count @p cnt (its list just got its first NodeClaim) after count
+ * @p prev (NONE: first). */
+static void olist_link(sc_sim *s, uint32_t prev, uint32_t cnt)
+{
+	struct sc_order_list *l = &s->olists[cnt];
+	l->prev = prev;
+	l->next = prev == NONE ? s->ofirst : s->olists[prev].next;
+	if (l->next != NONE)
+		s->olists[l->next].prev = cnt;
+	if (prev == NONE)
+		s->ofirst = cnt;
+	else
+		s->olists[prev].next = cnt;
+}
+
+/* Unchain count @p cnt, whose list just became empty. */
+static void olist_unlink(sc_sim *s, uint32_t cnt)
+{
+	struct sc_order_list *l = &s->olists[cnt];
+	if (l->prev == NONE)
+		s->ofirst = l->next;
+	else
+		s->olists[l->prev].next = l->next;
+	if (l->next != NONE)
+		s->olists[l->next].prev = l->prev;
+	l->next = l->prev = NONE;
+}
+
+/* Tests only (verify_order): the in-flight order as upstream gets it,
+ * a stable sort of all the NodeClaims by pod count, after NodeClaim @p id
+ * changed (or arrived: @p added); then compare it with the lists. */
+static void order_verify(sc_sim *s, uint32_t id, int added)
+{
+	if (added) {
+		if (kp__grow((void **)&s->order_ref, &s->cap_order_ref, s->n_ncs,
+			     sizeof(uint32_t)) != KP_OK) {
+			s->oom = 1;
+			return;
+		}
+		s->order_ref[s->n_ncs - 1] = id;
+	}
+	/* insertion sort: stable, and the array is sorted but for id */
+	for (size_t i = 1; i < s->n_ncs; i++) {
+		uint32_t x = s->order_ref[i];
+		size_t j = i;
+		while (j > 0 && s->ncs[s->order_ref[j - 1]]->n_pods > s->ncs[x]->n_pods) {
+			s->order_ref[j] = s->order_ref[j - 1];
+			j--;
+		}
+		s->order_ref[j] = x;
+	}
+	size_t i = 0;
+	int same = 1;
+	for (uint32_t k = s->ofirst; k != NONE; k = s->olists[k].next)
+		for (uint32_t x = s->olists[k].head; x != NONE; x = s->ncs[x]->onext)
+			same &= i < s->n_ncs && s->order_ref[i++] == x;
+	s->order_checked++;
+	s->order_mismatched += !(same && i == s->n_ncs);
+}
+
+/* A new NodeClaim with one pod: the tail of count 1 (the smallest count:
+ * first in the chain). */
+static int order_add(sc_sim *s, sc_nc *nc)
+{
+	struct sc_order_list *l = olist(s, 1);
+	if (!l)
+		return KP_ENOMEM;
+	if (l->head == NONE)
+		olist_link(s, NONE, 1);
+	nc->oprev = l->tail;
+	nc->onext = NONE;
+	nc->oseq = l->back++;
+	if (l->tail != NONE)
+		s->ncs[l->tail]->onext = nc->id;
+	else
+		l->head = nc->id;
+	l->tail = nc->id;
+	return KP_OK;
+}
+
+/* @p nc went from n-1 to n pods: from its list to the head of count n. */
+static int order_fix(sc_sim *s, sc_nc *nc)
+{
+	uint32_t cnt = (uint32_t)nc->n_pods, from = cnt - 1;
+	if (!olist(s, cnt))
+		return KP_ENOMEM;
+	struct sc_order_list *lf = &s->olists[from], *lt = &s->olists[cnt];
+	if (nc->oprev != NONE)
+		s->ncs[nc->oprev]->onext = nc->onext;
+	else
+		lf->head = nc->onext;
+	if (nc->onext != NONE)
+		s->ncs[nc->onext]->oprev = nc->oprev;
+	else
+		lf->tail = nc->oprev;
+	if (lt->head == NONE)
+		olist_link(s, from, cnt); /* no count lies between n-1 and n */
+	if (lf->head == NONE)
+		olist_unlink(s, from);
+	nc->oprev = NONE;
+	nc->onext = lt->head;
+	nc->oseq = lt->front--;
+	if (lt->head != NONE)
+		s->ncs[lt->head]->oprev = nc->id;
+	else
+		lt->tail = nc->id;
+	lt->head = nc->id;
+	if (s->verify_order)
+		order_verify(s, nc->id, 0);
+	return KP_OK;
+}
+
 
 static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const struct kp_cluster *c = s->c;
 	for (size_t i = 0; i < c->n_nodes; i++) {
-		if (s->node_removed[i])
+		if (s->nodes[i].fate != SC_NODE_KEPT)
 			continue;
 		kp_requirements *reqs = NULL;
 		int rc = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, NULL, &reqs);
@@ -1057,34 +1059,34 @@ static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 static void vblock_set(sc_sim *s, const sc_variant *v, uint32_t id)
 {
 	size_t need = id / 64 + 1;
-	if (s->vblock_words[v->id] < need) {
+	if (s->variants[v->id].blocked_words < need) {
 		size_t words = need < 16 ? 16 : need * 2;
-		uint64_t *b = kp__realloc(s->vblock[v->id], words * sizeof(uint64_t));
+		uint64_t *b = kp__realloc(s->variants[v->id].blocked, words * sizeof(uint64_t));
 		if (!b)
 			return; /* only an optimization */
-		memset(b + s->vblock_words[v->id], 0,
-		       (words - s->vblock_words[v->id]) * sizeof(uint64_t));
-		s->vblock[v->id] = b;
-		s->vblock_words[v->id] = words;
+		memset(b + s->variants[v->id].blocked_words, 0,
+		       (words - s->variants[v->id].blocked_words) * sizeof(uint64_t));
+		s->variants[v->id].blocked = b;
+		s->variants[v->id].blocked_words = words;
 	}
 	uint64_t bit = 1ull << (id % 64);
-	if (!(s->vblock[v->id][id / 64] & bit))
-		s->vblock_n[v->id]++;
-	s->vblock[v->id][id / 64] |= bit;
+	if (!(s->variants[v->id].blocked[id / 64] & bit))
+		s->variants[v->id].n_blocked++;
+	s->variants[v->id].blocked[id / 64] |= bit;
 }
 
 static void amemo_set(sc_sim *s, const sc_variant *v, uint32_t id, uint32_t stamp)
 {
-	if (s->amemo_cap[v->id] <= id) {
+	if (s->variants[v->id].amemo_cap <= id) {
 		size_t cap = id < 64 ? 128 : (size_t)id * 2;
-		uint32_t *m = kp__realloc(s->amemo[v->id], cap * sizeof(uint32_t));
+		uint32_t *m = kp__realloc(s->variants[v->id].amemo, cap * sizeof(uint32_t));
 		if (!m)
 			return; /* only an optimization */
-		memset(m + s->amemo_cap[v->id], 0, (cap - s->amemo_cap[v->id]) * sizeof(uint32_t));
-		s->amemo[v->id] = m;
-		s->amemo_cap[v->id] = cap;
+		memset(m + s->variants[v->id].amemo_cap, 0, (cap - s->variants[v->id].amemo_cap) * sizeof(uint32_t));
+		s->variants[v->id].amemo = m;
+		s->variants[v->id].amemo_cap = cap;
 	}
-	s->amemo[v->id][id] = stamp;
+	s->variants[v->id].amemo[id] = stamp;
 }
 
 /* One in-flight NodeClaim (at position k of the order) for the pod:
@@ -1104,12 +1106,12 @@ static void verify_reject(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *
 	kp__why_dispose(&w);
 }
 
-static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint32_t stamp)
+static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, uint32_t id, uint32_t stamp)
 {
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
-	sc_nc *nc = s->ncs[s->order[k]];
+	sc_nc *nc = s->ncs[id];
 	if (nc->maxalloc)
 		for (size_t r = 0; r < c->n_res; r++)
 			if (p->req[r] && kp__sat_add(nc->requests[r], p->req[r]) > nc->maxalloc[r])
@@ -1133,59 +1135,94 @@ static int try_one(sc_sim *s, uint32_t pod, const sc_variant *v, size_t k, uint3
 	nc_add_dispose(&a);
 	if (rc != KP_OK)
 		return KP_ENOMEM;
-	order_fix(s, k);
-	return KP_OK;
+	return order_fix(s, nc);
 }
 
-static int cmp_pos(const void *a, const void *b)
+/* A NodeClaim's place in the in-flight order: pod count, then rank. */
+struct order_cand {
+	uint32_t cnt;
+	uint32_t id;
+	int64_t seq;
+};
+
+static int cmp_cand(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	const struct order_cand *x = a, *y = b;
+	if (x->cnt != y->cnt)
+		return x->cnt < y->cnt ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Index of the lowest set bit of x (x != 0). */
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	unsigned i = 0;
+	while (!(x & 1)) {
+		x >>= 1;
+		i++;
+	}
+	return i;
+#endif
+}
+
+/* Most NodeClaims are ruled out for good for this variant: visit the
+ * others only, in order. The clear bits are read a word at a time, so the
+ * cost follows the NodeClaims left, not all the NodeClaims open. */
+static int try_unblocked(sc_sim *s, uint32_t pod, const sc_variant *v, uint32_t stamp)
+{
+	const sc_variant_sim *vs = &s->variants[v->id];
+	size_t vbw = vs->blocked_words, n = 0;
+	struct order_cand *cand = kp__malloc((s->n_ncs - vs->n_blocked + 1) * sizeof(*cand));
+	if (!cand)
+		return KP_ENOMEM;
+	for (size_t wi = 0; wi * 64 < s->n_ncs; wi++) {
+		uint64_t open = wi < vbw ? ~vs->blocked[wi] : ~0ull;
+		if (s->n_ncs - wi * 64 < 64)
+			open &= (1ull << (s->n_ncs - wi * 64)) - 1;
+		while (open) {
+			uint32_t id = (uint32_t)(wi * 64 + lowest_bit(open));
+			open &= open - 1;
+			if (id < vs->amemo_cap && vs->amemo[id] == stamp)
+				continue;
+			const sc_nc *nc = s->ncs[id];
+			cand[n].cnt = (uint32_t)nc->n_pods;
+			cand[n].id = id;
+			cand[n++].seq = nc->oseq;
+		}
+	}
+	qsort(cand, n, sizeof(*cand), cmp_cand);
+	int rc = KP_EINCOMPATIBLE;
+	for (size_t i = 0; i < n && rc == KP_EINCOMPATIBLE; i++) {
+		rc = try_one(s, pod, v, cand[i].id, stamp);
+	}
+	kp__free(cand);
+	return rc;
 }
 
 static int try_inflight(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const sc_class *cls = &s->c->classes[s->c->pods[pod].cls];
-	const uint64_t *vb = cls->topo ? s->vblock[v->id] : NULL;
 	uint32_t stamp = cls->topo ? kp__topo_affinity_stamp(s, v) : 0;
-	if (vb && s->n_ncs >= 128 && s->vblock_n[v->id] * 2 > s->n_ncs) {
-		/* most NodeClaims are ruled out for good: visit the others only,
-		 * in order */
-		size_t vbw = s->vblock_words[v->id], n = 0;
-		uint64_t *cand = kp__malloc((s->n_ncs - s->vblock_n[v->id] + 1) * sizeof(uint64_t));
-		if (!cand)
-			return KP_ENOMEM;
-		for (size_t id = 0; id < s->n_ncs; id++) {
-			if (id / 64 < vbw && (vb[id / 64] >> (id % 64) & 1))
-				continue;
-			cand[n++] = (uint64_t)s->pos[id] << 32 | id;
-		}
-		qsort(cand, n, sizeof(*cand), cmp_pos);
-		int rc = KP_EINCOMPATIBLE;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t id = (uint32_t)cand[i];
-			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
-				continue;
-			rc = try_one(s, pod, v, (size_t)(cand[i] >> 32), stamp);
+	if (cls->topo && s->variants[v->id].blocked && s->n_ncs >= 128 &&
+	    s->variants[v->id].n_blocked * 2 > s->n_ncs)
+		return try_unblocked(s, pod, v, stamp);
+	for (uint32_t k = s->ofirst; k != NONE; k = s->olists[k].next) {
+		for (uint32_t id = s->olists[k].head; id != NONE; id = s->ncs[id]->onext) {
+			if (cls->topo) {
+				const sc_variant_sim *vs = &s->variants[v->id];
+				if (vs->blocked && (size_t)(id / 64) < vs->blocked_words &&
+				    (vs->blocked[id / 64] >> (id % 64) & 1))
+					continue;
+				if (id < vs->amemo_cap && vs->amemo[id] == stamp)
+					continue;
+			}
+			int rc = try_one(s, pod, v, id, stamp);
 			if (rc != KP_EINCOMPATIBLE)
-				break;
+				return rc;
 		}
-		kp__free(cand);
-		return rc;
-	}
-	for (size_t k = 0; k < s->n_ncs; k++) {
-		uint32_t id = s->order[k];
-		if (cls->topo) {
-			size_t vbw = s->vblock_words[v->id];
-			vb = s->vblock[v->id];
-			if (vb && (size_t)(id / 64) < vbw && (vb[id / 64] >> (id % 64) & 1))
-				continue;
-			if (id < s->amemo_cap[v->id] && s->amemo[v->id][id] == stamp)
-				continue;
-		}
-		int rc = try_one(s, pod, v, k, stamp);
-		if (rc != KP_EINCOMPATIBLE)
-			return rc;
 	}
 	return KP_EINCOMPATIBLE;
 }
@@ -1247,11 +1284,7 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 		}
 		/* keep it */
 		s->next_hostname++;
-		size_t cap_pos = s->cap_order;
-		if (kp__grow((void **)&s->ncs, &s->cap_ncs, s->n_ncs + 1, sizeof(*s->ncs)) != KP_OK ||
-		    kp__grow((void **)&s->order, &s->cap_order, s->n_ncs + 1, sizeof(uint32_t)) !=
-			    KP_OK ||
-		    kp__grow((void **)&s->pos, &cap_pos, s->cap_order, sizeof(uint32_t)) != KP_OK) {
+		if (kp__grow((void **)&s->ncs, &s->cap_ncs, s->n_ncs + 1, sizeof(*s->ncs)) != KP_OK) {
 			nc_add_dispose(&a);
 			nc_free(nc);
 			rc = KP_ENOMEM;
@@ -1259,19 +1292,13 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 		}
 		nc->id = (uint32_t)s->n_ncs;
 		nc->min_values_relaxed = a.relaxed;
-		s->ncs[s->n_ncs] = nc;
+		s->ncs[s->n_ncs++] = nc;
 		/* a new NodeClaim has one pod: it goes after the NodeClaims with one
-		 * pod or fewer (what the next stable sort would do) */
-		size_t pos = s->n_ncs;
-		s->order[pos] = nc->id;
-		s->pos[nc->id] = (uint32_t)pos;
-		s->n_ncs++;
-		while (pos > 0 && s->ncs[s->order[pos - 1]]->n_pods > 1) {
-			s->order[pos] = s->order[pos - 1];
-			s->pos[s->order[pos]] = (uint32_t)pos;
-			s->order[pos - 1] = nc->id;
-			s->pos[nc->id] = (uint32_t)(pos - 1);
-			pos--;
+		 * pod (what the next stable sort would do) */
+		if (order_add(s, nc) != KP_OK) {
+			nc_add_dispose(&a);
+			rc = KP_ENOMEM;
+			break;
 		}
 		rc = nc_place(s, nc, pod, v, &a);
 		nc_add_dispose(&a);
@@ -1280,6 +1307,8 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 			break;
 		}
 		subtract_max(s, pool, nc);
+		if (s->verify_order)
+			order_verify(s, nc->id, 1);
 		rc = KP_OK;
 		break;
 	}
@@ -1311,14 +1340,14 @@ static int try_schedule(sc_sim *s, uint32_t pod)
 			return rc;
 		rc = sched_add(s, pod, v);
 		if (rc == KP_OK) {
-			s->placed_variant[pod] = (uint32_t)k;
+			s->pods[pod].placed_variant = (uint32_t)k;
 			return KP_OK;
 		}
 		if (rc == KP_ENOMEM || s->oom)
 			return KP_ENOMEM;
 	}
 	/* upstream keeps the unrelaxed pod in the queue */
-	s->placed_variant[pod] = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
+	s->pods[pod].placed_variant = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
 	if (cls->n_variants && kp__topo_update(s, pod, &cls->variants[0]) != KP_OK)
 		return KP_ENOMEM;
 	return KP_EINCOMPATIBLE;
@@ -1350,7 +1379,7 @@ static int queue_build(sc_sim *s)
 	const struct kp_cluster *c = s->c;
 	size_t n = 0;
 	for (size_t i = 0; i < c->n_pods; i++)
-		n += s->in_sim[i] == 1;
+		n += s->pods[i].role == SC_SIM_SCHEDULE;
 	struct qkey *keys = kp__calloc(n + 1, sizeof(*keys));
 	s->queue = kp__calloc(n + 1, sizeof(uint32_t));
 	if (!keys || !s->queue) {
@@ -1362,7 +1391,7 @@ static int queue_build(sc_sim *s)
 	kp__strtab_find(&c->res, KP_RESOURCE_MEMORY, &mem);
 	size_t k = 0;
 	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->in_sim[i] != 1)
+		if (s->pods[i].role != SC_SIM_SCHEDULE)
 			continue;
 		keys[k].p = &c->pods[i];
 		keys[k].idx = (uint32_t)i;
@@ -1390,7 +1419,7 @@ static int solve(sc_sim *s)
 			break;
 		uint32_t pod = s->queue[s->q_head];
 		/* a full pass without progress: stop (upstream Queue.Pop) */
-		if (s->last_len[pod] == (int64_t)s->q_len)
+		if (s->pods[pod].last_len == (int64_t)s->q_len)
 			break;
 		s->q_head = (s->q_head + 1) % s->q_cap;
 		s->q_len--;
@@ -1402,7 +1431,7 @@ static int solve(sc_sim *s)
 		size_t tail = (s->q_head + s->q_len) % s->q_cap;
 		s->queue[tail] = pod;
 		s->q_len++;
-		s->last_len[pod] = (int64_t)s->q_len;
+		s->pods[pod].last_len = (int64_t)s->q_len;
 	}
 	return KP_OK;
 }
@@ -1412,100 +1441,43 @@ void kp__sched_sim_free(sc_sim *s)
 	if (!s)
 		return;
 	const struct kp_cluster *c = s->c;
-	for (size_t i = 0; c && i < c->n_nodes; i++) {
-		if (s->rem)
-			kp__free(s->rem[i]);
-		if (s->node_reqs)
-			kp_requirements_free(s->node_reqs[i]);
-		if (s->nports)
-			kp__free(s->nports[i]);
-		if (s->nvols)
-			kp__free(s->nvols[i]);
+	for (size_t i = 0; c && s->nodes && i < c->n_nodes; i++) {
+		sc_node_sim *n = &s->nodes[i];
+		kp__free(n->rem);
+		kp_requirements_free(n->reqs);
+		kp__free(n->ports);
+		kp__free(n->vols);
 	}
-	kp__free(s->rem);
-	kp__free(s->node_reqs);
-	kp__free(s->nports);
-	kp__free(s->n_nports);
-	kp__free(s->cap_nports);
-	kp__free(s->nvols);
-	kp__free(s->n_nvols);
-	kp__free(s->cap_nvols);
-	kp__free(s->node_n_placed);
-	kp__free(s->node_removed);
+	kp__free(s->nodes);
+	kp__free(s->pods);
 	for (size_t i = 0; i < s->n_ncs; i++)
 		nc_free(s->ncs[i]);
 	kp__free(s->ncs);
-	kp__free(s->order);
+	kp__free(s->olists);
+	kp__free(s->order_ref);
 	for (size_t i = 0; c && s->pool_rem && i < c->n_pools; i++)
 		kp__free(s->pool_rem[i]);
 	kp__free(s->pool_rem);
 	kp__free(s->queue);
-	kp__free(s->last_len);
-	kp__free(s->in_sim);
-	kp__free(s->excluded);
-	kp__free(s->placed_node);
-	kp__free(s->placed_nc);
-	kp__free(s->placed_variant);
 	kp__free(s->scratch_res);
 	kp__free(s->scratch_req);
 	kp__free(s->scratch_its);
-	for (size_t i = 0; c && s->vblock && i < c->n_variants; i++)
-		kp__free(s->vblock[i]);
-	kp__free(s->vblock);
-	kp__free(s->vblock_words);
-	kp__free(s->vblock_n);
-	for (size_t i = 0; c && s->amemo && i < c->n_variants; i++)
-		kp__free(s->amemo[i]);
-	kp__free(s->amemo);
-	kp__free(s->amemo_cap);
-	kp__free(s->pos);
+	for (size_t i = 0; c && s->variants && i < c->n_variants; i++) {
+		kp__free(s->variants[i].blocked);
+		kp__free(s->variants[i].amemo);
+	}
+	kp__free(s->variants);
 	kp__itcompat_dispose(&s->itc);
 	kp__topo_sim_free(s);
 	kp__free(s);
 }
 
-static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
+/* Which nodes this simulation removes (removed_nodes) or finds deleting. */
+static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
-	size_t nn = c->n_nodes + 1, np = c->n_pods + 1;
-	s->rem = kp__calloc(nn, sizeof(*s->rem));
-	s->node_reqs = kp__calloc(nn, sizeof(*s->node_reqs));
-	s->nports = kp__calloc(nn, sizeof(*s->nports));
-	s->n_nports = kp__calloc(nn, sizeof(size_t));
-	s->cap_nports = kp__calloc(nn, sizeof(size_t));
-	s->nvols = kp__calloc(nn, sizeof(*s->nvols));
-	s->n_nvols = kp__calloc(nn, sizeof(size_t));
-	s->cap_nvols = kp__calloc(nn, sizeof(size_t));
-	s->node_n_placed = kp__calloc(nn, sizeof(uint32_t));
-	s->node_removed = kp__calloc(nn, 1);
-	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
-	s->last_len = kp__calloc(np, sizeof(int64_t));
-	s->in_sim = kp__calloc(np, 1);
-	s->excluded = kp__calloc(np, 1);
-	s->placed_node = kp__malloc(np * sizeof(int32_t));
-	s->placed_nc = kp__malloc(np * sizeof(int32_t));
-	s->placed_variant = kp__calloc(np, sizeof(uint32_t));
-	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
-	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
-	s->vblock = kp__calloc(c->n_variants + 1, sizeof(*s->vblock));
-	s->vblock_words = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	s->vblock_n = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	s->amemo = kp__calloc(c->n_variants + 1, sizeof(*s->amemo));
-	s->amemo_cap = kp__calloc(c->n_variants + 1, sizeof(size_t));
-	if (!s->rem || !s->node_reqs || !s->nports || !s->n_nports || !s->cap_nports || !s->nvols ||
-	    !s->n_nvols || !s->cap_nvols || !s->node_n_placed || !s->node_removed || !s->pool_rem ||
-	    !s->last_len || !s->in_sim || !s->excluded || !s->placed_node || !s->placed_nc ||
-	    !s->placed_variant || !s->scratch_res || !s->scratch_req || !s->vblock ||
-	    !s->vblock_words || !s->vblock_n || !s->amemo || !s->amemo_cap)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < c->n_pods; i++) {
-		s->placed_node[i] = -1;
-		s->placed_nc[i] = -1;
-		s->last_len[i] = -1;
-	}
-	/* removed and deleting nodes */
 	for (size_t i = 0; i < c->n_nodes; i++)
-		s->node_removed[i] = (uint8_t)(c->nodes[i].deleting ? 2 : 0);
+		s->nodes[i].fate = c->nodes[i].deleting ? SC_NODE_DELETING : SC_NODE_KEPT;
 	for (size_t k = 0; k < o->n_removed_nodes; k++) {
 		const char *name = o->removed_nodes[k];
 		uint32_t idx;
@@ -1513,14 +1485,20 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 			return kp__error(err, KP_EINVAL, "removed_nodes",
 					 "removed_nodes[%zu]: no node or NodeClaim named \"%s\" in the "
 					 "cluster", k, name ? name : "");
-		if (!s->node_removed[idx])
-			s->node_removed[idx] = 1;
+		if (s->nodes[idx].fate == SC_NODE_KEPT)
+			s->nodes[idx].fate = SC_NODE_REMOVED;
 	}
-	/* pods: pending (optionally only some), and those of removed or
-	 * deleting nodes that would move */
+	return KP_OK;
+}
+
+/* The pods to schedule: pending ones (only some with only_pods), and those
+ * of removed or deleting nodes that would move. */
+static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
+{
+	const struct kp_cluster *c = s->c;
 	uint8_t *only = NULL;
 	if (o->only_pods) {
-		only = kp__calloc(np, 1);
+		only = kp__calloc(c->n_pods + 1, 1);
 		if (!only)
 			return KP_ENOMEM;
 		for (size_t k = 0; k < o->n_only_pods; k++) {
@@ -1536,21 +1514,29 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 	}
 	for (size_t i = 0; i < c->n_pods; i++) {
 		const sc_pod *p = &c->pods[i];
+		sc_pod_sim *ps = &s->pods[i];
+		ps->placed_node = -1;
+		ps->placed_nc = -1;
+		ps->last_len = -1;
 		if (p->state & SC_POD_PENDING) {
-			/* upstream drops pods that fail Validate; they are reported
-			 * here (in_sim 2) but never scheduled */
+			/* upstream drops pods that fail Validate; they are
+			 * reported here but never scheduled */
 			const sc_class *cls = &c->classes[p->cls];
 			if (!only || only[i])
-				s->in_sim[i] = cls->bad || !cls->n_variants ? 2 : 1;
+				ps->role = cls->bad || !cls->n_variants ? SC_SIM_REPORT : SC_SIM_SCHEDULE;
 		} else if ((p->state & SC_POD_RESCHEDULABLE) && p->node >= 0 &&
-			   s->node_removed[p->node]) {
-			s->in_sim[i] = 1;
+			   s->nodes[p->node].fate != SC_NODE_KEPT) {
+			ps->role = SC_SIM_SCHEDULE;
 		}
-		if (s->in_sim[i])
-			s->excluded[i] = 1;
 	}
 	kp__free(only);
-	/* NodePool limits: limits minus the capacity of the active nodes */
+	return KP_OK;
+}
+
+/* NodePool limits: limits minus the capacity of the active nodes. */
+static int sim_pool_limits(sc_sim *s)
+{
+	const struct kp_cluster *c = s->c;
 	for (size_t p = 0; p < c->n_pools; p++) {
 		const sc_pool *pool = &c->pools[p];
 		if (!pool->has_limits)
@@ -1562,12 +1548,33 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		for (size_t r = 0; r < c->n_res; r++)
 			rem[r] = pool->limited[r] ? kp__sat_add(pool->limits[r], -pool->usage[r]) : 0;
 		for (size_t i = 0; i < c->n_nodes; i++)
-			if (s->node_removed[i] == 1 && c->nodes[i].pool == (int32_t)p)
+			if (s->nodes[i].fate == SC_NODE_REMOVED && c->nodes[i].pool == (int32_t)p)
 				for (size_t r = 0; r < c->n_res; r++)
 					if (pool->limited[r])
 						rem[r] = kp__sat_add(rem[r], c->nodes[i].capacity[r]);
 	}
-	return kp__topo_sim_new(s);
+	return KP_OK;
+}
+
+static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
+{
+	const struct kp_cluster *c = s->c;
+	s->nodes = kp__calloc(c->n_nodes + 1, sizeof(*s->nodes));
+	s->pods = kp__calloc(c->n_pods + 1, sizeof(*s->pods));
+	s->variants = kp__calloc(c->n_variants + 1, sizeof(*s->variants));
+	s->ofirst = NONE;
+	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
+	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
+	if (!s->nodes || !s->pods || !s->variants || !s->pool_rem || !s->scratch_res ||
+	    !s->scratch_req)
+		return KP_ENOMEM;
+	int rc = sim_node_fates(s, o, err);
+	if (rc == KP_OK)
+		rc = sim_pod_roles(s, o, err);
+	if (rc == KP_OK)
+		rc = sim_pool_limits(s);
+	return rc == KP_OK ? kp__topo_sim_new(s) : rc;
 }
 
 int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err)

@@ -90,13 +90,13 @@ static int pool_domain_reqs(struct kp_cluster *c, const sc_pool *p, kp_requireme
 
 static struct sc_domgroups *domgroups_for(struct kp_cluster *c, const char *key)
 {
-	for (size_t i = 0; i < c->n_domgroups; i++)
-		if (strcmp(c->domgroups[i].key, key) == 0)
-			return &c->domgroups[i];
-	if (kp__grow((void **)&c->domgroups, &c->cap_domgroups, c->n_domgroups + 1,
-		     sizeof(*c->domgroups)) != KP_OK)
+	for (size_t i = 0; i < c->topo.n_domgroups; i++)
+		if (strcmp(c->topo.domgroups[i].key, key) == 0)
+			return &c->topo.domgroups[i];
+	if (kp__grow((void **)&c->topo.domgroups, &c->topo.cap_domgroups, c->topo.n_domgroups + 1,
+		     sizeof(*c->topo.domgroups)) != KP_OK)
 		return NULL;
-	struct sc_domgroups *dg = &c->domgroups[c->n_domgroups++];
+	struct sc_domgroups *dg = &c->topo.domgroups[c->topo.n_domgroups++];
 	memset(dg, 0, sizeof(*dg));
 	dg->key = key;
 	for (size_t pi = 0; pi < c->n_pools; pi++) {
@@ -292,7 +292,7 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 		return KP_ENOMEM;
 	}
 	int inserted = 0;
-	int rc = kp__map_put(&c->group_by_key, b.data, b.len, (uint32_t)c->n_groups, out, &inserted);
+	int rc = kp__map_put(&c->topo.group_by_key, b.data, b.len, (uint32_t)c->topo.n_groups, out, &inserted);
 	kp__buf_free(&b);
 	if (rc != KP_OK)
 		return rc;
@@ -301,25 +301,25 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 			kp_requirements_free(d->filter_reqs[i]);
 		return KP_OK;
 	}
-	if (kp__grow((void **)&c->groups, &c->cap_groups, c->n_groups + 1, sizeof(*c->groups)) !=
+	if (kp__grow((void **)&c->topo.groups, &c->topo.cap_groups, c->topo.n_groups + 1, sizeof(*c->topo.groups)) !=
 	    KP_OK)
 		return KP_ENOMEM;
-	sc_group *g = &c->groups[c->n_groups++];
+	sc_group *g = &c->topo.groups[c->topo.n_groups++];
 	memset(g, 0, sizeof(*g));
 	g->type = d->type;
 	g->inverse = d->inverse;
 	g->key = kp__arena_strdup(&c->arena, d->key);
 	g->hostname = strcmp(d->key, KP_LABEL_HOSTNAME) == 0;
 	g->key_id = UINT32_MAX;
-	for (size_t k = 0; k < c->n_topo_keys; k++)
-		if (strcmp(c->topo_keys[k], d->key) == 0)
+	for (size_t k = 0; k < c->topo.n_topo_keys; k++)
+		if (strcmp(c->topo.topo_keys[k], d->key) == 0)
 			g->key_id = (uint32_t)k;
 	if (g->key_id == UINT32_MAX) {
-		if (!g->key || kp__grow((void **)&c->topo_keys, &c->cap_topo_keys,
-					c->n_topo_keys + 1, sizeof(char *)) != KP_OK)
+		if (!g->key || kp__grow((void **)&c->topo.topo_keys, &c->topo.cap_topo_keys,
+					c->topo.n_topo_keys + 1, sizeof(char *)) != KP_OK)
 			return KP_ENOMEM;
-		g->key_id = (uint32_t)c->n_topo_keys;
-		c->topo_keys[c->n_topo_keys++] = g->key;
+		g->key_id = (uint32_t)c->topo.n_topo_keys;
+		c->topo.topo_keys[c->topo.n_topo_keys++] = g->key;
 	}
 	g->max_skew = d->max_skew;
 	g->min_domains = d->min_domains;
@@ -329,6 +329,7 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 	memcpy(g->namespaces, d->ns, d->n_ns * sizeof(uint32_t));
 	g->n_namespaces = d->n_ns;
 	g->selector = d->selector;
+	g->selector_ok = d->selector && kp_label_selector_validate(d->selector, NULL) == KP_OK;
 	g->taint_honor = d->taint_honor;
 	g->affinity_honor = d->affinity_honor;
 	g->filter_reqs = kp__arena_alloc(&c->arena, (d->n_filter_reqs + 1) * sizeof(void *));
@@ -601,15 +602,217 @@ int kp__topo_inverse_groups(struct kp_cluster *c, const sc_class *cls, uint32_t 
 /* ------------------------------------------------------------------ */
 /* The snapshot's counts                                               */
 
-static int selects(const struct kp_cluster *c, const sc_group *g, const sc_class *cls)
+static const char *or_empty(const char *s)
 {
-	if (!g->selector)
+	return s ? s : "";
+}
+
+static int value_listed(const kp_label_selector_requirement *r, const char *value)
+{
+	for (size_t i = 0; i < r->n_values; i++)
+		if (strcmp(or_empty(r->values[i]), value) == 0)
+			return 1;
+	return 0;
+}
+
+/* kp_label_selector_matches on a selector validated once already
+ * (sc_group::selector_ok), without validating it again for every pod. */
+static int selector_matches(const kp_label_selector *sel, const kp_labels *labels)
+{
+	for (size_t i = 0; i < sel->match_labels.count; i++) {
+		const kp_label *want = &sel->match_labels.items[i];
+		const char *have = kp_labels_get(labels, or_empty(want->key));
+		if (!have || strcmp(have, or_empty(want->value)) != 0)
+			return 0;
+	}
+	for (size_t i = 0; i < sel->n_match_expressions; i++) {
+		const kp_label_selector_requirement *r = &sel->match_expressions[i];
+		const char *have = kp_labels_get(labels, or_empty(r->key));
+		int ok;
+		switch (r->op) {
+		case KP_LABEL_SELECTOR_OP_IN:
+			ok = have && value_listed(r, have);
+			break;
+		case KP_LABEL_SELECTOR_OP_NOT_IN:
+			ok = !have || !value_listed(r, have);
+			break;
+		case KP_LABEL_SELECTOR_OP_EXISTS:
+			ok = have != NULL;
+			break;
+		default: /* DoesNotExist; validation refused any other operator */
+			ok = have == NULL;
+			break;
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static int selects(const sc_group *g, const sc_class *cls)
+{
+	if (!g->selector || !g->selector_ok)
 		return 0;
 	if (!bsearch(&cls->ns, g->namespaces, g->n_namespaces, sizeof(uint32_t), cmp_u32))
 		return 0;
-	(void)c;
-	return kp_label_selector_matches(g->selector, cls->rep->metadata ? &cls->rep->metadata->labels
-									 : NULL);
+	return selector_matches(g->selector, cls->rep->metadata ? &cls->rep->metadata->labels : NULL);
+}
+
+/*
+ * Which groups may select a pod, indexed by a label every pod they select
+ * has: a matchLabels entry, else each value of an In expression. A pod's
+ * candidates are the groups indexed under its labels plus the groups with
+ * no such label (an empty selector, only NotIn, Exists, DoesNotExist);
+ * selects() decides among them. Without it, every class would be tried
+ * against every group: quadratic when each pod has a group of its own.
+ */
+struct sel_bucket {
+	uint32_t *g;
+	size_t n, cap;
+};
+
+struct sel_index {
+	kp__map by_label;          /* "key\0value" -> bucket */
+	struct sel_bucket *b;
+	size_t n_b, cap_b;
+	struct sel_bucket rest;    /* groups with no indexing label */
+};
+
+static void sel_index_free(struct sel_index *x)
+{
+	for (size_t i = 0; i < x->n_b; i++)
+		kp__free(x->b[i].g);
+	kp__free(x->b);
+	kp__free(x->rest.g);
+	kp__map_free(&x->by_label);
+}
+
+static int bucket_add(struct sel_bucket *b, uint32_t g)
+{
+	if (b->n && b->g[b->n - 1] == g)
+		return KP_OK; /* an In expression listing a value twice */
+	if (kp__grow((void **)&b->g, &b->cap, b->n + 1, sizeof(uint32_t)) != KP_OK)
+		return KP_ENOMEM;
+	b->g[b->n++] = g;
+	return KP_OK;
+}
+
+static void label_key(sc_buf *k, const char *key, const char *value)
+{
+	k->len = 0;
+	kp__buf_bytes(k, key, strlen(key) + 1);
+	kp__buf_bytes(k, value, strlen(value));
+}
+
+static int sel_index_put(struct sel_index *x, sc_buf *k, const char *key, const char *value,
+			 uint32_t g)
+{
+	label_key(k, key, value);
+	uint32_t bi;
+	int inserted;
+	if (k->failed ||
+	    kp__map_put(&x->by_label, k->data, k->len, (uint32_t)x->n_b, &bi, &inserted) != KP_OK)
+		return KP_ENOMEM;
+	if (inserted) {
+		if (kp__grow((void **)&x->b, &x->cap_b, x->n_b + 1, sizeof(*x->b)) != KP_OK)
+			return KP_ENOMEM;
+		memset(&x->b[x->n_b++], 0, sizeof(*x->b));
+	}
+	return bucket_add(&x->b[bi], g);
+}
+
+/* Index group @p g under its indexing label(s), or in rest. */
+static int sel_index_group(struct sel_index *x, sc_buf *k, const sc_group *grp, uint32_t g)
+{
+	const kp_label_selector *sel = grp->selector;
+	if (!sel || !grp->selector_ok)
+		return KP_OK; /* selects nothing */
+	if (sel->match_labels.count) {
+		const kp_label *l = &sel->match_labels.items[0];
+		return sel_index_put(x, k, or_empty(l->key), or_empty(l->value), g);
+	}
+	for (size_t i = 0; i < sel->n_match_expressions; i++) {
+		const kp_label_selector_requirement *r = &sel->match_expressions[i];
+		if (r->op != KP_LABEL_SELECTOR_OP_IN)
+			continue;
+		int rc = KP_OK;
+		for (size_t v = 0; v < r->n_values && rc == KP_OK; v++)
+			rc = sel_index_put(x, k, or_empty(r->key), or_empty(r->values[v]), g);
+		return rc; /* In with no value selects nothing: indexed nowhere */
+	}
+	return bucket_add(&x->rest, g);
+}
+
+static int sel_index_build(const struct kp_cluster *c, struct sel_index *x)
+{
+	sc_buf k = { 0 };
+	int rc = KP_OK;
+	for (size_t g = 0; g < c->topo.n_groups && rc == KP_OK; g++)
+		rc = sel_index_group(x, &k, &c->topo.groups[g], (uint32_t)g);
+	kp__buf_free(&k);
+	return rc;
+}
+
+static int cand_add(uint32_t **v, size_t *n, size_t *cap, const struct sel_bucket *b)
+{
+	if (!b->n)
+		return KP_OK;
+	if (kp__grow((void **)v, cap, *n + b->n, sizeof(uint32_t)) != KP_OK)
+		return KP_ENOMEM;
+	memcpy(*v + *n, b->g, b->n * sizeof(uint32_t));
+	*n += b->n;
+	return KP_OK;
+}
+
+/* The groups that select the class's pods, ascending, into cls->sel_groups. */
+static int class_sel_groups(struct kp_cluster *c, const struct sel_index *x, sc_class *cls,
+			    sc_buf *k, uint32_t **cand, size_t *cap)
+{
+	size_t n = 0;
+	const kp_labels *labels = cls->rep->metadata ? &cls->rep->metadata->labels : NULL;
+	for (size_t i = 0; labels && labels->items && i < labels->count; i++) {
+		const kp_label *l = &labels->items[i];
+		uint32_t bi;
+		label_key(k, or_empty(l->key), or_empty(l->value));
+		if (k->failed)
+			return KP_ENOMEM;
+		if (kp__map_get(&x->by_label, k->data, k->len, &bi) &&
+		    cand_add(cand, &n, cap, &x->b[bi]) != KP_OK)
+			return KP_ENOMEM;
+	}
+	if (cand_add(cand, &n, cap, &x->rest) != KP_OK)
+		return KP_ENOMEM;
+	qsort(*cand, n, sizeof(uint32_t), cmp_u32);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((!kept || (*cand)[kept - 1] != (*cand)[i]) &&
+		    selects(&c->topo.groups[(*cand)[i]], cls))
+			(*cand)[kept++] = (*cand)[i];
+	if (!kept)
+		return KP_OK;
+	cls->sel_groups = kp__arena_alloc(&c->arena, kept * sizeof(uint32_t));
+	if (!cls->sel_groups)
+		return KP_ENOMEM;
+	memcpy(cls->sel_groups, *cand, kept * sizeof(uint32_t));
+	cls->n_sel_groups = kept;
+	return KP_OK;
+}
+
+/* cls->sel_groups of every class. */
+static int classes_sel_groups(struct kp_cluster *c)
+{
+	struct sel_index x;
+	memset(&x, 0, sizeof(x));
+	sc_buf k = { 0 };
+	uint32_t *cand = NULL;
+	size_t cap = 0;
+	int rc = sel_index_build(c, &x);
+	for (size_t i = 0; i < c->n_classes && rc == KP_OK; i++)
+		rc = class_sel_groups(c, &x, &c->classes[i], &k, &cand, &cap);
+	kp__free(cand);
+	kp__buf_free(&k);
+	sel_index_free(&x);
+	return rc;
 }
 
 static int class_selected_by(const sc_class *cls, uint32_t g)
@@ -689,27 +892,18 @@ static int node_domain(struct kp_cluster *c, const sc_node *n, const char *key, 
 int kp__topo_build(struct kp_cluster *c, kp_error *err)
 {
 	(void)err;
-	size_t *caps = kp__calloc(c->n_groups + 1, sizeof(size_t));
+	size_t *caps = kp__calloc(c->topo.n_groups + 1, sizeof(size_t));
 	if (!caps)
 		return KP_ENOMEM;
-	for (size_t g = 0; g < c->n_groups; g++)
-		caps[g] = c->groups[g].n_base;
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		caps[g] = c->topo.groups[g].n_base;
 	/* which groups select each class */
+	if (classes_sel_groups(c) != KP_OK) {
+		kp__free(caps);
+		return KP_ENOMEM;
+	}
 	for (size_t k = 0; k < c->n_classes; k++) {
 		sc_class *cls = &c->classes[k];
-		size_t n = 0;
-		for (size_t g = 0; g < c->n_groups; g++)
-			n += selects(c, &c->groups[g], cls);
-		if (n) {
-			cls->sel_groups = kp__arena_alloc(&c->arena, n * sizeof(uint32_t));
-			if (!cls->sel_groups) {
-				kp__free(caps);
-				return KP_ENOMEM;
-			}
-			for (size_t g = 0; g < c->n_groups; g++)
-				if (selects(c, &c->groups[g], cls))
-					cls->sel_groups[cls->n_sel_groups++] = (uint32_t)g;
-		}
 		int owns = cls->n_inverse != 0;
 		for (size_t v = 0; v < cls->n_variants; v++)
 			owns |= cls->variants[v].n_groups != 0;
@@ -724,7 +918,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 			}
 			for (size_t j = 0; j < v->n_groups + cls->n_sel_groups; j++) {
 				uint32_t gi = j < v->n_groups ? v->groups[j] : cls->sel_groups[j - v->n_groups];
-				const sc_group *g = &c->groups[gi];
+				const sc_group *g = &c->topo.groups[gi];
 				if (j >= v->n_groups && !g->inverse)
 					continue;
 				sc_qk *q = &v->qk[v->n_qk++];
@@ -738,8 +932,8 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 	}
 	int rc = KP_OK;
 	/* existing nodes register their domains (upstream countDomains) */
-	for (size_t g = 0; g < c->n_groups && rc == KP_OK; g++) {
-		sc_group *grp = &c->groups[g];
+	for (size_t g = 0; g < c->topo.n_groups && rc == KP_OK; g++) {
+		sc_group *grp = &c->topo.groups[g];
 		if (grp->hostname || grp->inverse)
 			continue;
 		for (size_t i = 0; i < c->n_nodes && rc == KP_OK; i++) {
@@ -767,7 +961,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 		const sc_node *n = &c->nodes[p->node];
 		const sc_class *cls = &c->classes[p->cls];
 		for (size_t k = 0; k < cls->n_sel_groups && rc == KP_OK; k++) {
-			sc_group *grp = &c->groups[cls->sel_groups[k]];
+			sc_group *grp = &c->topo.groups[cls->sel_groups[k]];
 			if (grp->inverse)
 				continue;
 			size_t nt;
@@ -786,7 +980,7 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 		}
 		/* inverse anti-affinity of running pods */
 		for (size_t k = 0; k < cls->n_inverse && rc == KP_OK; k++) {
-			sc_group *grp = &c->groups[cls->inverse[k]];
+			sc_group *grp = &c->topo.groups[cls->inverse[k]];
 			grp->base_owners++;
 			uint32_t dom;
 			int has = node_domain(c, n, grp->key, 0, &dom);
@@ -805,6 +999,25 @@ int kp__topo_build(struct kp_cluster *c, kp_error *err)
 	return rc;
 }
 
+size_t kp__topo_group_count(const struct kp_cluster *c)
+{
+	return c->topo.n_groups;
+}
+
+void kp__topo_snapshot_free(struct kp_cluster *c)
+{
+	sc_topo_snapshot *t = &c->topo;
+	kp__free(t->groups);
+	kp__free(t->topo_keys);
+	for (size_t i = 0; i < t->n_domgroups; i++) {
+		kp__free(t->domgroups[i].dom);
+		kp__free(t->domgroups[i].pool);
+	}
+	kp__free(t->domgroups);
+	kp__map_free(&t->group_by_key);
+	memset(t, 0, sizeof(*t));
+}
+
 /* ------------------------------------------------------------------ */
 /* One simulation                                                      */
 
@@ -816,8 +1029,7 @@ struct sim_group {
 	uint64_t min_ver;
 	sc_gdom *d;          /* present domains */
 	size_t n, cap;
-	uint32_t *idx;       /* open addressing: slot -> position + 1, keyed by dom */
-	size_t idx_cap;
+	kp__map idx;         /* dom -> position in d */
 	int32_t owners;      /* inverse groups: owners in this simulation */
 };
 
@@ -829,66 +1041,25 @@ struct sc_topo {
 	size_t n_excluded;
 };
 
-static uint32_t h32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
-static int sg_index_grow(struct sim_group *sg)
-{
-	size_t cap = sg->idx_cap ? sg->idx_cap * 2 : 16;
-	while (cap < sg->n * 2 + 2)
-		cap *= 2;
-	uint32_t *idx = kp__calloc(cap, sizeof(uint32_t));
-	if (!idx)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < sg->n; i++) {
-		size_t s = h32(sg->d[i].dom) & (cap - 1);
-		while (idx[s])
-			s = (s + 1) & (cap - 1);
-		idx[s] = (uint32_t)i + 1;
-	}
-	kp__free(sg->idx);
-	sg->idx = idx;
-	sg->idx_cap = cap;
-	return KP_OK;
-}
-
 static sc_gdom *sg_find(const struct sim_group *sg, uint32_t dom)
 {
-	if (!sg->idx_cap)
-		return NULL;
-	size_t s = h32(dom) & (sg->idx_cap - 1);
-	while (sg->idx[s]) {
-		sc_gdom *d = &sg->d[sg->idx[s] - 1];
-		if (d->dom == dom)
-			return d;
-		s = (s + 1) & (sg->idx_cap - 1);
-	}
-	return NULL;
+	uint32_t pos;
+	return kp__map_get_u32(&sg->idx, dom, &pos) ? &sg->d[pos] : NULL;
 }
 
 static sc_gdom *sg_add(struct sim_group *sg, uint32_t dom)
 {
-	sc_gdom *d = sg_find(sg, dom);
-	if (d)
-		return d;
-	if (kp__grow((void **)&sg->d, &sg->cap, sg->n + 1, sizeof(sc_gdom)) != KP_OK)
+	uint32_t pos;
+	int inserted;
+	if (kp__grow((void **)&sg->d, &sg->cap, sg->n + 1, sizeof(sc_gdom)) != KP_OK ||
+	    kp__map_put_u32(&sg->idx, dom, (uint32_t)sg->n, &pos, &inserted) != KP_OK)
 		return NULL;
-	d = &sg->d[sg->n++];
-	memset(d, 0, sizeof(*d));
-	d->dom = dom;
-	if ((sg->n * 2 + 2 > sg->idx_cap && sg_index_grow(sg) != KP_OK))
-		return NULL;
-	size_t s = h32(dom) & (sg->idx_cap - 1);
-	while (sg->idx[s])
-		s = (s + 1) & (sg->idx_cap - 1);
-	sg->idx[s] = (uint32_t)sg->n;
+	sc_gdom *d = &sg->d[pos];
+	if (inserted) {
+		sg->n++;
+		memset(d, 0, sizeof(*d));
+		d->dom = dom;
+	}
 	return d;
 }
 
@@ -926,7 +1097,7 @@ static int activate(sc_sim *s, uint32_t gi)
 	if (sg->active)
 		return KP_OK;
 	const struct kp_cluster *c = s->c;
-	const sc_group *g = &c->groups[gi];
+	const sc_group *g = &c->topo.groups[gi];
 	sg->active = 1;
 	sc_gdom *tmp = kp__calloc(g->n_base + 1, sizeof(sc_gdom));
 	if (!tmp)
@@ -966,7 +1137,7 @@ static int activate(sc_sim *s, uint32_t gi)
 	/* removed nodes do not register domains */
 	if (!g->hostname && !g->inverse) {
 		for (size_t i = 0; i < c->n_nodes; i++) {
-			if (!s->node_removed[i])
+			if (s->nodes[i].fate == SC_NODE_KEPT)
 				continue;
 			const sc_node *n = &c->nodes[i];
 			const kp_labels *l = n->node && n->node->metadata ? &n->node->metadata->labels : NULL;
@@ -1007,15 +1178,15 @@ int kp__topo_sim_new(sc_sim *s)
 		return KP_ENOMEM;
 	s->topo = t;
 	t->base_n = (uint32_t)c->str.n;
-	t->g = kp__calloc(c->n_groups + 1, sizeof(*t->g));
+	t->g = kp__calloc(c->topo.n_groups + 1, sizeof(*t->g));
 	t->excluded = kp__calloc(c->n_pods + 1, sizeof(uint32_t));
 	if (!t->g || !t->excluded)
 		return KP_ENOMEM;
-	for (size_t g = 0; g < c->n_groups; g++)
-		t->g[g].owners = c->groups[g].base_owners;
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		t->g[g].owners = c->topo.groups[g].base_owners;
 	for (size_t i = 0; i < c->n_pods; i++) {
 		const sc_pod *p = &c->pods[i];
-		if (!s->excluded[i] || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
+		if (s->pods[i].role == SC_SIM_NONE || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
 			continue;
 		t->excluded[t->n_excluded++] = (uint32_t)i;
 		const sc_class *cls = &c->classes[p->cls];
@@ -1024,7 +1195,7 @@ int kp__topo_sim_new(sc_sim *s)
 	}
 	/* upstream NewTopology: Update for every pod to schedule */
 	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->in_sim[i] != 1)
+		if (s->pods[i].role != SC_SIM_SCHEDULE)
 			continue;
 		const sc_class *cls = &c->classes[c->pods[i].cls];
 		for (size_t k = 0; k < cls->n_inverse; k++)
@@ -1034,10 +1205,22 @@ int kp__topo_sim_new(sc_sim *s)
 				if (activate(s, cls->variants[0].groups[k]) != KP_OK)
 					return KP_ENOMEM;
 	}
-	for (size_t g = 0; g < c->n_groups; g++)
-		if (c->groups[g].inverse && t->g[g].owners > 0 && activate(s, (uint32_t)g) != KP_OK)
+	for (size_t g = 0; g < c->topo.n_groups; g++)
+		if (c->topo.groups[g].inverse && t->g[g].owners > 0 && activate(s, (uint32_t)g) != KP_OK)
 			return KP_ENOMEM;
 	return KP_OK;
+}
+
+void kp__topo_nc_init(sc_nc_topo *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->host_dom = UINT32_MAX;
+}
+
+void kp__topo_nc_dispose(sc_nc_topo *t)
+{
+	kp__free(t->kdom);
+	t->kdom = NULL;
 }
 
 void kp__topo_sim_free(sc_sim *s)
@@ -1045,9 +1228,9 @@ void kp__topo_sim_free(sc_sim *s)
 	sc_topo *t = s->topo;
 	if (!t)
 		return;
-	for (size_t g = 0; t->g && g < s->c->n_groups; g++) {
+	for (size_t g = 0; t->g && g < s->c->topo.n_groups; g++) {
 		kp__free(t->g[g].d);
-		kp__free(t->g[g].idx);
+		kp__map_free(&t->g[g].idx);
 	}
 	kp__free(t->g);
 	kp__free(t->excluded);
@@ -1128,7 +1311,7 @@ static int better(sc_sim *s, int32_t cnt, uint32_t dom, int32_t best_cnt, uint32
 static int next_spread(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_domains,
 		       kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
@@ -1197,7 +1380,7 @@ static int all_empty(const struct sim_group *sg)
 static int next_affinity(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_domains,
 			 kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	const char *small[16];
 	const char **opts = small;
@@ -1279,7 +1462,7 @@ done:
 static int next_anti(sc_sim *s, uint32_t gi, kp_requirement *pod_domains,
 		     kp_requirement *node_domains, kp_requirement **out)
 {
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
@@ -1334,7 +1517,7 @@ static void topo_why(sc_sim *s, sc_why *w, uint32_t gi)
 {
 	if (!w)
 		return;
-	const sc_group *g = &s->c->groups[gi];
+	const sc_group *g = &s->c->topo.groups[gi];
 	const struct sim_group *sg = &s->topo->g[gi];
 	sc_buf b = { 0 }; /* domains are input text: allocated */
 	size_t shown = 0;
@@ -1378,10 +1561,10 @@ int kp__topo_add_requirements(sc_sim *s, uint32_t pod, const sc_variant *v,
 			gi = v->groups[k];
 		} else {
 			gi = cls->sel_groups[k - v->n_groups];
-			if (!c->groups[gi].inverse || !s->topo->g[gi].active)
+			if (!c->topo.groups[gi].inverse || !s->topo->g[gi].active)
 				continue;
 		}
-		const sc_group *g = &c->groups[gi];
+		const sc_group *g = &c->topo.groups[gi];
 		kp_requirement *pd = kp_requirements_get(v->strict, g->key);
 		kp_requirement *nd = kp_requirements_get(node_reqs, g->key);
 		kp_requirement *dom = NULL;
@@ -1440,7 +1623,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 		return KP_OK;
 	for (size_t k = 0; k < cls->n_sel_groups; k++) {
 		uint32_t gi = cls->sel_groups[k];
-		const sc_group *g = &c->groups[gi];
+		const sc_group *g = &c->topo.groups[gi];
 		struct sim_group *sg = &s->topo->g[gi];
 		if (g->inverse || !sg->active)
 			continue;
@@ -1470,7 +1653,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 		struct sim_group *sg = &s->topo->g[gi];
 		if (!sg->active && activate(s, gi) != KP_OK)
 			return KP_ENOMEM;
-		kp_requirement *r = kp_requirements_get(reqs, c->groups[gi].key);
+		kp_requirement *r = kp_requirements_get(reqs, c->topo.groups[gi].key);
 		size_t nv = kp_requirement_value_count(r);
 		for (size_t i = 0; i < nv; i++) {
 			int ok;
@@ -1498,14 +1681,14 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 static uint32_t nc_kdom(sc_sim *s, sc_nc *nc, const sc_group *g)
 {
 	const struct kp_cluster *c = s->c;
-	if (!nc->kdom || nc->kdom_ver != nc->reqs_ver + 1) {
-		if (!nc->kdom && !(nc->kdom = kp__malloc((c->n_topo_keys + 1) * sizeof(uint32_t))))
+	if (!nc->topo.kdom || nc->topo.kdom_ver != nc->reqs_ver + 1) {
+		if (!nc->topo.kdom && !(nc->topo.kdom = kp__malloc((c->topo.n_topo_keys + 1) * sizeof(uint32_t))))
 			return KDOM_OTHER;
-		for (size_t k = 0; k < c->n_topo_keys; k++)
-			nc->kdom[k] = KDOM_UNSET;
-		nc->kdom_ver = nc->reqs_ver + 1;
+		for (size_t k = 0; k < c->topo.n_topo_keys; k++)
+			nc->topo.kdom[k] = KDOM_UNSET;
+		nc->topo.kdom_ver = nc->reqs_ver + 1;
 	}
-	uint32_t *slot = &nc->kdom[g->key_id];
+	uint32_t *slot = &nc->topo.kdom[g->key_id];
 	if (*slot != KDOM_UNSET)
 		return *slot;
 	kp_requirement *r = kp_requirements_get(nc->reqs, g->key);
@@ -1542,18 +1725,18 @@ sc_reject kp__topo_quick_reject(sc_sim *s, uint32_t pod, const sc_variant *v, sc
 		struct sim_group *sg = &s->topo->g[q->g];
 		if (!sg->active)
 			continue;
-		const sc_group *g = &c->groups[q->g];
+		const sc_group *g = &c->topo.groups[q->g];
 		if (q->hostname) {
 			if (q->type == SC_TOPO_AFFINITY || !sg->n)
 				continue;
-			if (nc->host_dom == UINT32_MAX) {
+			if (nc->topo.host_dom == UINT32_MAX) {
 				int ok;
 				uint32_t d = dom_of(s, nc->hostname, 0, &ok);
 				if (ok != 1)
 					continue; /* never recorded anywhere: count 0 */
-				nc->host_dom = d;
+				nc->topo.host_dom = d;
 			}
-			const sc_gdom *d = sg_find(sg, nc->host_dom);
+			const sc_gdom *d = sg_find(sg, nc->topo.host_dom);
 			int32_t cnt = d ? d->cnt : 0;
 			if (q->type == SC_TOPO_ANTI && cnt > 0)
 				return SC_REJECT_FOREVER;
