@@ -209,10 +209,15 @@ typedef struct kp_validate_options {
 	uint32_t struct_size;    /**< sizeof(kp_validate_options) */
 	uint32_t flags;          /**< kp_validate_flags */
 	kp_wellknown *wellknown; /**< label rules for the runtime checks; NULL = core rules */
+	/* below: @since 0.1, added while 0.1 was being written (callers without
+	 * it are served: core kinds only) */
+	/** Experimental (karpenter/sys/schema.h): the registry that knows a
+	 *  registered kind; NULL = core kinds only. */
+	struct kp_registry *registry;
 } kp_validate_options;
 
 /** Static initializer for kp_validate_options: every check, core label rules. @since 0.1 */
-#define KP_VALIDATE_OPTIONS_INIT { sizeof(kp_validate_options), 0, NULL }
+#define KP_VALIDATE_OPTIONS_INIT { sizeof(kp_validate_options), 0, NULL, NULL }
 
 /**
  * @brief Initialize options as KP_VALIDATE_OPTIONS_INIT (for FFI).

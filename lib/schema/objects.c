@@ -22,6 +22,7 @@
 #include "schema.h"
 
 #include "schema_tables.h"
+#include "registry.h"
 
 /* ------------------------------------------------------------------------ */
 /* Enum tables                                                              */
@@ -962,6 +963,18 @@ const kp__kind_info *kp__kind_info_get(uint32_t kind)
 		if (kinds[i].kind == kind)
 			return &kinds[i];
 	return NULL;
+}
+
+const kp__type *kp__core_type(uint32_t core_type)
+{
+	switch (core_type) {
+	case KP_CORE_TYPE_OBJECT_META:
+		return &kp__type_object_meta;
+	case KP_CORE_TYPE_CONDITION:
+		return &t_condition;
+	default:
+		return NULL;
+	}
 }
 
 KP_EXPORT const char *kp_kind_name(uint32_t kind)

@@ -30,6 +30,7 @@
 #include <karpenter/validation.h>
 
 #include "kp_internal.h"
+#include "schema/registry.h"
 
 #define NS_PER_HOUR ((int64_t)3600 * 1000000000)
 
@@ -241,4 +242,17 @@ KP_EXPORT int kp_object_default(uint32_t kind, void *object, kp_error *err)
 			return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", kind);
 		return KP_OK; /* no CRD defaults for core kinds */
 	}
+}
+
+KP_EXPORT int kp_registry_object_default(const kp_registry *registry, uint32_t kind, void *object,
+					 kp_error *err)
+{
+	if (kind < KP_KIND_FIRST_REGISTERED)
+		return kp_object_default(kind, object, err);
+	if (!object)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	const kp__reg_kind *k = kp__registry_kind(registry, kind);
+	if (!k)
+		return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", (unsigned)kind);
+	return k->ops.apply_defaults ? k->ops.apply_defaults(k->self, object, err) : KP_OK;
 }

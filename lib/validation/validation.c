@@ -18,6 +18,7 @@
 
 #include "common/sized.h"
 #include "validation_private.h"
+#include "schema/registry.h"
 
 struct kp__vproblem {
 	kp_field_error pub;
@@ -806,16 +807,18 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o.flags & ~known);
 	if (!walk)
 		return kp__error(err, KP_EINVAL, "kind", "no validation for kind %u (%s)", kind,
-				 kp_kind_name(kind));
+				 kp_registry_kind_name(o.registry, kind));
 
 	/* Work on copies with this library's struct sizes, so the walks can read
 	 * every member of a caller-built object written against older headers. */
+	const kp_registry *reg = o.registry;
 	void *obj = NULL, *old = NULL;
-	int rc = kp_object_copy(&obj, kind, object, err);
+	int rc = kp_registry_object_copy(&obj, reg, kind, object, err);
 	if (rc)
 		return rc;
-	if (old_object && (rc = kp_object_copy(&old, kind, old_object, err)) != KP_OK) {
-		kp_object_free(kind, obj);
+	if (old_object &&
+	    (rc = kp_registry_object_copy(&old, reg, kind, old_object, err)) != KP_OK) {
+		kp_registry_object_free(reg, kind, obj);
 		return rc;
 	}
 
@@ -825,10 +828,11 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.kind = kind;
 	c.flags = o.flags;
 	c.wk = o.wellknown;
+	c.reg_kind = kp__registry_kind(reg, kind);
 	/* Every kind shares the object head: struct_size, kind, api_version, metadata. */
 	const kp_object_meta *meta = ((const kp_nodepool *)obj)->metadata;
 	if (v)
-		v->object = kp__v_printf(&c, "%s/%s", kp_kind_name(kind),
+		v->object = kp__v_printf(&c, "%s/%s", kp_registry_kind_name(reg, kind),
 					 meta && meta->name ? meta->name : "");
 	if (!v || !v->object) {
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
@@ -850,8 +854,8 @@ done:
 	free_items(c.items, c.n_items);
 	kp__free(c.path.data);
 	kp__free(c.spath.data);
-	kp_object_free(kind, obj);
-	kp_object_free(kind, old);
+	kp_registry_object_free(reg, kind, obj);
+	kp_registry_object_free(reg, kind, old);
 	if (rc) {
 		kp_validation_free(v);
 		return rc;

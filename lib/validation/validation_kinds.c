@@ -25,6 +25,7 @@
 #include "k8s/labels_private.h"
 #include "schema/schema.h"
 #include "validation_private.h"
+#include "schema/registry.h"
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
@@ -1092,9 +1093,50 @@ static const struct {
 	{ KP_KIND_KWOK_NODECLASS, walk_kwok_nodeclass },
 };
 
+/* ------------------------------------------------------------------------ */
+/* Registered kinds (karpenter/sys/schema.h): metadata, then the kind's own  */
+/* validate callback, whose problems arrive through a sink.                 */
+
+struct kp_validation_sink {
+	kp__vctx *c;
+};
+
+static const kp_validation_rule provider_rule = {
+	sizeof(kp_validation_rule), KP_KIND_UNKNOWN, KP_RULE_SOURCE_RUNTIME, 0, "provider", "", "",
+	"", ""
+};
+
+KP_EXPORT int kp_validation_sink_add(kp_validation_sink *sink, const char *field,
+				     const char *message)
+{
+	if (!sink || !field || !message)
+		return KP_EINVAL;
+	kp__v_report_at(sink->c, KP__VP_RUNTIME, KP_FIELD_ERROR_RUNTIME, &provider_rule, field,
+			message, "");
+	return sink->c->failed == KP_ENOMEM ? KP_ENOMEM : KP_OK;
+}
+
+static void walk_registered(kp__vctx *c, const void *obj, const void *old)
+{
+	const kp__reg_kind *k = c->reg_kind;
+	if (!k || !k->ops.validate)
+		return;
+	kp_validation_sink sink = { c };
+	kp_error e;
+	memset(&e, 0, sizeof(e));
+	int rc = k->ops.validate(k->self, obj, old, &sink, &e);
+	if (rc == KP_ENOMEM && !c->failed)
+		c->failed = KP_ENOMEM;
+	else if (rc && !c->failed)
+		kp__v_report_at(c, KP__VP_RUNTIME, KP_FIELD_ERROR_RUNTIME, &provider_rule,
+				e.field, e.message, "");
+}
+
 KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object,
 			  const void *old_object, const kp_validate_options *opts, kp_error *err)
 {
+	if (kind >= KP_KIND_FIRST_REGISTERED)
+		return kp__validate_walk(out, kind, object, old_object, opts, walk_registered, err);
 	kp__v_walk walk = NULL;
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
 		if (walks[i].kind == kind)

@@ -60,6 +60,7 @@ typedef struct kp__vctx {
 	size_t cap_items;
 	int failed;          /* KP_ENOMEM or KP_EINVAL (an internal inconsistency) */
 	int blocking;        /* a problem that stops CEL evaluation was found */
+	const void *reg_kind; /* a registered kind (kp__reg_kind), or NULL */
 } kp__vctx;
 
 /* Saved path lengths (push/pop). */
