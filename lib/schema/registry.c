@@ -26,7 +26,8 @@
  * in abi/first-sizes.txt; they still are read through the one reader). */
 #define FIRST_SCHEMA_TYPE KP__SIZE_THROUGH(kp_schema_type, n_fields)
 #define FIRST_SCHEMA_FIELD KP__SIZE_THROUGH(kp_schema_field, tag)
-#define FIRST_KIND_SPEC KP__SIZE_THROUGH(kp_kind_spec, hash_version)
+#define FIRST_KIND_SPEC KP__SIZE_THROUGH(kp_kind_spec, reserved)
+#define FIRST_CRD_RULE KP__SIZE_THROUGH(kp_crd_rule, message)
 #define FIRST_KIND_OPS KP__SIZE_THROUGH(kp_kind_ops, destroy)
 
 struct kp_schema {
@@ -379,6 +380,11 @@ static void kind_dispose(kp__reg_kind *k)
 	if (k->ops.destroy && k->self)
 		k->ops.destroy(k->self);
 	kp_schema_free(k->schema);
+	for (size_t i = 0; i < k->n_rule_strs; i++)
+		kp__free(k->rule_strs[i]);
+	kp__free(k->rule_strs);
+	kp__free(k->rules);
+	kp__free(k->group);
 	kp__free(k->api_version);
 	kp__free(k->name);
 	kp__free(k->hash_version);
@@ -491,6 +497,54 @@ static int read_ops(kp__reg_kind *k, const kp_kind_ops *ops, kp_error *err)
 	return KP_OK;
 }
 
+static const char *rule_str(kp__reg_kind *k, char *s)
+{
+	if (s)
+		k->rule_strs[k->n_rule_strs++] = s;
+	return s;
+}
+
+/* Copy the rule inventory: ids "<Kind>:<path>:<keyword>", texts copied. */
+static int fill_rules(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
+{
+	if (!sp->n_rules)
+		return KP_OK;
+	if (!sp->rules)
+		return kp__error(err, KP_EINVAL, "rules", "%s: NULL rules with a count", sp->kind);
+	k->rules = kp__calloc(sp->n_rules, sizeof(*k->rules));
+	k->rule_strs = kp__calloc(sp->n_rules, 5 * sizeof(*k->rule_strs));
+	if (!k->rules || !k->rule_strs)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < sp->n_rules; i++) {
+		kp_crd_rule r;
+		int rc = read_record(&r, sizeof(r), sp->rules, i, sp->rule_size, FIRST_CRD_RULE,
+				     "kp_crd_rule", err);
+		if (rc)
+			return rc;
+		if (!r.path || !r.keyword || r.source < KP_RULE_SOURCE_OPENAPI ||
+		    r.source > KP_RULE_SOURCE_DECODE)
+			return kp__error(err, KP_EINVAL, "rules", "%s: rule %zu: path, keyword and a "
+					 "known source are required", sp->kind, i);
+		kp__buf b = { 0 };
+		kp__buf_printf(&b, "%s:%s:%s", sp->kind, r.path, r.keyword);
+		kp_validation_rule *v = &k->rules[i];
+		v->struct_size = sizeof(*v);
+		v->source = r.source;
+		v->flags = r.flags;
+		v->id = rule_str(k, kp__buf_take(&b, NULL));
+		v->path = rule_str(k, kp__strdup(r.path));
+		v->keyword = rule_str(k, kp__strdup(r.keyword));
+		v->text = rule_str(k, kp__strdup(r.text ? r.text : ""));
+		v->message = rule_str(k, kp__strdup(r.message ? r.message : ""));
+		if (!v->id || !v->path || !v->keyword || !v->text || !v->message)
+			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	k->n_rules = sp->n_rules;
+	k->info.rules = k->rules;
+	k->info.n_rules = k->n_rules;
+	return KP_OK;
+}
+
 static int fill_kind(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
 {
 	int rc = kp_schema_compile(&k->schema, sp->type, err);
@@ -513,15 +567,16 @@ static int fill_kind(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
 	kp__buf_printf(&b, "%s%s%s", sp->group, *sp->group ? "/" : "", sp->version);
 	k->api_version = kp__buf_take(&b, NULL);
 	k->name = kp__strdup(sp->kind);
+	k->group = kp__strdup(sp->group);
 	k->hash_version = sp->hash_version ? kp__strdup(sp->hash_version) : NULL;
-	if (!k->api_version || !k->name || (sp->hash_version && !k->hash_version))
+	if (!k->api_version || !k->name || !k->group || (sp->hash_version && !k->hash_version))
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	k->flags = sp->flags;
 	k->info.name = k->name;
 	k->info.api_version = k->api_version;
 	k->info.karpenter = (sp->flags & KP_KIND_F_CRD) ? 1 : 0;
 	k->info.type = root;
-	return KP_OK;
+	return fill_rules(k, sp, err);
 }
 
 KP_EXPORT int kp_registry_add_kind(kp_registry *r, const kp_kind_spec *spec,
@@ -539,6 +594,8 @@ KP_EXPORT int kp_registry_add_kind(kp_registry *r, const kp_kind_spec *spec,
 	if (!sp.group || !sp.version || !*sp.version || !sp.kind || !*sp.kind || !sp.type)
 		return kp__error(err, KP_EINVAL, NULL,
 				 "kp_kind_spec: group, version, kind and type are required");
+	if (sp.reserved)
+		return kp__error(err, KP_EINVAL, "reserved", "kp_kind_spec: reserved is not zero");
 	if (sp.flags & ~(uint32_t)KP_KIND_F_CRD)
 		return kp__error(err, KP_EINVAL, "flags", "kp_kind_spec: unknown flags 0x%x",
 				 (unsigned)sp.flags);
@@ -560,6 +617,8 @@ KP_EXPORT int kp_registry_add_kind(kp_registry *r, const kp_kind_spec *spec,
 	}
 	k.self = self;
 	k.info.kind = KP_KIND_FIRST_REGISTERED + (uint32_t)r->n;
+	for (size_t i = 0; i < k.n_rules; i++)
+		k.rules[i].kind = k.info.kind;
 	r->kinds[r->n++] = k;
 	if (out_kind)
 		*out_kind = k.info.kind;
@@ -606,4 +665,36 @@ KP_EXPORT int kp_registry_object_equal(const kp_registry *r, uint32_t kind, cons
 	if (!k || !a || !b)
 		return 0;
 	return kp__schema_equal(k->type, a, b);
+}
+
+static const kp__field *field_named(const kp__type *t, const char *json, uint16_t kind)
+{
+	for (size_t i = 0; t && i < t->n_fields; i++)
+		if (t->fields[i].kind == kind && !strcmp(t->fields[i].json, json))
+			return &t->fields[i];
+	return NULL;
+}
+
+int kp__registry_conditions(const kp_registry *r, uint32_t kind, const void *obj,
+			    kp_condition *const **conds, size_t *n)
+{
+	if (conds)
+		*conds = NULL;
+	if (n)
+		*n = 0;
+	const kp__reg_kind *k = kp__registry_kind(r, kind);
+	if (!k)
+		return 0;
+	const kp__field *st = field_named(k->info.type, "status", KP__FK_STRUCT);
+	const kp__field *cf = st ? field_named(st->elem, "conditions", KP__FK_LIST) : NULL;
+	if (!cf || cf->elem != kp__core_type(KP_CORE_TYPE_CONDITION))
+		return 0;
+	if (!obj || !conds || !n || !kp__schema_has_field(k->info.type, obj, st))
+		return 1;
+	const void *status = *(void *const *)(const void *)((const char *)obj + st->off);
+	if (!status || !kp__schema_has_field(st->elem, status, cf))
+		return 1;
+	*conds = *(kp_condition *const *const *)(const void *)((const char *)status + cf->off);
+	*n = *conds ? *(const size_t *)(const void *)((const char *)status + cf->aux) : 0;
+	return 1;
 }

@@ -673,7 +673,7 @@ static int decode_crd_quantity(kp__dctx *c, const kp__node *v, kp_quantity *q)
 	}
 	if (v->type != KP__N_STRING)
 		return crd_type_err(c, "integer,string", json_type(v));
-	const char *pattern = c->crd ? c->crd->find(c->kind, spath_str(c), "pattern") : NULL;
+	const char *pattern = c->crd && c->info ? c->crd->find(c->info, spath_str(c), "pattern") : NULL;
 	int m = pattern ? c->crd->match(pattern, v->text, v->len) : has_mantissa_digit(v->text);
 	if (m == KP_ENOMEM)
 		return oom(c);
@@ -845,8 +845,8 @@ static int decode_duration(kp__dctx *c, const kp__field *f, void *dst, const kp_
 static int decode_time(kp__dctx *c, const kp__node *n, int64_t *out)
 {
 	const char *format = "date-time";
-	if (crd_kind(c) && c->crd) {
-		const char *f = c->crd->find(c->kind, spath_str(c), "format");
+	if (crd_kind(c) && c->crd) { /* crd_kind: c->info is set */
+		const char *f = c->crd->find(c->info, spath_str(c), "format");
 		if (f)
 			format = f;
 	}

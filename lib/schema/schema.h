@@ -3,7 +3,7 @@
  * engine they drive.
  *
  * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h,
- * kwok_nodeclass.h) and each fixed value type stored in it (kp_taint,
+ * and the kinds providers register through karpenter/sys/schema.h) and each fixed value type stored in it (kp_taint,
  * kp_toleration, kp_label_selector, ...) is described once, in objects.c, by
  * a kp__type: its Go type name, its size and one kp__field line per field
  * (JSON name, Go field name, kind, offsets, element type, enum table,
@@ -106,7 +106,6 @@ struct kp__type {
 /* Descriptors of the top-level kinds and of shared types (objects.c). */
 extern const kp__type kp__type_nodepool;
 extern const kp__type kp__type_nodeclaim;
-extern const kp__type kp__type_kwok_nodeclass;
 extern const kp__type kp__type_pod;
 extern const kp__type kp__type_node;
 extern const kp__type kp__type_daemonset;
@@ -126,6 +125,10 @@ typedef struct kp__kind_info {
 	const char *api_version; /* "karpenter.sh/v1" */
 	int karpenter;           /* unknown fields are reported (strict/lenient) */
 	const kp__type *type;
+	/* a registered kind's rule inventory (core kinds: NULL, the inventory
+	 * of lib/validation/validation_rules.c) */
+	const struct kp_validation_rule *rules;
+	size_t n_rules;
 } kp__kind_info;
 
 const kp__kind_info *kp__kind_info_get(uint32_t kind);
@@ -148,7 +151,7 @@ enum kp__unknown_mode {
 typedef struct kp__crd_rules {
 	/* The text of the kind's rule for a schema path ("spec.limits.*") and
 	 * OpenAPI keyword ("pattern", "format"), or NULL. */
-	const char *(*find)(uint32_t kind, const char *path, const char *keyword);
+	const char *(*find)(const kp__kind_info *info, const char *path, const char *keyword);
 	/* Go's regexp.MatchString: 1, 0, or a negative kp_status. */
 	int (*match)(const char *pattern, const char *text, size_t len);
 } kp__crd_rules;

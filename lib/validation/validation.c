@@ -228,22 +228,22 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
 {
 	const kp_validation_rule *r;
 	if (!suffix || !*suffix) {
-		r = kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+		r = KP__V_FIND(c, vstr_get(&c->spath), keyword);
 	} else {
 		kp__vmark m = mark(c);
 		if (suffix[0] == '.' && c->spath.len == 0)
 			suffix++;
 		vstr_puts(c, &c->spath, suffix);
-		r = kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+		r = KP__V_FIND(c, vstr_get(&c->spath), keyword);
 		kp__v_pop(c, m);
 	}
-	/* A registered kind has no rule inventory: its metadata checks (the
-	 * only ones the core makes on it) are the API server's. */
+	/* A registered kind without a rule inventory: its metadata checks (the
+	 * only ones the core makes on it then) are the API server's. */
 	static const kp_validation_rule registered_metadata = {
 		sizeof(kp_validation_rule), KP_KIND_UNKNOWN, KP_RULE_SOURCE_METADATA, 0,
 		"registered:metadata", "metadata", "", "", ""
 	};
-	if (!r && c->reg_kind)
+	if (!r && c->reg_kind && !c->info->rules)
 		r = &registered_metadata;
 	if (!r)
 		vfail(c, KP_EINVAL); /* the walk and the inventory disagree */
@@ -253,7 +253,7 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
 /* A rule that may or may not exist for the current schema path. */
 static const kp_validation_rule *rule_opt(kp__vctx *c, const char *keyword)
 {
-	return kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+	return KP__V_FIND(c, vstr_get(&c->spath), keyword);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -742,7 +742,7 @@ static int finish(kp__vctx *c, kp_validation *v)
 	const kp_validation_rule *skipped = NULL;
 	if (blocked) {
 		/* The notice comes only for kinds whose CRD has CEL rules. */
-		skipped = kp__vrule_find(c->kind, "*", "x-kubernetes-validations-skipped");
+		skipped = KP__V_FIND(c, "*", "x-kubernetes-validations-skipped");
 		if (skipped)
 			kp__v_report_at(c, KP__VP_CEL, KP_FIELD_ERROR_INVALID, skipped, "<nil>",
 					"Invalid value: null: some validation rules were not checked "
@@ -837,6 +837,7 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.flags = o.flags;
 	c.wk = o.wellknown;
 	c.reg_kind = kp__registry_kind(reg, kind);
+	c.info = kp__registry_kind_info(reg, kind);
 	/* Every kind shares the object head: struct_size, kind, api_version, metadata. */
 	const kp_object_meta *meta = ((const kp_nodepool *)obj)->metadata;
 	if (v)

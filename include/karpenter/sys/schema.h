@@ -41,6 +41,8 @@
 
 #include <karpenter/common.h>
 #include <karpenter/hash.h>
+#include <karpenter/objects.h>
+#include <karpenter/validation.h>
 #include <karpenter/version.h>
 
 KP_BEGIN_DECLS
@@ -217,6 +219,40 @@ typedef struct kp_validation_sink kp_validation_sink;
 int kp_validation_sink_add(kp_validation_sink *sink, const char *field, const char *message);
 
 /**
+ * @brief Enter a member while validating: later problems and checks are
+ * reported under `<path>.name` (a sink holds at most 32 levels).
+ * @return KP_OK, KP_EINVAL (NULL argument), KP_ERANGE (too deep), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_push(kp_validation_sink *sink, const char *name);
+
+/** @brief Leave the member last entered (no-op at the top). @since 0.1 */
+void kp_validation_sink_pop(kp_validation_sink *sink);
+
+/** @brief The kp_validate_flags of the validation (KP_VALIDATE_NO_STATUS, ...). @since 0.1 */
+uint32_t kp_validation_sink_flags(const kp_validation_sink *sink);
+
+/**
+ * @brief The core's OpenAPI checks of a metav1.Duration member `name` of
+ * the current object (its "pattern" rule), as for core kinds.
+ * @param[in] nillable 1 for a NillableDuration ("Never")
+ * @return KP_OK, KP_EINVAL, KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_duration(kp_validation_sink *sink, const char *name,
+				const kp_api_duration *duration, uint32_t nillable);
+
+/**
+ * @brief The core's checks of a metav1.Condition list member "conditions"
+ * of the current object (required members, lengths, patterns, enum), as
+ * for core kinds' status.
+ * @return KP_OK, KP_EINVAL, KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_conditions(kp_validation_sink *sink, kp_condition *const *conditions,
+				  size_t n_conditions);
+
+/**
  * @brief Behaviour of a kind beyond its description (STYLE rule 7 vtable).
  * Every slot may be NULL: no defaults, no checks beyond metadata, the
  * default drift hash (kp_schema_hash of the kind's hash_root member).
@@ -249,6 +285,26 @@ enum kp_kind_flags {
 	KP_KIND_F_CRD = 1u << 0 /**< a CRD: unknown and duplicate fields are errors (strict) */
 };
 
+/**
+ * @brief One constraint of a kind's CRD, as kp_validate reports it
+ * (kp_validation_rule; its id becomes "<Kind>:<path>:<keyword>").
+ *
+ * Rule tables are contiguous arrays read with kp_kind_spec::rule_size as
+ * the stride, like field tables. The core's checks of common value types
+ * (kp_validation_sink_duration, kp_validation_sink_conditions, metadata)
+ * look their rules up here by schema path and keyword, and decoding quotes
+ * a rule's text ("pattern", "format") in its messages.
+ * @since 0.1
+ */
+typedef struct kp_crd_rule {
+	uint32_t source;     /**< a kp_rule_source */
+	uint32_t flags;      /**< KP_RULE_F_* */
+	const char *path;    /**< schema path: "spec.nodeRegistrationDelay", "[*]" for items */
+	const char *keyword; /**< "pattern", "maxLength", "required", ... */
+	const char *text;    /**< the constraint: pattern, bound, enum values, ... */
+	const char *message; /**< the rule's own message, or "" */
+} kp_crd_rule;
+
 /** @brief A kind to register. @since 0.1 */
 typedef struct kp_kind_spec {
 	uint32_t struct_size;       /**< sizeof(kp_kind_spec) */
@@ -260,10 +316,16 @@ typedef struct kp_kind_spec {
 	const char *hash_root;      /**< JSON name of the member the default hash covers
 	                                 ("spec"), or NULL */
 	const char *hash_version;   /**< the hash version annotation value ("v6"), or NULL */
+	const kp_crd_rule *rules;   /**< the CRD's rule inventory, or NULL (then metadata
+	                                 problems are reported under one generic rule) */
+	size_t n_rules;             /**< number of rules */
+	uint32_t rule_size;         /**< sizeof(kp_crd_rule) as the provider was built */
+	uint32_t reserved;          /**< zero */
 } kp_kind_spec;
 
 /** Static initializer for kp_kind_spec. @since 0.1 */
-#define KP_KIND_SPEC_INIT { sizeof(kp_kind_spec), 0, NULL, NULL, NULL, NULL, NULL, NULL }
+#define KP_KIND_SPEC_INIT { sizeof(kp_kind_spec), 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, \
+			    sizeof(kp_crd_rule), 0 }
 
 /** Kind ids of registered kinds start here; core kinds keep enum kp_kind. @since 0.1 */
 #define KP_KIND_FIRST_REGISTERED 0x10000u
@@ -335,6 +397,13 @@ const char *kp_registry_kind_api_version(const kp_registry *registry, uint32_t k
  */
 const char *kp_registry_kind_hash_version(const kp_registry *registry, uint32_t kind);
 
+/** @brief Number of rules of a kind (core kinds: those of kp_validation_rule_at). @since 0.1 */
+size_t kp_registry_rule_count(const kp_registry *registry, uint32_t kind);
+
+/** @brief Rule @p index of a kind, or NULL. @since 0.1 */
+const kp_validation_rule *kp_registry_rule_at(const kp_registry *registry, uint32_t kind,
+					      size_t index);
+
 /**
  * @brief Deep-copy an object of any kind the registry knows.
  * @return KP_OK, KP_EINVAL (unknown kind, NULL argument), KP_EVERSION, KP_ENOMEM
@@ -380,6 +449,26 @@ int kp_registry_object_hash(const kp_registry *registry, uint32_t kind, const vo
  */
 int kp_registry_encode(char **out, size_t *out_len, const kp_registry *registry, uint32_t kind,
 		       const void *object, uint32_t format, uint32_t flags, kp_error *err);
+
+/* ---- the cluster builder ----------------------------------------------- */
+
+struct kp_cluster_builder;
+
+/**
+ * @brief Let a cluster builder read registered kinds: add_manifests decodes
+ * with the registry, and objects of a registered kind whose status has
+ * conditions (status.conditions) are node classes, ready unless their Ready
+ * condition says otherwise (none counts as ready); their defaults are the
+ * kind's. Set it before adding objects.
+ * @param[in,out] builder the builder
+ * @param[in] registry the registry, held until the builder is freed; NULL =
+ *            core kinds only
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL builder, objects already added)
+ * @since 0.1
+ */
+int kp_cluster_builder_set_registry(struct kp_cluster_builder *builder, kp_registry *registry,
+				    kp_error *err);
 
 KP_END_DECLS
 
