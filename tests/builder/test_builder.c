@@ -5,12 +5,14 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* the builder reads KWOKNodeClass through a registry */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
+#include <karpenter/sys/kwok.h>
 
 #include "kp_test.h"
 
@@ -181,6 +183,13 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 	kp_error e = KP_ERROR_INIT;
 	kp_instance_types *its = builtin();
 	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	/* KWOKNodeClass is libkarpenter-kwok's kind: the builder reads it
+	 * through a registry, held by the builder from here on. */
+	kp_registry *reg = NULL;
+	ck_assert_int_eq(kp_registry_new(&reg, &e), KP_OK);
+	ck_assert_int_eq(kp_kwok_register(reg, NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_set_registry(b, reg, &e), KP_OK);
+	kp_registry_free(reg);
 	/* Only pool "a" has instance types: the pod goes nowhere else. */
 	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, "a", its, &e), KP_OK);
 	static const char more[] =
@@ -191,6 +200,9 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 		"spec: {containers: [{name: m, resources: {requests: {cpu: '1'}}}]}\n";
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL, &e), KP_OK);
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, more, strlen(more), NULL, &e), KP_OK);
+	/* the registry is set before objects are added */
+	ck_assert_int_eq(kp_cluster_builder_set_registry(b, NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "the registry is set before any object is added");
 	char *s = outcome(b);
 	ck_assert_str_eq(s, "web->a-00001,[c-2x-amd64-linux]");
 	free(s);
