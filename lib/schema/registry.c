@@ -63,70 +63,6 @@ static const char *own_str(kp_schema *s, const char *text)
 	return own(s, kp__strdup(text));
 }
 
-/* C size of a member of a field kind at `offset`, and at `aux_offset` (0:
- * none); -1 for an unknown kind. */
-static int member_sizes(uint32_t kind, size_t *main, size_t *aux)
-{
-	*main = 0;
-	*aux = 0;
-	switch (kind) {
-	case KP_FIELD_STRING:
-	case KP_FIELD_API_VERSION:
-		*main = sizeof(const char *);
-		return 0;
-	case KP_FIELD_ENUM:
-		*main = sizeof(const char *);
-		*aux = sizeof(uint32_t);
-		return 0;
-	case KP_FIELD_CODE:
-	case KP_FIELD_BOOL:
-	case KP_FIELD_KIND:
-	case KP_FIELD_INT32:
-		*main = sizeof(uint32_t);
-		return 0;
-	case KP_FIELD_OPT_BOOL:
-	case KP_FIELD_OPT_INT32:
-		*main = sizeof(uint32_t);
-		*aux = sizeof(uint32_t);
-		return 0;
-	case KP_FIELD_INT64:
-	case KP_FIELD_TIME:
-		*main = sizeof(int64_t);
-		return 0;
-	case KP_FIELD_OPT_INT64:
-		*main = sizeof(int64_t);
-		*aux = sizeof(uint32_t);
-		return 0;
-	case KP_FIELD_DURATION:
-	case KP_FIELD_NILLABLE_DURATION:
-		*main = sizeof(kp_api_duration);
-		return 0;
-	case KP_FIELD_INT_OR_STRING:
-		*main = sizeof(kp_int_or_string);
-		return 0;
-	case KP_FIELD_STRINGS:
-	case KP_FIELD_LIST:
-	case KP_FIELD_VALUES:
-		*main = sizeof(void *);
-		*aux = sizeof(size_t);
-		return 0;
-	case KP_FIELD_MAP:
-		*main = sizeof(kp_labels);
-		return 0;
-	case KP_FIELD_RESOURCES:
-		*main = sizeof(kp_resource_list);
-		return 0;
-	case KP_FIELD_STRUCT:
-		*main = sizeof(void *);
-		return 0;
-	case KP_FIELD_TAG:
-	case KP_FIELD_IGNORED:
-		return 0;
-	default:
-		return -1;
-	}
-}
-
 /* Read record i of a table of records of size `rec` into *dst (of size
  * `ours`, first released size `first`): KP_EVERSION for a record size below
  * the first size or unknown non-zero bytes. */
@@ -202,7 +138,7 @@ static int compile_field(cctx *c, const kp_schema_type *t, const kp_schema_field
 			 kp__field *f)
 {
 	size_t main, aux;
-	if (member_sizes(pf->kind, &main, &aux) < 0)
+	if (pf->kind > UINT16_MAX || kp__fk_sizes(pf->kind, &main, &aux) < 0)
 		return cerr(c, KP_ENOTSUP, "unknown field kind");
 	if (!pf->json || !*pf->json || !pf->go || !*pf->go)
 		return cerr(c, KP_EINVAL, "a field needs a JSON name and a Go name");

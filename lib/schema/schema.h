@@ -205,6 +205,10 @@ int kp__schema_enums_agree(const kp__type *t, const void *s, kp_error *err);
  * as sets), 0 if not. */
 int kp__schema_equal(const kp__type *t, const void *a, const void *b);
 
+/* The C sizes of a field kind's members: at off and at aux (0: none).
+ * -1 for a kind the engine does not have. */
+int kp__fk_sizes(uint32_t kind, size_t *size, size_t *aux_size);
+
 /* Whether a (possibly caller-built, older) struct of type t holds field f
  * (fields beyond its struct_size read as zero). */
 int kp__schema_has_field(const kp__type *t, const void *s, const kp__field *f);
