@@ -191,20 +191,16 @@ static int fk_string_is_zero(const kp__type *t, const kp__field *f, const void *
 {
 	(void)t;
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const char *v = enum_text(f, s);
 	return ptr ? v == NULL : (v == NULL || !*v);
-}
 }
 
 static int fk_code_is_zero(const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-{
 	int known;
 	const char *name = code_name(f->en, *CAT(s, f->off, uint32_t), &known);
 	return known && !*name;
-}
 }
 
 static int fk_u32_is_zero(const kp__type *t, const kp__field *f, const void *s)
@@ -235,34 +231,28 @@ static int fk_duration_is_zero(const kp__type *t, const kp__field *f, const void
 {
 	(void)t;
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
 	if (!duration_present(d))
 		return 1;
 	return !ptr && d->parsed && d->ns == 0;
 }
-}
 
 static int fk_nillable_duration_is_zero(const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-{
 	/* NillableDuration{Duration: nil, Raw: nil}: absent or "Never". */
 	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
 	return !duration_present(d) || (d->parsed && d->never);
-}
 }
 
 static int fk_int_or_string_is_zero(const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const kp_int_or_string *v = CAT(s, f->off, kp_int_or_string);
 	if (v->type == KP_INT_OR_STRING_UNSET)
 		return 1;
 	return !ptr && v->type == KP_INT_OR_STRING_INT && v->int_value == 0;
-}
 /* nil; NULL items with a count is malformed, and reported by hashing. */
 }
 
@@ -289,10 +279,8 @@ static int fk_struct_is_zero(const kp__type *t, const kp__field *f, const void *
 {
 	(void)t;
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const void *v = *CAT(s, f->off, const void *);
 	return ptr ? v == NULL : kp__hs_struct_is_zero(f->elem, v);
-}
 }
 
 static int fk_none_is_zero(const kp__type *t, const kp__field *f, const void *s)
@@ -427,24 +415,19 @@ static int field_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *
 static int fk_string_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const char *v = present ? enum_text(f, s) : NULL;
 	*out = (ptr && !v) ? nil_ptr(o, kp__hs_string("")) : kp__hs_string(v ? v : "");
 	return KP_OK;
-}
 }
 
 static int fk_code_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
 		uint64_t *out, kp_error *err)
 {
 	(void)o;
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
-{
 	int known = 1;
 	const char *name = present ? code_name(f->en, *CAT(s, f->off, uint32_t), &known) : "";
 	if (!known)
@@ -453,13 +436,11 @@ static int fk_code_hash(const kp__hs_opts *o, const kp__type *t, const kp__field
 	*out = kp__hs_string(name);
 	return KP_OK;
 }
-}
 
 static int fk_bool_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
 		uint64_t *out, kp_error *err)
 {
 	(void)o;
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = kp__hs_bool(present && *CAT(s, f->off, uint32_t));
@@ -470,7 +451,6 @@ static int fk_int32_hash(const kp__hs_opts *o, const kp__type *t, const kp__fiel
 		const void *s, uint64_t *out, kp_error *err)
 {
 	(void)o;
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = kp__hs_int32(present ? *CAT(s, f->off, int32_t) : 0);
@@ -481,7 +461,6 @@ static int fk_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__fiel
 		const void *s, uint64_t *out, kp_error *err)
 {
 	(void)o;
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = kp__hs_int64(present ? *CAT(s, f->off, int64_t) : 0);
@@ -491,7 +470,6 @@ static int fk_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__fiel
 static int fk_opt_bool_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_bool(*CAT(s, f->off, uint32_t))
@@ -502,7 +480,6 @@ static int fk_opt_bool_hash(const kp__hs_opts *o, const kp__type *t, const kp__f
 static int fk_opt_int32_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int32(*CAT(s, f->off, int32_t))
@@ -513,7 +490,6 @@ static int fk_opt_int32_hash(const kp__hs_opts *o, const kp__type *t, const kp__
 static int fk_opt_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int64(*CAT(s, f->off, int64_t))
@@ -524,11 +500,9 @@ static int fk_opt_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__
 static int fk_time_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
 		uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
 	int rc = KP_OK;
-{
 	int64_t ms = present ? *CAT(s, f->off, int64_t) : 0;
 	if (ms == 0 && ptr) {
 		uint64_t zero;
@@ -538,15 +512,12 @@ static int fk_time_hash(const kp__hs_opts *o, const kp__type *t, const kp__field
 	}
 	return meta_time(o, ms, out, err);
 }
-}
 
 static int fk_duration_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
 	if (!d || !duration_present(d)) {
 		*out = ptr ? nil_ptr(o, meta_duration(o, 0)) : meta_duration(o, 0);
@@ -557,14 +528,11 @@ static int fk_duration_hash(const kp__hs_opts *o, const kp__type *t, const kp__f
 	*out = meta_duration(o, d->ns);
 	return KP_OK;
 }
-}
 
 static int fk_nillable_duration_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
-{
 	/* NillableDuration{*time.Duration (embedded: "Duration"), Raw
 	 * hash:"ignore"}. */
 	const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
@@ -578,16 +546,13 @@ static int fk_nillable_duration_hash(const kp__hs_opts *o, const kp__type *t, co
 	*out = h;
 	return KP_OK;
 }
-}
 
 static int fk_int_or_string_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	(void)err;
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-{
 	kp_int_or_string zero = { KP_INT_OR_STRING_UNSET, 0, NULL };
 	const kp_int_or_string *v = present ? CAT(s, f->off, kp_int_or_string) : &zero;
 	if (v->type == KP_INT_OR_STRING_UNSET && ptr)
@@ -596,14 +561,11 @@ static int fk_int_or_string_hash(const kp__hs_opts *o, const kp__type *t, const 
 		*out = int_or_string_hash(o, v);
 	return KP_OK;
 }
-}
 
 static int fk_strings_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
-{
 	const char *const *v = present ? *CAT(s, f->off, const char *const *) : NULL;
 	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
 	slice_acc a;
@@ -615,15 +577,12 @@ static int fk_strings_hash(const kp__hs_opts *o, const kp__type *t, const kp__fi
 	*out = slice_done(&a);
 	return KP_OK;
 }
-}
 
 static int fk_map_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
 		uint64_t *out, kp_error *err)
 {
 	(void)o;
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
-{
 	const kp_labels *m = present ? CAT(s, f->off, kp_labels) : NULL;
 	uint64_t h = 0;
 	if (m && !m->items && m->count)
@@ -634,14 +593,11 @@ static int fk_map_hash(const kp__hs_opts *o, const kp__type *t, const kp__field 
 	*out = kp__hs_finish(h);
 	return KP_OK;
 }
-}
 
 static int fk_resources_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
-{
 	const kp_resource_list *m = present ? CAT(s, f->off, kp_resource_list) : NULL;
 	uint64_t h = 0;
 	if (m && !m->items && m->count)
@@ -652,16 +608,13 @@ static int fk_resources_hash(const kp__hs_opts *o, const kp__type *t, const kp__
 	*out = kp__hs_finish(h);
 	return KP_OK;
 }
-}
 
 static int fk_struct_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
 	int rc = KP_OK;
-{
 	const void *v = present ? *CAT(s, f->off, const void *) : NULL;
 	if (!v && ptr) {
 		uint64_t zero;
@@ -671,15 +624,12 @@ static int fk_struct_hash(const kp__hs_opts *o, const kp__type *t, const kp__fie
 	}
 	return hash_struct(o, f->elem, v, out, err);
 }
-}
 
 static int fk_list_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
 		uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
 	int rc = KP_OK;
-{
 	const void *const *v = present ? *CAT(s, f->off, const void *const *) : NULL;
 	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
 	slice_acc a;
@@ -702,15 +652,12 @@ static int fk_list_hash(const kp__hs_opts *o, const kp__type *t, const kp__field
 	*out = slice_done(&a);
 	return KP_OK;
 }
-}
 
 static int fk_values_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
 		const void *s, uint64_t *out, kp_error *err)
 {
-	(void)t;
 	int present = s && kp__schema_has_field(t, s, f);
 	int rc = KP_OK;
-{
 	const char *v = present ? *CAT(s, f->off, const char *) : NULL;
 	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
 	slice_acc a;
@@ -730,7 +677,6 @@ static int fk_values_hash(const kp__hs_opts *o, const kp__type *t, const kp__fie
 	}
 	*out = slice_done(&a);
 	return KP_OK;
-}
 }
 
 static int fk_none_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,

@@ -831,7 +831,6 @@ static int fk_enum_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 {
 	(void)t;
 	int rc = KP_OK;
-{
 	rc = decode_string(c, n, AT(dst, f->off, const char *));
 	if (rc)
 		return rc;
@@ -839,13 +838,11 @@ static int fk_enum_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 	*AT(dst, f->aux, uint32_t) = e ? e->code : 0;
 	return KP_OK;
 }
-}
 
 static int fk_code_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
 		kp__node *n)
 {
 	(void)t;
-{
 	if (n->type != KP__N_STRING)
 		return type_err(c, "string", n);
 	const kp__enum_entry *e = enum_by_name(f->en, n->text);
@@ -853,7 +850,6 @@ static int fk_code_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 		return unsupported(c, f->en, n->text);
 	*AT(dst, f->off, uint32_t) = e->code;
 	return KP_OK;
-}
 }
 
 static int fk_bool_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
@@ -918,7 +914,6 @@ static int fk_int_or_string_decode(kp__dctx *c, const kp__type *t, const kp__fie
 	(void)t;
 	int rc = KP_OK;
 	int64_t v;
-{
 	kp_int_or_string *is = AT(dst, f->off, kp_int_or_string);
 	if (n->type == KP__N_NUMBER) {
 		rc = parse_int(c, n, INT32_MIN, INT32_MAX, &v);
@@ -938,7 +933,6 @@ static int fk_int_or_string_decode(kp__dctx *c, const kp__type *t, const kp__fie
 	is->type = KP_INT_OR_STRING_STRING;
 	is->int_value = 0;
 	return KP_OK;
-}
 }
 
 static int fk_strings_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
@@ -965,7 +959,6 @@ static int fk_struct_decode(kp__dctx *c, const kp__type *t, const kp__field *f, 
 		kp__node *n)
 {
 	int rc = KP_OK;
-{
 	void *s = NULL;
 	if (n->type != KP__N_OBJECT)
 		return type_err(c, "object", n);
@@ -976,7 +969,6 @@ static int fk_struct_decode(kp__dctx *c, const kp__type *t, const kp__field *f, 
 	if (f->tag && t->tag_off)
 		*AT(dst, t->tag_off, uint32_t) = f->tag;
 	return KP_OK;
-}
 }
 
 static int fk_list_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
@@ -1269,14 +1261,11 @@ static int fk_enum_enums_agree(const kp__field *f, const void *s, kp__buf *path,
 
 static int fk_struct_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
 {
-{
 	const void *v = *CAT(s, f->off, const void *);
 	return v ? enums_agree(f->elem, v, path, err) : KP_OK;
 }
-}
 
 static int fk_list_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
-{
 {
 	const void *const *items = *CAT(s, f->off, const void *const *);
 	size_t n = items ? *CAT(s, f->aux, size_t) : 0;
@@ -1294,10 +1283,8 @@ static int fk_list_enums_agree(const kp__field *f, const void *s, kp__buf *path,
 	}
 	return KP_OK;
 }
-}
 
 static int fk_values_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
-{
 {
 	const char *items = *CAT(s, f->off, const char *);
 	size_t n = items ? *CAT(s, f->aux, size_t) : 0;
@@ -1307,7 +1294,6 @@ static int fk_values_enums_agree(const kp__field *f, const void *s, kp__buf *pat
 			return rc;
 	}
 	return KP_OK;
-}
 }
 
 static int fk_none_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
@@ -1793,17 +1779,14 @@ static int fk_opt_int64_equal(const kp__field *f, const void *a, const void *b)
 
 static int fk_duration_equal(const kp__field *f, const void *a, const void *b)
 {
-{
 	const kp_api_duration *x = CAT(a, f->off, kp_api_duration);
 	const kp_api_duration *y = CAT(b, f->off, kp_api_duration);
 	if (!str_eq(x->text, y->text) || x->parsed != y->parsed)
 		return 0;
 	return !x->parsed || (x->ns == y->ns && x->never == y->never);
 }
-}
 
 static int fk_int_or_string_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const kp_int_or_string *x = CAT(a, f->off, kp_int_or_string);
 	const kp_int_or_string *y = CAT(b, f->off, kp_int_or_string);
@@ -1815,10 +1798,8 @@ static int fk_int_or_string_equal(const kp__field *f, const void *a, const void 
 		return str_eq(x->str_value, y->str_value);
 	return 1;
 }
-}
 
 static int fk_strings_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const char *const *x = *CAT(a, f->off, const char *const *);
 	const char *const *y = *CAT(b, f->off, const char *const *);
@@ -1830,10 +1811,8 @@ static int fk_strings_equal(const kp__field *f, const void *a, const void *b)
 			return 0;
 	return 1;
 }
-}
 
 static int fk_map_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const kp_labels *x = CAT(a, f->off, kp_labels);
 	const kp_labels *y = CAT(b, f->off, kp_labels);
@@ -1846,10 +1825,8 @@ static int fk_map_equal(const kp__field *f, const void *a, const void *b)
 	}
 	return 1;
 }
-}
 
 static int fk_resources_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const kp_resource_list *x = CAT(a, f->off, kp_resource_list);
 	const kp_resource_list *y = CAT(b, f->off, kp_resource_list);
@@ -1862,7 +1839,6 @@ static int fk_resources_equal(const kp__field *f, const void *a, const void *b)
 	}
 	return 1;
 }
-}
 
 static int fk_struct_equal(const kp__field *f, const void *a, const void *b)
 {
@@ -1870,7 +1846,6 @@ static int fk_struct_equal(const kp__field *f, const void *a, const void *b)
 }
 
 static int fk_list_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const void *const *x = *CAT(a, f->off, const void *const *);
 	const void *const *y = *CAT(b, f->off, const void *const *);
@@ -1882,10 +1857,8 @@ static int fk_list_equal(const kp__field *f, const void *a, const void *b)
 			return 0;
 	return 1;
 }
-}
 
 static int fk_values_equal(const kp__field *f, const void *a, const void *b)
-{
 {
 	const char *x = *CAT(a, f->off, const char *);
 	const char *y = *CAT(b, f->off, const char *);
@@ -1896,7 +1869,6 @@ static int fk_values_equal(const kp__field *f, const void *a, const void *b)
 		if (!equal_fields(f->elem, x + i * f->elem->size, y + i * f->elem->size))
 			return 0;
 	return 1;
-}
 }
 
 static int fk_none_equal(const kp__field *f, const void *a, const void *b)
@@ -2007,26 +1979,22 @@ static int fk_string_encode(ectx *c, const kp__type *t, const kp__field *f, cons
 		kp__node **out)
 {
 	(void)t;
-{
 	const char *v = *CAT(s, f->off, const char *);
 	if (v && !(*out = mk_string(v)))
 		return eoom(c);
 	return KP_OK;
-}
 }
 
 static int fk_api_version_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const char *v = *CAT(s, f->off, const char *);
 	if (!v)
 		v = top_api_version(c);
 	if (!(*out = mk_string(v)))
 		return eoom(c);
 	return KP_OK;
-}
 }
 
 static int fk_kind_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
@@ -2044,7 +2012,6 @@ static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		kp__node **out)
 {
 	(void)t;
-{
 	const char *v = *CAT(s, f->off, const char *);
 	uint32_t code = *CAT(s, f->aux, uint32_t);
 	if (!v && code) {
@@ -2056,13 +2023,11 @@ static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		return eoom(c);
 	return KP_OK;
 }
-}
 
 static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	uint32_t code = *CAT(s, f->off, uint32_t);
 	if (!code)
 		return KP_OK;
@@ -2072,7 +2037,6 @@ static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 	if (!(*out = mk_string(v)))
 		return eoom(c);
 	return KP_OK;
-}
 }
 
 static int fk_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
@@ -2133,7 +2097,6 @@ static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		kp__node **out)
 {
 	(void)t;
-{
 	int64_t ms = *CAT(s, f->off, int64_t);
 	if (!ms)
 		return KP_OK;
@@ -2143,13 +2106,11 @@ static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		return eoom(c);
 	return KP_OK;
 }
-}
 
 static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
 	char buf[KP_DURATION_STRING_MAX];
 	const char *v = d->text;
@@ -2162,13 +2123,11 @@ static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, co
 		return eoom(c);
 	return KP_OK;
 }
-}
 
 static int fk_int_or_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const kp_int_or_string *is = CAT(s, f->off, kp_int_or_string);
 	if (is->type == KP_INT_OR_STRING_INT)
 		*out = mk_number_i64(is->int_value);
@@ -2182,13 +2141,11 @@ static int fk_int_or_string_encode(ectx *c, const kp__type *t, const kp__field *
 		return eoom(c);
 	return KP_OK;
 }
-}
 
 static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const char *const *items = *CAT(s, f->off, const char *const *);
 	size_t n = *CAT(s, f->aux, size_t);
 	if (!items) {
@@ -2209,13 +2166,11 @@ static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, con
 	*out = a;
 	return KP_OK;
 }
-}
 
 static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const kp_labels *l = CAT(s, f->off, kp_labels);
 	if (!l->items) {
 		if (l->count)
@@ -2244,13 +2199,11 @@ static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const v
 	*out = o;
 	return KP_OK;
 }
-}
 
 static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const kp_resource_list *l = CAT(s, f->off, kp_resource_list);
 	if (!l->items) {
 		if (l->count)
@@ -2285,25 +2238,21 @@ static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, c
 	*out = o;
 	return KP_OK;
 }
-}
 
 static int fk_struct_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const void *p = *CAT(s, f->off, const void *);
 	if (!p)
 		return KP_OK;
 	return encode_struct(c, f->elem, p, out);
-}
 }
 
 static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
 		kp__node **out)
 {
 	(void)t;
-{
 	const char *items = *CAT(s, f->off, const char *);
 	size_t n = *CAT(s, f->aux, size_t);
 	if (!items) {
@@ -2336,7 +2285,6 @@ static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 	}
 	*out = a;
 	return KP_OK;
-}
 }
 
 static int fk_tag_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
