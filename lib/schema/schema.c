@@ -1095,17 +1095,12 @@ static void fk_int_or_string_free(const kp__field *f, void *s)
 
 static void fk_strings_free(const kp__field *f, void *s)
 {
-	do {
-	{
-		const char **items = *AT(s, f->off, const char **);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				free_str(items[i]);
-		kp__free(items);
-		break;
-	}
-	} while (0);
+	const char **items = *AT(s, f->off, const char **);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			free_str(items[i]);
+	kp__free(items);
 }
 
 static void fk_map_free(const kp__field *f, void *s)
@@ -1125,32 +1120,22 @@ static void fk_struct_free(const kp__field *f, void *s)
 
 static void fk_list_free(const kp__field *f, void *s)
 {
-	do {
-	{
-		void **items = *AT(s, f->off, void **);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				kp__schema_free(f->elem, items[i]);
-		kp__free(items);
-		break;
-	}
-	} while (0);
+	void **items = *AT(s, f->off, void **);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			kp__schema_free(f->elem, items[i]);
+	kp__free(items);
 }
 
 static void fk_values_free(const kp__field *f, void *s)
 {
-	do {
-	{
-		char *items = *AT(s, f->off, char *);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				free_fields(f->elem, items + i * f->elem->size);
-		kp__free(items);
-		break;
-	}
-	} while (0);
+	char *items = *AT(s, f->off, char *);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			free_fields(f->elem, items + i * f->elem->size);
+	kp__free(items);
 }
 
 static void fk_none_free(const kp__field *f, void *s)
@@ -1431,17 +1416,12 @@ static int fk_duration_copy(const kp__type *t, const kp__field *f, void *d, cons
 		kp__buf *path, kp_error *err)
 {
 	int rc = KP_OK;
-	do {
-	{
-		const kp_api_duration *sd = CAT(s, f->off, kp_api_duration);
-		kp_api_duration *dd = AT(d, f->off, kp_api_duration);
-		dd->ns = sd->ns;
-		dd->never = sd->never;
-		dd->parsed = sd->parsed;
-		rc = dup_str(sd->text, &dd->text);
-		break;
-	}
-	} while (0);
+	const kp_api_duration *sd = CAT(s, f->off, kp_api_duration);
+	kp_api_duration *dd = AT(d, f->off, kp_api_duration);
+	dd->ns = sd->ns;
+	dd->never = sd->never;
+	dd->parsed = sd->parsed;
+	rc = dup_str(sd->text, &dd->text);
 	(void)t;
 	if (rc == KP_ENOMEM)
 		return copy_err(path, err, KP_ENOMEM, "out of memory");
@@ -1452,16 +1432,11 @@ static int fk_int_or_string_copy(const kp__type *t, const kp__field *f, void *d,
 		kp__buf *path, kp_error *err)
 {
 	int rc = KP_OK;
-	do {
-	{
-		const kp_int_or_string *si = CAT(s, f->off, kp_int_or_string);
-		kp_int_or_string *di = AT(d, f->off, kp_int_or_string);
-		di->type = si->type;
-		di->int_value = si->int_value;
-		rc = dup_str(si->str_value, &di->str_value);
-		break;
-	}
-	} while (0);
+	const kp_int_or_string *si = CAT(s, f->off, kp_int_or_string);
+	kp_int_or_string *di = AT(d, f->off, kp_int_or_string);
+	di->type = si->type;
+	di->int_value = si->int_value;
+	rc = dup_str(si->str_value, &di->str_value);
 	(void)t;
 	if (rc == KP_ENOMEM)
 		return copy_err(path, err, KP_ENOMEM, "out of memory");
@@ -1473,7 +1448,6 @@ static int fk_strings_copy(const kp__type *t, const kp__field *f, void *d, const
 {
 	int rc = KP_OK;
 	do {
-	{
 		const char *const *items = *CAT(s, f->off, const char *const *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1491,8 +1465,6 @@ static int fk_strings_copy(const kp__type *t, const kp__field *f, void *d, const
 				break;
 			*AT(d, f->aux, size_t) = i + 1;
 		}
-		break;
-	}
 	} while (0);
 	(void)t;
 	if (rc == KP_ENOMEM)
@@ -1505,7 +1477,6 @@ static int fk_map_copy(const kp__type *t, const kp__field *f, void *d, const voi
 {
 	int rc = KP_OK;
 	do {
-	{
 		const kp_labels *sl = CAT(s, f->off, kp_labels);
 		kp_labels *dl = AT(d, f->off, kp_labels);
 		if (!sl->items) {
@@ -1531,8 +1502,6 @@ static int fk_map_copy(const kp__type *t, const kp__field *f, void *d, const voi
 		}
 		if (rc == KP_OK)
 			qsort(dl->items, dl->count, sizeof(kp_label), label_cmp);
-		break;
-	}
 	} while (0);
 	(void)t;
 	if (rc == KP_ENOMEM)
@@ -1545,7 +1514,6 @@ static int fk_resources_copy(const kp__type *t, const kp__field *f, void *d, con
 {
 	int rc = KP_OK;
 	do {
-	{
 		const kp_resource_list *sl = CAT(s, f->off, kp_resource_list);
 		kp_resource_list *dl = AT(d, f->off, kp_resource_list);
 		if (!sl->items) {
@@ -1567,8 +1535,6 @@ static int fk_resources_copy(const kp__type *t, const kp__field *f, void *d, con
 		}
 		if (rc == KP_OK)
 			qsort(dl->items, dl->count, sizeof(kp_resource), resource_cmp);
-		break;
-	}
 	} while (0);
 	(void)t;
 	if (rc == KP_ENOMEM)
@@ -1580,10 +1546,8 @@ static int fk_struct_copy(const kp__type *t, const kp__field *f, void *d, const 
 		kp__buf *path, kp_error *err)
 {
 	int rc = KP_OK;
-	do {
-		return copy_struct_ptr(f->elem, *CAT(s, f->off, const void *), AT(d, f->off, void *),
-				       path, err);
-	} while (0);
+	return copy_struct_ptr(f->elem, *CAT(s, f->off, const void *), AT(d, f->off, void *),
+			       path, err);
 	(void)t;
 	if (rc == KP_ENOMEM)
 		return copy_err(path, err, KP_ENOMEM, "out of memory");
@@ -1595,7 +1559,6 @@ static int fk_list_copy(const kp__type *t, const kp__field *f, void *d, const vo
 {
 	int rc = KP_OK;
 	do {
-	{
 		const void *const *items = *CAT(s, f->off, const void *const *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1620,8 +1583,6 @@ static int fk_list_copy(const kp__type *t, const kp__field *f, void *d, const vo
 				return rc;
 			*AT(d, f->aux, size_t) = i + 1;
 		}
-		break;
-	}
 	} while (0);
 	(void)t;
 	if (rc == KP_ENOMEM)
@@ -1634,7 +1595,6 @@ static int fk_values_copy(const kp__type *t, const kp__field *f, void *d, const 
 {
 	int rc = KP_OK;
 	do {
-	{
 		const char *items = *CAT(s, f->off, const char *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1653,8 +1613,6 @@ static int fk_values_copy(const kp__type *t, const kp__field *f, void *d, const 
 			if (rc)
 				return rc;
 		}
-		break;
-	}
 	} while (0);
 	(void)t;
 	if (rc == KP_ENOMEM)
