@@ -11,6 +11,7 @@
 #include <karpenter/resources.h>
 
 #include "hashstructure.h"
+#include "schema/registry.h"
 
 /* Member access (schema.c's AT/CAT idiom). */
 #define CAT(base, off, type) ((type const *)(const void *)((const char *)(base) + (off)))
@@ -164,6 +165,8 @@ static const char *code_name(const kp__enum *e, uint32_t code, int *known)
 			if (e->entries[i].name[0])
 				return e->entries[i].name;
 		}
+	if (code == 0)
+		*known = 1; /* no value: Go's "" (tables need not list it) */
 	return "";
 }
 
@@ -733,6 +736,34 @@ int kp__hs_struct(const kp__hs_opts *o, const kp__type *t, const void *s, uint64
 	return rc;
 }
 
+/* map[string]metav1.Duration: map rules, each value a metav1.Duration. */
+static int fk_duration_map_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	const kp_duration_map *m = CAT(s, f->off, kp_duration_map);
+	return m->keys == NULL && m->n == 0;
+}
+
+static int fk_duration_map_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+				const void *s, uint64_t *out, kp_error *err)
+{
+	const kp_duration_map *m = s && kp__schema_has_field(t, s, f) ? CAT(s, f->off, kp_duration_map)
+								      : NULL;
+	uint64_t h = 0;
+	if (m && (!m->keys || !m->values) && m->n)
+		return bad_items(err);
+	for (size_t i = 0; m && m->keys && i < m->n; i++) {
+		const kp_api_duration *d = &m->values[i];
+		if (!d->parsed)
+			return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"",
+					 d->text ? d->text : "");
+		h ^= kp__hs_ordered(kp__hs_string(m->keys[i] ? m->keys[i] : ""),
+				    meta_duration(o, d->ns));
+	}
+	*out = kp__hs_finish(h);
+	return KP_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The field kinds: one row each                                            */
 
@@ -767,6 +798,7 @@ static const hs_ops hs_table[] = {
 	[KP__FK_TAG] = { fk_none_is_zero, fk_none_hash },
 	[KP__FK_IGNORED] = { fk_none_is_zero, fk_none_hash },
 	[KP__FK_API_VERSION] = { fk_string_is_zero, fk_none_hash },
+	[KP__FK_DURATION_MAP] = { fk_duration_map_is_zero, fk_duration_map_hash },
 	[KP__FK_KIND] = { fk_u32_is_zero, fk_none_hash },
 };
 

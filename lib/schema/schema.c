@@ -13,6 +13,7 @@
 #include <karpenter/objects.h>
 
 #include "schema.h"
+#include "registry.h"
 
 #define AT(s, off, T) ((T *)(void *)((char *)(s) + (off)))
 #define CAT(s, off, T) ((T const *)(const void *)((const char *)(s) + (off)))
@@ -2323,6 +2324,193 @@ int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *inf
 }
 
 /* ------------------------------------------------------------------------ */
+/* map[string]metav1.Duration                                               */
+
+static void duration_map_dispose(kp_duration_map *m)
+{
+	const char **keys = (const char **)(uintptr_t)m->keys;
+	kp_api_duration *values = (kp_api_duration *)(uintptr_t)m->values;
+	for (size_t i = 0; keys && i < m->n; i++)
+		free_str(keys[i]);
+	for (size_t i = 0; values && i < m->n; i++)
+		free_str(values[i].text);
+	kp__free(keys);
+	kp__free(values);
+	memset(m, 0, sizeof(*m));
+}
+
+typedef struct dm_entry {
+	const char *key;
+	kp_api_duration value;
+} dm_entry;
+
+static int dm_entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const dm_entry *)a)->key, ((const dm_entry *)b)->key);
+}
+
+/* Split sorted entries into m (which takes their strings). */
+static int dm_from_entries(kp_duration_map *m, dm_entry *e, size_t n)
+{
+	const char **keys = kp__calloc(n ? n : 1, sizeof(*keys));
+	kp_api_duration *values = kp__calloc(n ? n : 1, sizeof(*values));
+	if (!keys || !values) {
+		kp__free(keys);
+		kp__free(values);
+		return KP_ENOMEM;
+	}
+	qsort(e, n, sizeof(*e), dm_entry_cmp);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = e[i].key;
+		values[i] = e[i].value;
+	}
+	m->keys = keys;
+	m->values = values;
+	m->n = n;
+	return KP_OK;
+}
+
+static void dm_entries_free(dm_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free_str(e[i].key);
+		free_str(e[i].value.text);
+	}
+	kp__free(e);
+}
+
+static int fk_duration_map_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+				  kp__node *n)
+{
+	(void)t;
+	if (n->type != KP__N_OBJECT)
+		return type_err(c, "object", n);
+	int rc = check_duplicates(c, n, 1);
+	if (rc)
+		return rc;
+	dm_entry *e = kp__calloc(n->n ? n->n : 1, sizeof(*e));
+	if (!e)
+		return oom(c);
+	const kp__field one = { "", "", KP__FK_DURATION, 0, 0, 0, 0, NULL, NULL };
+	size_t k = 0;
+	for (; rc == KP_OK && k < n->n; k++) {
+		pmark old = path_push_map_key(c, n->keys[k]);
+		rc = decode_duration(c, &one, &e[k].value, n->items[k]);
+		path_pop(c, old);
+		if (rc == KP_OK && !(e[k].key = kp__strdup(n->keys[k])))
+			rc = oom(c);
+	}
+	kp_duration_map *m = AT(dst, f->off, kp_duration_map);
+	if (rc == KP_OK) {
+		duration_map_dispose(m);
+		if (dm_from_entries(m, e, n->n) == KP_OK) {
+			kp__free(e);
+			return KP_OK;
+		}
+		rc = oom(c);
+	}
+	dm_entries_free(e, k);
+	return rc;
+}
+
+static void fk_duration_map_free(const kp__field *f, void *s)
+{
+	duration_map_dispose(AT(s, f->off, kp_duration_map));
+}
+
+static int fk_duration_map_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+				kp__buf *path, kp_error *err)
+{
+	(void)t;
+	const kp_duration_map *sm = CAT(s, f->off, kp_duration_map);
+	if (!sm->keys || !sm->values) {
+		if (sm->n)
+			return copy_err(path, err, KP_EINVAL, "NULL map with a non-zero count");
+		return KP_OK;
+	}
+	dm_entry *e = kp__calloc(sm->n ? sm->n : 1, sizeof(*e));
+	if (!e)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	size_t k = 0;
+	int rc = KP_OK;
+	for (; rc == KP_OK && k < sm->n; k++) {
+		if (!sm->keys[k]) {
+			rc = copy_err(path, err, KP_EINVAL, "NULL key in a map");
+			break;
+		}
+		e[k].value = sm->values[k];
+		e[k].value.text = NULL;
+		if (dup_str(sm->keys[k], &e[k].key) || dup_str(sm->values[k].text, &e[k].value.text))
+			rc = copy_err(path, err, KP_ENOMEM, "out of memory");
+	}
+	if (rc == KP_OK && dm_from_entries(AT(d, f->off, kp_duration_map), e, sm->n) == KP_OK) {
+		kp__free(e);
+		return KP_OK;
+	}
+	dm_entries_free(e, k < sm->n ? k + 1 : k);
+	return rc ? rc : copy_err(path, err, KP_ENOMEM, "out of memory");
+}
+
+static int dm_value_equal(const kp_api_duration *x, const kp_api_duration *y)
+{
+	if (!str_eq(x->text, y->text) || x->parsed != y->parsed)
+		return 0;
+	return !x->parsed || x->ns == y->ns;
+}
+
+static int fk_duration_map_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_duration_map *x = CAT(a, f->off, kp_duration_map);
+	const kp_duration_map *y = CAT(b, f->off, kp_duration_map);
+	if ((!x->keys) != (!y->keys) || x->n != y->n)
+		return 0;
+	for (size_t i = 0; x->keys && i < x->n; i++)
+		if (!str_eq(x->keys[i], y->keys[i]) || !dm_value_equal(&x->values[i], &y->values[i]))
+			return 0;
+	return 1;
+}
+
+static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+				  kp__node **out)
+{
+	(void)t;
+	const kp_duration_map *m = CAT(s, f->off, kp_duration_map);
+	if (!m->keys || !m->values) {
+		if (m->n)
+			return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
+		return KP_OK;
+	}
+	kp__node *o = mk(KP__N_OBJECT);
+	if (!o)
+		return eoom(c);
+	for (size_t i = 0; i < m->n; i++) {
+		const kp_api_duration *d = &m->values[i];
+		char buf[KP_DURATION_STRING_MAX];
+		const char *v = d->text;
+		if (!v && d->parsed) {
+			kp_duration_format_nillable_ns(d->ns, 0, buf, sizeof(buf));
+			v = buf;
+		}
+		if (!m->keys[i]) {
+			kp__node_free(o);
+			return eerr(c, KP_EINVAL, "NULL key in a map");
+		}
+		char *k = kp__strdup(m->keys[i]);
+		kp__node *vn = mk_string(v ? v : "");
+		if (!k || !vn || kp__node_add(o, k, vn) != KP_OK) {
+			if (!k || !vn) {
+				kp__free(k);
+				kp__node_free(vn);
+			}
+			kp__node_free(o);
+			return eoom(c);
+		}
+	}
+	*out = o;
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
 /* The field kinds: one row of operations each                              */
 
 /* What the engine does with a field of one kind. Adding a field kind is one
@@ -2387,6 +2575,9 @@ static const fk_ops fk_table[] = {
 		fk_none_copy, fk_none_equal, fk_none_encode },
 	[KP__FK_API_VERSION] = { sizeof(const char *), 0, fk_string_decode, fk_string_free,
 		fk_none_enums_agree, fk_string_copy, fk_string_equal, fk_api_version_encode },
+	[KP__FK_DURATION_MAP] = { sizeof(kp_duration_map), 0, fk_duration_map_decode,
+		fk_duration_map_free, fk_none_enums_agree, fk_duration_map_copy, fk_duration_map_equal,
+		fk_duration_map_encode },
 	[KP__FK_KIND] = { sizeof(uint32_t), 0, fk_kind_decode, fk_none_free, fk_none_enums_agree,
 		fk_u32_copy, fk_u32_equal, fk_kind_encode },
 };

@@ -77,9 +77,7 @@ static const kp_schema_field t_placement_group_f[] = {
 TYPE(t_placement_group, "PlacementGroupSelector");
 #undef S
 
-/* v1.14.1 KubeletConfiguration. EvictionSoftGracePeriod is a
- * map[string]metav1.Duration, a field kind the engine does not have yet:
- * it is accepted and not hashed (no upstream vector sets it). */
+/* v1.14.1 KubeletConfiguration. */
 #define S kp_aws_kubelet
 static const kp_schema_field t_kubelet_f[] = {
 	STRINGS(cluster_dns, n_cluster_dns, "clusterDNS", "ClusterDNS"),
@@ -89,7 +87,8 @@ static const kp_schema_field t_kubelet_f[] = {
 	MAP(kube_reserved, "kubeReserved", "KubeReserved"),
 	MAP(eviction_hard, "evictionHard", "EvictionHard"),
 	MAP(eviction_soft, "evictionSoft", "EvictionSoft"),
-	IGNORED("evictionSoftGracePeriod", "EvictionSoftGracePeriod", IGN),
+	F(KP_FIELD_DURATION_MAP, 0, eviction_soft_grace_period, NOAUX, "evictionSoftGracePeriod",
+	  "EvictionSoftGracePeriod", NULL, 0),
 	OPT(KP_FIELD_OPT_INT32, eviction_max_pod_grace_period, has_eviction_max_pod_grace_period,
 	    "evictionMaxPodGracePeriod", "EvictionMaxPodGracePeriod", 0),
 	OPT(KP_FIELD_OPT_INT32, image_gc_high, has_image_gc_high, "imageGCHighThresholdPercent",

@@ -25,6 +25,7 @@ typedef struct widget_spec {
 	const char *label;
 	int64_t size;
 	kp_api_duration ttl;
+	kp_duration_map grace;
 } widget_spec;
 
 typedef struct widget {
@@ -43,9 +44,10 @@ static const kp_schema_field spec_f[] = {
 	{ KP_FIELD_STRING, 0, "label", "Label", offsetof(S, label), 0, NULL, NULL, 0, 0, 0 },
 	{ KP_FIELD_INT64, 0, "size", "Size", offsetof(S, size), 0, NULL, NULL, 0, 0, 0 },
 	{ KP_FIELD_DURATION, 0, "ttl", "TTL", offsetof(S, ttl), 0, NULL, NULL, 0, 0, 0 },
+	{ KP_FIELD_DURATION_MAP, 0, "grace", "Grace", offsetof(S, grace), 0, NULL, NULL, 0, 0, 0 },
 };
 static const kp_schema_type spec_t = { sizeof(kp_schema_type), sizeof(kp_schema_field),
-				       "WidgetSpec", sizeof(S), 0, 0, 1, 0, spec_f, 4 };
+				       "WidgetSpec", sizeof(S), 0, 0, 1, 0, spec_f, 5 };
 #undef S
 
 #define S widget
@@ -173,6 +175,71 @@ START_TEST(kind_end_to_end)
 	kp_registry_object_free(reg, kind, w);
 	kp_registry_free(reg);
 	ck_assert_int_eq(destroyed, 2);
+}
+END_TEST
+
+/* map[string]metav1.Duration: keys sorted, values parsed, encoded as
+ * written, copied, compared and hashed as a Go map (order-free). */
+START_TEST(duration_maps)
+{
+	uint32_t kind = 0;
+	kp_registry *reg = widget_registry(&kind);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	static const char a[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				"spec: {grace: {memory.available: 1m30s, nodefs.available: 2h}}\n";
+	static const char b[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				"spec: {grace: {nodefs.available: 120m, memory.available: 90s}}\n";
+	static const char c[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				"spec: {grace: {memory.available: 1m31s, nodefs.available: 2h}}\n";
+	widget *wa = NULL, *wb = NULL, *wc = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_decode_one((void **)&wa, kind, a, strlen(a), &o, &e), KP_OK);
+	ck_assert_int_eq(kp_decode_one((void **)&wb, kind, b, strlen(b), &o, &e), KP_OK);
+	ck_assert_int_eq(kp_decode_one((void **)&wc, kind, c, strlen(c), &o, &e), KP_OK);
+	const kp_duration_map *m = &wb->spec->grace;
+	ck_assert_uint_eq(m->n, 2);
+	ck_assert_str_eq(m->keys[0], "memory.available");
+	ck_assert_str_eq(m->values[0].text, "90s");
+	ck_assert_int_eq(m->values[0].ns, 90000000000LL);
+	ck_assert_str_eq(m->keys[1], "nodefs.available");
+	ck_assert_int_eq(m->values[1].ns, 7200000000000LL);
+	char *json = NULL;
+	ck_assert_int_eq(kp_registry_encode(&json, NULL, reg, kind, wb, KP_FORMAT_JSON, 0, &e), KP_OK);
+	ck_assert_str_eq(json, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":"
+			       "{\"name\":\"w\"},\"spec\":{\"grace\":{\"memory.available\":\"90s\","
+			       "\"nodefs.available\":\"120m\"}}}");
+	kp_encoded_free(json);
+	/* the same durations written differently hash the same; another value does not */
+	uint64_t ha = 0, hb = 0, hc = 0;
+	ck_assert_msg(kp_registry_object_hash(reg, kind, wa, NULL, &ha, &e) == KP_OK, "%s", e.message);
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, wb, NULL, &hb, &e), KP_OK);
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, wc, NULL, &hc, &e), KP_OK);
+	ck_assert(ha == hb);
+	ck_assert(ha != hc);
+	/* but they are not equal objects (the text differs), while a copy is */
+	ck_assert_int_eq(kp_registry_object_equal(reg, kind, wa, wb), 0);
+	void *copy = NULL;
+	ck_assert_int_eq(kp_registry_object_copy(&copy, reg, kind, wb, &e), KP_OK);
+	ck_assert_int_eq(kp_registry_object_equal(reg, kind, wb, copy), 1);
+	kp_registry_object_free(reg, kind, copy);
+	/* a value that is not a duration is kept for validation, and not hashed */
+	static const char bad[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				  "spec: {grace: {memory.available: soon}}\n";
+	widget *wd = NULL;
+	ck_assert_int_eq(kp_decode_one((void **)&wd, kind, bad, strlen(bad), &o, &e), KP_OK);
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, wd, NULL, &ha, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "not a duration: \"soon\"");
+	ck_assert_str_eq(e.field, "grace");
+	static const char notmap[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				     "spec: {grace: [1s]}\n";
+	void *none = NULL;
+	ck_assert_int_eq(kp_decode_one(&none, kind, notmap, strlen(notmap), &o, &e), KP_EINVAL);
+	kp_registry_object_free(reg, kind, wd);
+	kp_registry_object_free(reg, kind, wa);
+	kp_registry_object_free(reg, kind, wb);
+	kp_registry_object_free(reg, kind, wc);
+	kp_registry_free(reg);
 }
 END_TEST
 
@@ -331,6 +398,7 @@ int main(void)
 	TCase *tc = tcase_create("registry");
 	tcase_add_test(tc, kind_end_to_end);
 	tcase_add_test(tc, strict_decoding_messages);
+	tcase_add_test(tc, duration_maps);
 	tcase_add_test(tc, bad_descriptions);
 	tcase_add_test(tc, record_sizes);
 	tcase_add_test(tc, registration_errors);

@@ -82,7 +82,9 @@ enum kp_field_kind {
 	KP_FIELD_TAG = 20,              /**< the key's presence sets the type's tag to `tag` */
 	KP_FIELD_IGNORED = 21,          /**< accepted (strict decoding) and dropped */
 	KP_FIELD_API_VERSION = 22,      /**< top level apiVersion: const char * at offset */
-	KP_FIELD_KIND = 23              /**< top level kind: uint32_t kind id at offset */
+	KP_FIELD_KIND = 23,             /**< top level kind: uint32_t kind id at offset */
+	KP_FIELD_DURATION_MAP = 24      /**< kp_duration_map at offset
+	                                     (map[string]metav1.Duration) */
 };
 
 /** @brief Field flags: upstream's hash struct tags and Go pointer-ness. @since 0.1 */
@@ -157,6 +159,18 @@ struct kp_schema_type {
 /** Static initializer for kp_schema_type. @since 0.1 */
 #define KP_SCHEMA_TYPE_INIT { sizeof(kp_schema_type), sizeof(kp_schema_field), NULL, 0, 0, 0, 0, \
 			      0, NULL, 0 }
+
+/**
+ * @brief A map[string]metav1.Duration (KP_FIELD_DURATION_MAP): keys sorted
+ * and unique, each value as kp_api_duration (text as written; ns when it
+ * parses). A fixed-layout value type.
+ * @since 0.1
+ */
+typedef struct kp_duration_map {
+	const char *const *keys;       /**< n keys, sorted */
+	const kp_api_duration *values; /**< n values, in key order */
+	size_t n;                      /**< number of entries */
+} kp_duration_map;
 
 /** @brief A compiled type graph: the engine's private form of a kp_schema_type. @since 0.1 */
 typedef struct kp_schema kp_schema;

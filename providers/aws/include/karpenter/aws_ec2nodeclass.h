@@ -79,6 +79,7 @@ typedef struct kp_aws_kubelet {
 	kp_labels kube_reserved;                    /**< kubeReserved */
 	kp_labels eviction_hard;                    /**< evictionHard */
 	kp_labels eviction_soft;                    /**< evictionSoft */
+	kp_duration_map eviction_soft_grace_period; /**< evictionSoftGracePeriod */
 } kp_aws_kubelet;
 
 /** @brief BlockDevice (EBS). @since 0.1 */
