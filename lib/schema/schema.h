@@ -2,15 +2,18 @@
  * libkarpenter private: descriptor tables for the object model and the
  * engine they drive.
  *
- * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h,
- * and the kinds providers register through karpenter/sys/schema.h) and each fixed value type stored in it (kp_taint,
- * kp_toleration, kp_label_selector, ...) is described once, in objects.c, by
- * a kp__type: its Go type name, its size and one kp__field line per field
- * (JSON name, Go field name, kind, offsets, element type, enum table,
- * hash-tag flags), in Go declaration order. Decoding (tree -> struct),
- * encoding (struct -> tree), deep free, deep copy and deep equality are
- * generic walks over these tables; drift hashing (hashstructure v2 over Go
- * type and field names) can walk the same tables.
+ * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h)
+ * and each fixed value type stored in it (kp_taint, kp_toleration,
+ * kp_label_selector, ...) is described once, in objects.c, by a kp__type:
+ * its Go type name, its size and one kp__field line per field (JSON name,
+ * Go field name, kind, offsets, element type, enum table, hash-tag flags),
+ * in Go declaration order. Providers' kinds get the same form from their
+ * public descriptions (registry.c, karpenter/sys/schema.h). Decoding (tree
+ * -> struct), encoding (struct -> tree), deep free, deep copy and deep
+ * equality are generic walks over these tables, which call the field
+ * kind's row of operations (schema.c, fk_table); drift hashing
+ * (hashstructure v2 over Go type and field names) walks the same tables
+ * with its own row per kind (lib/hash/hashstructure.c).
  *
  * The same C struct may have several descriptors when Kubernetes has several
  * Go types of one shape (kp_condition: Condition, NodeCondition,
@@ -27,7 +30,8 @@
 #include "kp_internal.h"
 #include "document/tree.h"
 
-/* Field kinds. The C representation is given for each. */
+/* Field kinds. The C representation is given for each. The numbers are
+ * those of the public enum kp_field_kind (karpenter/sys/schema.h). */
 enum kp__fk {
 	KP__FK_STRING = 1,          /* const char * at off */
 	KP__FK_ENUM,                /* const char * at off (as written) + uint32 code at aux */
