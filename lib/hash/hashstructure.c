@@ -799,6 +799,7 @@ static const hs_ops hs_table[] = {
 	[KP__FK_IGNORED] = { fk_none_is_zero, fk_none_hash },
 	[KP__FK_API_VERSION] = { fk_string_is_zero, fk_none_hash },
 	[KP__FK_DURATION_MAP] = { fk_duration_map_is_zero, fk_duration_map_hash },
+	[KP__FK_JSON] = { fk_string_is_zero, fk_string_hash },
 	[KP__FK_KIND] = { fk_u32_is_zero, fk_none_hash },
 };
 

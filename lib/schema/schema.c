@@ -2511,6 +2511,108 @@ static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f
 }
 
 /* ------------------------------------------------------------------------ */
+/* Raw JSON values (apiextensionsv1.JSON)                                   */
+
+typedef struct json_member {
+	const char *key;
+	const kp__node *value;
+	size_t index;
+} json_member;
+
+static int json_member_cmp(const void *a, const void *b)
+{
+	const json_member *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* n as Go's json.Marshal writes a decoded value: compact, object keys in
+ * byte order, the last of duplicated keys. */
+static int json_sorted(kp__buf *b, const kp__node *n)
+{
+	if (n->type == KP__N_ARRAY) {
+		kp__buf_putc(b, '[');
+		for (size_t i = 0; i < n->n; i++) {
+			if (i)
+				kp__buf_putc(b, ',');
+			if (json_sorted(b, n->items[i]))
+				return KP_ENOMEM;
+		}
+		kp__buf_putc(b, ']');
+		return KP_OK;
+	}
+	if (n->type != KP__N_OBJECT) {
+		kp__json_write(b, n, 0);
+		return KP_OK;
+	}
+	json_member *m = kp__calloc(n->n ? n->n : 1, sizeof(*m));
+	if (!m)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < n->n; i++)
+		m[i] = (json_member){ n->keys[i], n->items[i], i };
+	qsort(m, n->n, sizeof(*m), json_member_cmp);
+	kp__buf_putc(b, '{');
+	int first = 1, rc = KP_OK;
+	for (size_t i = 0; rc == KP_OK && i < n->n; i++) {
+		if (i + 1 < n->n && !strcmp(m[i].key, m[i + 1].key))
+			continue; /* a later duplicate wins */
+		if (!first)
+			kp__buf_putc(b, ',');
+		first = 0;
+		kp__json_write_string(b, m[i].key, strlen(m[i].key));
+		kp__buf_putc(b, ':');
+		rc = json_sorted(b, m[i].value);
+	}
+	kp__buf_putc(b, '}');
+	kp__free(m);
+	return rc;
+}
+
+static int fk_json_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+			  kp__node *n)
+{
+	(void)t;
+	kp__buf b = { 0 };
+	if (json_sorted(&b, n) != KP_OK) {
+		kp__buf_dispose(&b);
+		return oom(c);
+	}
+	char *text = kp__buf_take(&b, NULL);
+	if (!text)
+		return oom(c);
+	const char **slot = AT(dst, f->off, const char *);
+	free_str(*slot);
+	*slot = text;
+	return KP_OK;
+}
+
+static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+			  kp__node **out)
+{
+	(void)t;
+	const char *text = *CAT(s, f->off, const char *);
+	if (!text)
+		return KP_OK;
+	size_t len = strlen(text);
+	/* the text was written from a decoded tree: these limits are never met */
+	kp__budget b = { (size_t)1 << 20, 0, len * 2 + 64, 0, 1000 };
+	kp__node *docs = NULL;
+	kp_error e;
+	memset(&e, 0, sizeof(e));
+	int rc = kp__json_parse(&docs, text, len, &b, &e);
+	if (rc == KP_ENOMEM)
+		return eoom(c);
+	if (rc || docs->n != 1) {
+		kp__node_free(docs);
+		return eerr(c, KP_EINVAL, "not one JSON value: %s", rc ? e.message : "");
+	}
+	*out = docs->items[0];
+	docs->n = 0;
+	kp__node_free(docs);
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
 /* The field kinds: one row of operations each                              */
 
 /* What the engine does with a field of one kind. Adding a field kind is one
@@ -2578,6 +2680,8 @@ static const fk_ops fk_table[] = {
 	[KP__FK_DURATION_MAP] = { sizeof(kp_duration_map), 0, fk_duration_map_decode,
 		fk_duration_map_free, fk_none_enums_agree, fk_duration_map_copy, fk_duration_map_equal,
 		fk_duration_map_encode },
+	[KP__FK_JSON] = { sizeof(const char *), 0, fk_json_decode, fk_string_free,
+		fk_none_enums_agree, fk_string_copy, fk_string_equal, fk_json_encode },
 	[KP__FK_KIND] = { sizeof(uint32_t), 0, fk_kind_decode, fk_none_free, fk_none_enums_agree,
 		fk_u32_copy, fk_u32_equal, fk_kind_encode },
 };

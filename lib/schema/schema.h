@@ -56,7 +56,8 @@ enum kp__fk {
 	KP__FK_IGNORED,             /* accepted (strict mode) and dropped */
 	KP__FK_API_VERSION,         /* top-level apiVersion: const char * at off */
 	KP__FK_KIND,                /* top-level kind: uint32 kp_kind at off */
-	KP__FK_DURATION_MAP         /* kp_duration_map at off (map[string]metav1.Duration) */
+	KP__FK_DURATION_MAP,        /* kp_duration_map at off (map[string]metav1.Duration) */
+	KP__FK_JSON                 /* const char * at off: any JSON value, compact, keys sorted */
 };
 
 /* Field flags: upstream hash struct tags. */

@@ -168,7 +168,8 @@ TYPE(t_cpu_options, "CPUOptions");
 #undef S
 
 /* The spec: the two layouts differ only in Kubelet (main: an open map,
- * hash:"ignore", not decoded here; v1.14: *KubeletConfiguration, hashed). */
+ * hash:"ignore", kept as its JSON and hashed beside the spec as String();
+ * v1.14: *KubeletConfiguration, hashed in the spec). */
 #define S kp_aws_ec2nodeclass_spec
 #define SPEC_FIELDS(...) \
 	LIST(subnet_selector_terms, n_subnet_selector_terms, "subnetSelectorTerms", \
@@ -206,7 +207,8 @@ TYPE(t_cpu_options, "CPUOptions");
 	PSTR(context, "context", "Context"), \
 	PSTRUCT(cpu_options, "cpuOptions", "CPUOptions", t_cpu_options)
 
-static const kp_schema_field t_spec_v6_f[] = { SPEC_FIELDS() };
+static const kp_schema_field t_spec_v6_f[] = { SPEC_FIELDS(
+	F(KP_FIELD_JSON, IGN, kubelet_json, NOAUX, "kubelet", "Kubelet", NULL, 0),) };
 TYPE(t_spec_v6, "EC2NodeClassSpec");
 static const kp_schema_field t_spec_v5_f[] = {
 	SPEC_FIELDS(PSTRUCT(kubelet, "kubelet", "Kubelet", t_kubelet),)
@@ -352,8 +354,12 @@ static int hash_with(const kp_schema *spec_schema, uint32_t flags,
 	 * SlicesAsSets: the XOR of the elements, not finished. */
 	h ^= kp_hash_go_string(ami_family(spec, fam, sizeof(fam)));
 	h ^= kp_hash_go_string(ca_bundle ? ca_bundle : "");
-	if (!(flags & KP_AWS_REGISTER_V1_14))
-		h ^= kp_hash_go_string(kubelet ? kubelet : "null");
+	if (!(flags & KP_AWS_REGISTER_V1_14)) {
+		/* KubeletConfiguration.String(): json.Marshal of the map */
+		if (!kubelet)
+			kubelet = spec && spec->kubelet_json ? spec->kubelet_json : "null";
+		h ^= kp_hash_go_string(kubelet);
+	}
 	*out = h;
 	return KP_OK;
 }

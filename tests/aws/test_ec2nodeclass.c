@@ -229,7 +229,45 @@ START_TEST(vector)
 END_TEST
 
 /* inequality_checks: kubelet configurations change the v6 hash through
- * kubelet.String(). */
+ * kubelet.String(); the base manifest with kubelet_a (or _b) written in it
+ * hashes as upstream's hash with kubelet_string_a (or _b). */
+static uint64_t hash_with_kubelet(kp_registry *reg, uint32_t kind, yaml_node_t *base,
+				  yaml_node_t *kubelet)
+{
+	char *m = node_text(base);
+	char *k = node_text(kubelet);
+	/* base ends with its spec, the object's last member: add kubelet to the
+	 * spec, at the indentation of spec.role */
+	const char *role = strstr(m, "role:");
+	ck_assert_ptr_nonnull(role);
+	int indent = 0;
+	while (role - indent > m && role[-indent - 1] == ' ')
+		indent++;
+	/* kubelet_a is a one-line block mapping ("maxPods: 110") */
+	const char *line = k;
+	while (*line == ' ')
+		line++;
+	size_t n = strlen(m) + strlen(line) + (size_t)indent + 32;
+	char *manifest_text = malloc(n);
+	ck_assert_ptr_nonnull(manifest_text);
+	snprintf(manifest_text, n, "%s\n%*skubelet: {%s}\n", m, indent, "", line);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	void *obj = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode_one(&obj, kind, manifest_text, strlen(manifest_text), &o, &e) == KP_OK, "%s\n%s",
+		      e.message, manifest_text);
+	const kp_aws_ec2nodeclass *nc = obj;
+	ck_assert_ptr_nonnull(nc->spec->kubelet_json);
+	uint64_t h = 0;
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, nc, NULL, &h, &e), KP_OK);
+	kp_registry_object_free(reg, kind, obj);
+	free(manifest_text);
+	free(k);
+	free(m);
+	return h;
+}
+
 START_TEST(kubelet_inequality)
 {
 	load();
@@ -259,6 +297,9 @@ START_TEST(kubelet_inequality)
 			ck_assert(a != b);
 			ck_assert(a != none && b != none);
 			ck_assert(none == u64(str(set, "static_hash")));
+			yaml_node_t *base = get(item(get(set, "vectors"), 0), "object");
+			ck_assert(hash_with_kubelet(reg, kind, base, get(c, "kubelet_a")) == a);
+			ck_assert(hash_with_kubelet(reg, kind, base, get(c, "kubelet_b")) == b);
 			checks++;
 		}
 		kp_decode_result_free(r);

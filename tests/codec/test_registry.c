@@ -26,6 +26,7 @@ typedef struct widget_spec {
 	int64_t size;
 	kp_api_duration ttl;
 	kp_duration_map grace;
+	const char *extra;
 } widget_spec;
 
 typedef struct widget {
@@ -45,9 +46,11 @@ static const kp_schema_field spec_f[] = {
 	{ KP_FIELD_INT64, 0, "size", "Size", offsetof(S, size), 0, NULL, NULL, 0, 0, 0 },
 	{ KP_FIELD_DURATION, 0, "ttl", "TTL", offsetof(S, ttl), 0, NULL, NULL, 0, 0, 0 },
 	{ KP_FIELD_DURATION_MAP, 0, "grace", "Grace", offsetof(S, grace), 0, NULL, NULL, 0, 0, 0 },
+	{ KP_FIELD_JSON, KP_FIELD_F_HASH_IGNORE, "extra", "Extra", offsetof(S, extra), 0, NULL, NULL,
+	  0, 0, 0 },
 };
 static const kp_schema_type spec_t = { sizeof(kp_schema_type), sizeof(kp_schema_field),
-				       "WidgetSpec", sizeof(S), 0, 0, 1, 0, spec_f, 5 };
+				       "WidgetSpec", sizeof(S), 0, 0, 1, 0, spec_f, 6 };
 #undef S
 
 #define S widget
@@ -243,6 +246,39 @@ START_TEST(duration_maps)
 }
 END_TEST
 
+/* Raw JSON values: kept as Go's json.Marshal writes them (compact, keys
+ * sorted at every level, the last duplicate), encoded back as JSON. */
+START_TEST(json_values)
+{
+	uint32_t kind = 0;
+	kp_registry *reg = widget_registry(&kind);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	static const char m[] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+				"spec:\n  extra:\n    zeta: [1, {b: true, a: null}]\n    alpha: \"x\\\"y\"\n"
+				"    mid: {k: 1, k: 2}\n";
+	widget *w = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode_one((void **)&w, kind, m, strlen(m), &o, &e) == KP_OK, "%s",
+		      e.message);
+	ck_assert_str_eq(w->spec->extra,
+			 "{\"alpha\":\"x\\\"y\",\"mid\":{\"k\":2},\"zeta\":[1,{\"a\":null,\"b\":true}]}");
+	char *json = NULL;
+	ck_assert_int_eq(kp_registry_encode(&json, NULL, reg, kind, w, KP_FORMAT_JSON, 0, &e), KP_OK);
+	ck_assert_str_eq(json, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":"
+			       "{\"name\":\"w\"},\"spec\":{\"extra\":{\"alpha\":\"x\\\"y\",\"mid\":"
+			       "{\"k\":2},\"zeta\":[1,{\"a\":null,\"b\":true}]}}}");
+	/* decoding the encoding gives the same text */
+	widget *again = NULL;
+	ck_assert_int_eq(kp_decode_one((void **)&again, kind, json, strlen(json), &o, &e), KP_OK);
+	ck_assert_int_eq(kp_registry_object_equal(reg, kind, w, again), 1);
+	kp_encoded_free(json);
+	kp_registry_object_free(reg, kind, again);
+	kp_registry_object_free(reg, kind, w);
+	kp_registry_free(reg);
+}
+END_TEST
+
 START_TEST(strict_decoding_messages)
 {
 	uint32_t kind = 0;
@@ -399,6 +435,7 @@ int main(void)
 	tcase_add_test(tc, kind_end_to_end);
 	tcase_add_test(tc, strict_decoding_messages);
 	tcase_add_test(tc, duration_maps);
+	tcase_add_test(tc, json_values);
 	tcase_add_test(tc, bad_descriptions);
 	tcase_add_test(tc, record_sizes);
 	tcase_add_test(tc, registration_errors);

@@ -83,8 +83,13 @@ enum kp_field_kind {
 	KP_FIELD_IGNORED = 21,          /**< accepted (strict decoding) and dropped */
 	KP_FIELD_API_VERSION = 22,      /**< top level apiVersion: const char * at offset */
 	KP_FIELD_KIND = 23,             /**< top level kind: uint32_t kind id at offset */
-	KP_FIELD_DURATION_MAP = 24      /**< kp_duration_map at offset
+	KP_FIELD_DURATION_MAP = 24,     /**< kp_duration_map at offset
 	                                     (map[string]metav1.Duration) */
+	KP_FIELD_JSON = 25              /**< const char * at offset: any JSON value
+	                                     (apiextensionsv1.JSON, an open map), kept as
+	                                     Go's json.Marshal writes it: compact, object
+	                                     keys sorted, the last of duplicate keys; NULL
+	                                     when absent. Hashed as that text */
 };
 
 /** @brief Field flags: upstream's hash struct tags and Go pointer-ness. @since 0.1 */

@@ -172,7 +172,7 @@ typedef struct kp_aws_ec2nodeclass_spec {
 	const char *role;                         /**< role */
 	const char *instance_profile;             /**< instanceProfile */
 	kp_labels tags;                           /**< tags */
-	kp_aws_kubelet *kubelet;                  /**< kubelet (v5 layout only; see above) */
+	kp_aws_kubelet *kubelet;                  /**< kubelet (v5 layout; v6: kubelet_json) */
 	kp_aws_block_device_mapping **block_device_mappings; /**< blockDeviceMappings */
 	size_t n_block_device_mappings;                      /**< count */
 	const char *instance_store_policy;        /**< instanceStorePolicy */
@@ -182,6 +182,9 @@ typedef struct kp_aws_ec2nodeclass_spec {
 	kp_aws_connection_tracking *connection_tracking; /**< connectionTracking */
 	const char *context;                      /**< context */
 	kp_aws_cpu_options *cpu_options;          /**< cpuOptions */
+	const char *kubelet_json;                 /**< main's spec.kubelet, an open map: as
+	                                               json.Marshal writes it (compact, keys
+	                                               sorted), NULL when absent (v6 layout) */
 } kp_aws_ec2nodeclass_spec;
 
 /** @brief karpenter.k8s.aws/v1 EC2NodeClass (status is accepted and dropped). @since 0.1 */
@@ -227,10 +230,10 @@ int kp_aws_register(kp_registry *registry, const kp_aws_register_options *opts,
 /**
  * @brief The EC2NodeClass drift hash with an explicit kubelet.String().
  *
- * main (v6) keeps spec.kubelet as an open map that this library does not
- * decode (a manifest that sets it is refused); a caller that knows the
- * JSON upstream's KubeletConfiguration.String() returns ("null" when
- * unset) passes it here. kp_registry_object_hash is this with "null".
+ * main (v6) keeps spec.kubelet as an open map, hashed as its String() (its
+ * JSON; "null" when unset) beside the spec. kp_registry_object_hash uses
+ * spec.kubelet_json as decoded; this function lets a caller give the text
+ * upstream would produce instead (NULL: the object's own).
  * @param[in] nodeclass the object
  * @param[in] flags KP_AWS_REGISTER_V1_14 for the v5 hash (kubelet_json is then ignored)
  * @param[in] ca_bundle the CA bundle, NULL = ""
