@@ -14,6 +14,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #define KP_EXPERIMENTAL_API 1
+#include <stdatomic.h>
 #include <string.h>
 
 #include <karpenter/objects.h>
@@ -291,7 +292,9 @@ const kp__type *kp__schema_root(const kp_schema *s)
 /* ---- the registry ------------------------------------------------------ */
 
 struct kp_registry {
-	uint32_t refs;
+	/* holders: the creator and every decode result or builder that keeps
+	 * it; atomic, so that threads decoding with one registry may share it */
+	atomic_uint refs;
 	kp__reg_kind *kinds;
 	size_t n;
 	size_t cap;
@@ -306,7 +309,7 @@ KP_EXPORT int kp_registry_new(kp_registry **out, kp_error *err)
 	kp_registry *r = kp__calloc(1, sizeof(*r));
 	if (!r)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	r->refs = 1;
+	atomic_init(&r->refs, 1);
 	*out = r;
 	return KP_OK;
 }
@@ -329,13 +332,13 @@ static void kind_dispose(kp__reg_kind *k)
 kp_registry *kp__registry_ref(kp_registry *r)
 {
 	if (r)
-		r->refs++;
+		atomic_fetch_add_explicit(&r->refs, 1, memory_order_relaxed);
 	return r;
 }
 
 KP_EXPORT void kp_registry_free(kp_registry *r)
 {
-	if (!r || --r->refs)
+	if (!r || atomic_fetch_sub_explicit(&r->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	for (size_t i = 0; i < r->n; i++)
 		kind_dispose(&r->kinds[i]);

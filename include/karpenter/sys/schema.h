@@ -354,7 +354,9 @@ typedef struct kp_kind_spec {
  * pass it where objects are decoded, validated, copied or hashed.
  * @since 0.1
  * Thread-safety: register everything first; then any number of threads may
- * use a registry that nobody modifies.
+ * use a registry that nobody modifies (decoding with it, which holds it,
+ * counts its holders atomically). kp_registry_add_kind and the last
+ * kp_registry_free need exclusive access.
  */
 typedef struct kp_registry kp_registry;
 
