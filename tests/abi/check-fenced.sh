@@ -1,11 +1,18 @@
 #!/bin/sh
 # An experimental header must refuse to compile without KP_EXPERIMENTAL_API
 # (STYLE rule 17), with its own #error, not by accident.
-# usage: check-fenced.sh CC SOURCE.c [-I...]...
+# usage: check-fenced.sh SOURCE.c COMPILER [COMPILER ARGS...] -- [-I...]...
 set -u
-cc=$1 src=$2
-shift 2
-out=$("$cc" -fsyntax-only "$@" "$src" 2>&1)
+src=$1
+shift
+cc=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	cc="$cc $1"
+	shift
+done
+[ $# -gt 0 ] && shift
+# shellcheck disable=SC2086
+out=$($cc -fsyntax-only "$@" "$src" 2>&1)
 if [ $? -eq 0 ]; then
 	echo "FAIL: $src compiles without KP_EXPERIMENTAL_API"
 	exit 1
