@@ -170,6 +170,14 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 	static const char other[] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, other, strlen(other), &skipped, &e), KP_OK);
 	ck_assert_uint_eq(skipped, 1);
+	/* So is a KWOKNodeClass when no registry knows it (the builder has none) */
+	static const char kwok[] = "apiVersion: karpenter.kwok.sh/v1alpha1\nkind: KWOKNodeClass\n"
+				   "metadata: {name: default}\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, kwok, strlen(kwok), &skipped, &e), KP_OK);
+	ck_assert_uint_eq(skipped, 1);
+	/* and the kind's old number is not one the snapshot reads */
+	kp_kwok_nodeclass dummy_kw = KP_KWOK_NODECLASS_INIT;
+	ck_assert_int_eq(kp_cluster_builder_add(b, 3, &dummy_kw, &e), KP_EINVAL);
 	kp_pod dummy = KP_POD_INIT;
 	ck_assert_int_eq(kp_cluster_builder_add(b, 99, &dummy, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "kind");
