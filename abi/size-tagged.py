@@ -28,4 +28,4 @@ if names:
     print('  name_regexp = ^(' + '|'.join(sorted(names)) + ')$')
     print('  has_data_member_inserted_at = end')
 print('[suppress_function]')
-print('  symbol_version = KARPENTER_EXPERIMENTAL')
+print('  symbol_version_regexp = ^KARPENTER(_[A-Z]+)?_EXPERIMENTAL$')

@@ -106,10 +106,17 @@ typedef struct kp_decode_options {
 	                           KP_DECODE_MAX_DEPTH_LIMIT */
 	size_t max_bytes;     /**< input limit; 0 = KP_DECODE_DEFAULT_MAX_BYTES */
 	size_t max_nodes;     /**< node limit beyond the size; 0 = KP_DECODE_DEFAULT_MAX_NODES */
+	/* below: @since 0.1, added while 0.1 was being written (callers without
+	 * it are served: core kinds only) */
+	/** Experimental (karpenter/sys/schema.h): the kinds to decode, core and
+	 *  registered; NULL = core kinds only. A result decoded with a registry
+	 *  holds it until kp_decode_result_free; an object taken from it is
+	 *  freed with kp_registry_object_free. */
+	struct kp_registry *registry;
 } kp_decode_options;
 
 /** Static initializer for kp_decode_options: auto-detect, strict, default limits. @since 0.1 */
-#define KP_DECODE_OPTIONS_INIT { sizeof(kp_decode_options), KP_FORMAT_AUTO, 0, 0, 0, 0 }
+#define KP_DECODE_OPTIONS_INIT { sizeof(kp_decode_options), KP_FORMAT_AUTO, 0, 0, 0, 0, NULL }
 
 /**
  * @brief Initialize options as KP_DECODE_OPTIONS_INIT (for FFI).
@@ -128,7 +135,8 @@ void kp_decode_options_init(kp_decode_options *opts);
  */
 typedef struct kp_decoded_object {
 	uint32_t struct_size;    /**< sizeof(kp_decoded_object) as the library knows it */
-	uint32_t kind;           /**< a kp_kind; KP_KIND_UNKNOWN for a skipped kind */
+	uint32_t kind;           /**< a kp_kind, or a registered kind's id (decoded with a
+	                              registry); KP_KIND_UNKNOWN for a skipped kind */
 	size_t document;         /**< 0-based index of the document in the stream */
 	size_t item;             /**< 0-based index in the document's List, or 0 */
 	uint32_t in_list;        /**< 1 if the object was an item of a List */

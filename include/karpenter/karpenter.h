@@ -21,7 +21,6 @@
 #include <karpenter/objects.h>
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
-#include <karpenter/kwok_nodeclass.h>
 #include <karpenter/codec.h>
 #include <karpenter/validation.h>
 #include <karpenter/cloudprovider.h>

@@ -74,7 +74,8 @@ enum kp_kind {
 	KP_KIND_UNKNOWN = 0,         /**< not modelled (decode reports it as skipped) */
 	KP_KIND_NODEPOOL = 1,        /**< karpenter.sh/v1 NodePool (nodepool.h) */
 	KP_KIND_NODECLAIM = 2,       /**< karpenter.sh/v1 NodeClaim (nodeclaim.h) */
-	KP_KIND_KWOK_NODECLASS = 3,  /**< karpenter.kwok.sh/v1alpha1 KWOKNodeClass */
+	/* 3 is reserved: KWOKNodeClass, now registered by libkarpenter-kwok
+	 * (kp_kwok_register) on a kp_registry (karpenter/sys/schema.h) */
 	KP_KIND_POD = 4,             /**< v1 Pod */
 	KP_KIND_NODE = 5,            /**< v1 Node */
 	KP_KIND_DAEMONSET = 6,       /**< apps/v1 DaemonSet */

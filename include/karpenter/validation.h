@@ -79,7 +79,6 @@
 #include <karpenter/objects.h>
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
-#include <karpenter/kwok_nodeclass.h>
 #include <karpenter/wellknown.h>
 
 KP_BEGIN_DECLS
@@ -126,25 +125,9 @@ int kp_nodepool_default(kp_nodepool *nodepool, kp_error *err);
 int kp_nodeclaim_default(kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
- * @brief Apply the CRD defaults of a KWOKNodeClass
- *        (karpenter.kwok.sh_kwoknodeclasses.yaml).
- *
- * The only default is the whole status, when absent: one condition
- * {type: Ready, status: "True", reason: Ready, message: "",
- * lastTransitionTime: 2024-01-01T01:01:01Z}.
- * @param[in,out] nodeclass a library-built KWOKNodeClass
- * @param[out] err optional error detail
- * @return as kp_nodepool_default
- * @since 0.1
- * Ownership: as kp_nodepool_default.
- * Thread-safety: needs exclusive access to @p nodeclass.
- */
-int kp_kwok_nodeclass_default(kp_kwok_nodeclass *nodeclass, kp_error *err);
-
-/**
- * @brief Apply the CRD defaults of any object: the typed function for
- *        NodePool, NodeClaim and KWOKNodeClass; other kinds have no CRD
- *        defaults here and are left unchanged.
+ * @brief Apply the CRD defaults of any core object: the typed function for
+ *        NodePool and NodeClaim; other kinds have no CRD defaults here and
+ *        are left unchanged (a provider's kinds: kp_registry_object_default).
  * @param[in] kind the object's kp_kind
  * @param[in,out] object a library-built object of @p kind
  * @param[out] err optional error detail
@@ -209,10 +192,15 @@ typedef struct kp_validate_options {
 	uint32_t struct_size;    /**< sizeof(kp_validate_options) */
 	uint32_t flags;          /**< kp_validate_flags */
 	kp_wellknown *wellknown; /**< label rules for the runtime checks; NULL = core rules */
+	/* below: @since 0.1, added while 0.1 was being written (callers without
+	 * it are served: core kinds only) */
+	/** Experimental (karpenter/sys/schema.h): the registry that knows a
+	 *  registered kind; NULL = core kinds only. */
+	struct kp_registry *registry;
 } kp_validate_options;
 
 /** Static initializer for kp_validate_options: every check, core label rules. @since 0.1 */
-#define KP_VALIDATE_OPTIONS_INIT { sizeof(kp_validate_options), 0, NULL }
+#define KP_VALIDATE_OPTIONS_INIT { sizeof(kp_validate_options), 0, NULL, NULL }
 
 /**
  * @brief Initialize options as KP_VALIDATE_OPTIONS_INIT (for FFI).
@@ -257,7 +245,8 @@ typedef struct kp_validation kp_validation;
  * is otherwise reported as `Required value`).
  *
  * @param[out] out the problems (possibly none); NULL on failure
- * @param[in] kind KP_KIND_NODEPOOL, KP_KIND_NODECLAIM or KP_KIND_KWOK_NODECLASS
+ * @param[in] kind KP_KIND_NODEPOOL, KP_KIND_NODECLAIM, or a kind registered in
+ *            kp_validate_options::registry
  * @param[in] object the object (library- or caller-built)
  * @param[in] old_object NULL for a create; for an update the stored object,
  *            which adds the transition rules

@@ -15,12 +15,12 @@
 
 #include <karpenter/builder.h>
 #include <karpenter/codec.h>
-#include <karpenter/kwok_nodeclass.h>
 #include <karpenter/quantity.h>
 #include <karpenter/requirements.h>
 #include <karpenter/validation.h>
 
 #include "kp_internal.h"
+#include "schema/registry.h"
 
 /* ------------------------------------------------------------------ */
 /* Constructors                                                        */
@@ -172,6 +172,7 @@ struct kp_cluster_builder {
 	kp_instance_types *default_its;
 	kp_wellknown *wellknown;
 	int64_t now_ms;
+	kp_registry *registry; /* held; provider kinds (node classes), or NULL */
 };
 
 static const kp_object_meta *meta_of(uint32_t kind, const void *o)
@@ -179,7 +180,6 @@ static const kp_object_meta *meta_of(uint32_t kind, const void *o)
 	switch (kind) {
 	case KP_KIND_NODEPOOL: return ((const kp_nodepool *)o)->metadata;
 	case KP_KIND_NODECLAIM: return ((const kp_nodeclaim *)o)->metadata;
-	case KP_KIND_KWOK_NODECLASS: return ((const kp_kwok_nodeclass *)o)->metadata;
 	case KP_KIND_POD: return ((const kp_pod *)o)->metadata;
 	case KP_KIND_NODE: return ((const kp_node *)o)->metadata;
 	case KP_KIND_DAEMONSET: return ((const kp_daemonset *)o)->metadata;
@@ -189,7 +189,9 @@ static const kp_object_meta *meta_of(uint32_t kind, const void *o)
 	case KP_KIND_STORAGE_CLASS: return ((const kp_storage_class *)o)->metadata;
 	case KP_KIND_CSI_NODE: return ((const kp_csi_node *)o)->metadata;
 	case KP_KIND_NAMESPACE: return ((const kp_namespace *)o)->metadata;
-	default: return NULL;
+	default:
+		/* registered kinds share the object head (checked at registration) */
+		return kind >= KP_KIND_FIRST_REGISTERED ? ((const kp_nodepool *)o)->metadata : NULL;
 	}
 }
 
@@ -205,9 +207,13 @@ static const char *namespace_of(const held *h)
 	return m && m->namespace_ ? m->namespace_ : "";
 }
 
-static int readable_kind(uint32_t kind)
+/* The core kinds the snapshot reads, and the registered kinds whose
+ * status has conditions: node classes (KWOKNodeClass). */
+static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
 {
-	return kind >= KP_KIND_NODEPOOL && kind <= KP_KIND_NAMESPACE;
+	if (kind >= KP_KIND_FIRST_REGISTERED)
+		return kp__registry_conditions(b->registry, kind, NULL, NULL, NULL);
+	return kind >= KP_KIND_NODEPOOL && kind <= KP_KIND_NAMESPACE && kind != 3;
 }
 
 KP_EXPORT int kp_cluster_builder_new(kp_cluster_builder **out, kp_error *err)
@@ -223,8 +229,9 @@ KP_EXPORT void kp_cluster_builder_free(kp_cluster_builder *b)
 	if (!b)
 		return;
 	for (size_t i = 0; i < b->n_objs; i++)
-		kp_object_free(b->objs[i].kind, b->objs[i].object);
+		kp_registry_object_free(b->registry, b->objs[i].kind, b->objs[i].object);
 	kp__free(b->objs);
+	kp_registry_free(b->registry);
 	for (size_t i = 0; i < b->n_its; i++) {
 		kp__free(b->its[i].nodepool);
 		kp_instance_types_free(b->its[i].its);
@@ -241,15 +248,16 @@ static int keep(kp_cluster_builder *b, uint32_t kind, void *obj, kp_error *err)
 	int rc = KP_OK;
 	const kp_object_meta *m = meta_of(kind, obj);
 	if (!m || !m->name || !*m->name)
-		rc = kp__error(err, KP_EINVAL, "metadata.name", "%s without a name", kp_kind_name(kind));
+		rc = kp__error(err, KP_EINVAL, "metadata.name", "%s without a name",
+			       kp_registry_kind_name(b->registry, kind));
 	else if (kind == KP_KIND_NODEPOOL || kind == KP_KIND_NODECLAIM ||
-		 kind == KP_KIND_KWOK_NODECLASS)
-		rc = kp_object_default(kind, obj, err);
+		 kind >= KP_KIND_FIRST_REGISTERED)
+		rc = kp_registry_object_default(b->registry, kind, obj, err);
 	if (rc == KP_OK && b->n_objs == b->cap_objs)
 		rc = kp__grow((void **)&b->objs, &b->cap_objs, b->n_objs + 1, sizeof(*b->objs)) ?
 			     kp__error(err, KP_ENOMEM, NULL, "out of memory") : KP_OK;
 	if (rc != KP_OK) {
-		kp_object_free(kind, obj);
+		kp_registry_object_free(b->registry, kind, obj);
 		return rc;
 	}
 	b->objs[b->n_objs].kind = kind;
@@ -263,10 +271,10 @@ KP_EXPORT int kp_cluster_builder_add(kp_cluster_builder *b, uint32_t kind, const
 {
 	if (!b || !object)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	if (!readable_kind(kind))
+	if (!readable_kind(b, kind))
 		return kp__error(err, KP_EINVAL, "kind", "kind %u is not one the snapshot reads", kind);
 	void *copy = NULL;
-	int rc = kp_object_copy(&copy, kind, object, err);
+	int rc = kp_registry_object_copy(&copy, b->registry, kind, object, err);
 	if (rc != KP_OK)
 		return rc;
 	return keep(b, kind, copy, err);
@@ -321,13 +329,15 @@ KP_EXPORT int kp_cluster_builder_add_manifests(kp_cluster_builder *b, const char
 	if (!b || (!text && len))
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	kp_decode_result *res = NULL;
-	int rc = kp_decode(&res, text ? text : "", len, NULL, err);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = b->registry;
+	int rc = kp_decode(&res, text ? text : "", len, &o, err);
 	if (rc != KP_OK)
 		return rc;
 	size_t first = b->n_objs, skipped = 0;
 	for (size_t i = 0; rc == KP_OK && i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		if (!readable_kind(d->kind)) {
+		if (!readable_kind(b, d->kind)) {
 			skipped++;
 			continue;
 		}
@@ -341,7 +351,8 @@ KP_EXPORT int kp_cluster_builder_add_manifests(kp_cluster_builder *b, const char
 	if (rc != KP_OK) { /* all or nothing */
 		while (b->n_objs > first) {
 			b->n_objs--;
-			kp_object_free(b->objs[b->n_objs].kind, b->objs[b->n_objs].object);
+			kp_registry_object_free(b->registry, b->objs[b->n_objs].kind,
+						b->objs[b->n_objs].object);
 		}
 		return rc;
 	}
@@ -384,6 +395,19 @@ KP_EXPORT void kp_cluster_builder_set_wellknown(kp_cluster_builder *b, kp_wellkn
 		b->wellknown = wk;
 }
 
+KP_EXPORT int kp_cluster_builder_set_registry(kp_cluster_builder *b, kp_registry *registry,
+					      kp_error *err)
+{
+	if (!b)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	if (b->n_objs)
+		return kp__error(err, KP_EINVAL, "registry",
+				 "the registry is set before any object is added");
+	kp_registry_free(b->registry);
+	b->registry = kp__registry_ref(registry);
+	return KP_OK;
+}
+
 KP_EXPORT void kp_cluster_builder_set_now(kp_cluster_builder *b, int64_t now_ms)
 {
 	if (b)
@@ -400,18 +424,22 @@ static int cmp_held(const void *pa, const void *pb)
 	return c ? c : strcmp(name_of(a), name_of(b));
 }
 
-/* The Ready condition of a KWOKNodeClass; none counts as ready (the status
- * controller has not run yet). */
-static void kwok_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *nc)
+/* A node class's readiness: its Ready condition; none counts as ready (the
+ * status controller has not run yet). group is the apiVersion's group. */
+static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, const held *h)
 {
 	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
 	*st = init;
-	st->group = "karpenter.kwok.sh";
-	st->kind = "KWOKNodeClass";
-	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
+	const kp__reg_kind *k = kp__registry_kind(b->registry, h->kind);
+	st->group = k->group;
+	st->kind = k->name;
+	st->name = name_of(h);
 	st->ready = 1;
-	for (size_t i = 0; nc->status && i < nc->status->n_conditions; i++) {
-		const kp_condition *c = nc->status->conditions[i];
+	kp_condition *const *conds = NULL;
+	size_t n = 0;
+	kp__registry_conditions(b->registry, h->kind, h->object, &conds, &n);
+	for (size_t i = 0; i < n; i++) {
+		const kp_condition *c = conds[i];
 		if (!c || !c->type || strcmp(c->type, "Ready") != 0)
 			continue;
 		st->ready = c->status && !strcmp(c->status, "True");
@@ -454,7 +482,7 @@ KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster *
 		if (!cmp_held(&sorted[i - 1], &sorted[i])) {
 			const held *h = sorted[i];
 			rc = kp__error(err, KP_EINVAL, "metadata.name", "%s %s%s%s given twice",
-				       kp_kind_name(h->kind), namespace_of(h), *namespace_of(h) ? "/" : "",
+				       kp_registry_kind_name(b->registry, h->kind), namespace_of(h), *namespace_of(h) ? "/" : "",
 				       name_of(h));
 			goto done;
 		}
@@ -462,9 +490,15 @@ KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster *
 
 	/* Objects of one kind are contiguous in sorted order. */
 	size_t start[KP_KIND_NAMESPACE + 2] = { 0 };
+	size_t first_class = n; /* registered kinds sort after every core kind */
 	for (size_t i = 0; i < n; i++) {
 		ptrs[i] = sorted[i]->object;
-		start[sorted[i]->kind + 1] = i + 1;
+		if (sorted[i]->kind >= KP_KIND_FIRST_REGISTERED) {
+			if (first_class == n)
+				first_class = i;
+		} else {
+			start[sorted[i]->kind + 1] = i + 1;
+		}
 	}
 	for (uint32_t k = 1; k <= KP_KIND_NAMESPACE + 1; k++)
 		if (start[k] < start[k - 1])
@@ -475,10 +509,9 @@ KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster *
 	for (size_t i = 0; i < spec.n_nodepools; i++)
 		its[i] = its_for(b, spec.nodepools[i]);
 	spec.instance_types = its;
-	size_t first_class = start[KP_KIND_KWOK_NODECLASS];
-	size_t n_classes = start[KP_KIND_KWOK_NODECLASS + 1] - first_class;
+	size_t n_classes = n - first_class;
 	for (size_t i = 0; i < n_classes; i++) {
-		kwok_status(&classes[i], ptrs[first_class + i]);
+		class_status(b, &classes[i], sorted[first_class + i]);
 		class_ptrs[i] = &classes[i];
 	}
 	spec.nodeclasses = n_classes ? class_ptrs : NULL;

@@ -11,6 +11,7 @@
 
 #include "common/sized.h"
 #include "schema/schema.h"
+#include "schema/registry.h"
 #include "validation/crd.h"
 #include "document/tree.h"
 
@@ -22,6 +23,7 @@ struct kp_decode_result {
 	size_t n_warnings;
 	size_t cap_warnings;
 	size_t dropped_warnings; /* beyond KP_DECODE_MAX_WARNINGS */
+	kp_registry *registry;   /* held (kp__registry_ref): frees registered kinds */
 };
 
 KP_EXPORT void kp_decode_options_init(kp_decode_options *opts)
@@ -32,14 +34,14 @@ KP_EXPORT void kp_decode_options_init(kp_decode_options *opts)
 	*opts = o;
 }
 
-static void free_entry(kp_decoded_object *e)
+static void free_entry(const kp_registry *reg, kp_decoded_object *e)
 {
 	kp__free((void *)(uintptr_t)e->api_version);
 	kp__free((void *)(uintptr_t)e->kind_name);
 	kp__free((void *)(uintptr_t)e->name);
 	kp__free((void *)(uintptr_t)e->namespace_);
 	if (e->object)
-		kp_object_free(e->kind, e->object);
+		kp_registry_object_free(reg, e->kind, e->object);
 }
 
 KP_EXPORT void kp_decode_result_free(kp_decode_result *r)
@@ -47,11 +49,12 @@ KP_EXPORT void kp_decode_result_free(kp_decode_result *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++)
-		free_entry(&r->objects[i]);
+		free_entry(r->registry, &r->objects[i]);
 	kp__free(r->objects);
 	for (size_t i = 0; i < r->n_warnings; i++)
 		kp__free(r->warnings[i]);
 	kp__free(r->warnings);
+	kp_registry_free(r->registry);
 	kp__free(r);
 }
 
@@ -193,10 +196,10 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 	if (!e->api_version || !e->kind_name || !e->name || !e->namespace_)
 		return kp__error(st->err, KP_ENOMEM, NULL, "out of memory");
 
-	uint32_t k = kp_kind_lookup(api_version, kind);
+	uint32_t k = kp_registry_lookup(r->registry, api_version, kind);
 	if (k == KP_KIND_UNKNOWN)
 		return KP_OK;
-	const kp__kind_info *info = kp__kind_info_get(k);
+	const kp__kind_info *info = kp__registry_kind_info(r->registry, k);
 
 	kp__buf ib = { 0 };
 	if (name && *name)
@@ -240,9 +243,11 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	if (!opts)
 		opts = &defaults;
-	int rc = KP__CHECK_SIZED(opts, kp_decode_options, err);
+	kp_decode_options o;
+	int rc = KP__READ_SIZED(&o, opts, kp_decode_options, err);
 	if (rc)
 		return rc;
+	opts = &o;
 	if (opts->format > KP_FORMAT_YAML)
 		return kp__error(err, KP_EINVAL, "format", "unknown format %u", (unsigned)opts->format);
 	if (opts->flags & ~(uint32_t)KP_DECODE_LENIENT)
@@ -281,6 +286,7 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 		kp__node_free(docs);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
+	r->registry = kp__registry_ref(opts->registry);
 	dstate st = { r, opts, err };
 	for (size_t i = 0; i < docs->n && rc == KP_OK; i++) {
 		kp__node *d = docs->items[i];
@@ -317,11 +323,18 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 KP_EXPORT int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *object,
 			uint32_t format, uint32_t flags, kp_error *err)
 {
+	return kp_registry_encode(out, out_len, NULL, kind, object, format, flags, err);
+}
+
+KP_EXPORT int kp_registry_encode(char **out, size_t *out_len, const kp_registry *registry,
+				 uint32_t kind, const void *object, uint32_t format, uint32_t flags,
+				 kp_error *err)
+{
 	if (out)
 		*out = NULL;
 	if (!out || !object)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	const kp__kind_info *info = kp__kind_info_get(kind);
+	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
 	if (!info)
 		return kp__error(err, KP_EINVAL, NULL, "unknown kind %u", (unsigned)kind);
 	if (format != KP_FORMAT_JSON && format != KP_FORMAT_YAML)
@@ -360,21 +373,27 @@ KP_EXPORT int kp_decode_one(void **out, uint32_t kind, const char *data, size_t 
 		*out = NULL;
 	if (!out || (!data && len))
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	const kp__kind_info *want = kp__kind_info_get(kind);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	if (opts) {
+		int rc = KP__READ_SIZED(&o, opts, kp_decode_options, err);
+		if (rc)
+			return rc;
+	}
+	const kp__kind_info *want = kp__registry_kind_info(o.registry, kind);
 	if (!want)
 		return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", (unsigned)kind);
 	kp_decode_result *r = NULL;
-	int rc = kp_decode(&r, data ? data : "", len, opts, err);
+	int rc = kp_decode(&r, data ? data : "", len, &o, err);
 	if (rc != KP_OK)
 		return rc;
 	if (r->n != 1) {
 		rc = kp__error(err, KP_EINVAL, NULL, "expected one %s, found %zu objects", want->name,
 			       r->n);
 	} else if (r->objects[0].kind != kind) {
-		const kp_decoded_object *o = &r->objects[0];
+		const kp_decoded_object *d = &r->objects[0];
 		rc = kp__error(err, KP_EINVAL, "kind", "expected a %s, found %s %s %s%s%s", want->name,
-			       o->api_version, o->kind_name, o->namespace_, *o->namespace_ ? "/" : "",
-			       o->name);
+			       d->api_version, d->kind_name, d->namespace_, *d->namespace_ ? "/" : "",
+			       d->name);
 	} else {
 		rc = kp_decode_result_take(r, 0, out, err);
 	}

@@ -11,6 +11,7 @@
 #include <karpenter/resources.h>
 
 #include "hashstructure.h"
+#include "schema/registry.h"
 
 /* Member access (schema.c's AT/CAT idiom). */
 #define CAT(base, off, type) ((type const *)(const void *)((const char *)(base) + (off)))
@@ -164,6 +165,8 @@ static const char *code_name(const kp__enum *e, uint32_t code, int *known)
 			if (e->entries[i].name[0])
 				return e->entries[i].name;
 		}
+	if (code == 0)
+		*known = 1; /* no value: Go's "" (tables need not list it) */
 	return "";
 }
 
@@ -185,69 +188,111 @@ static int duration_present(const kp_api_duration *d)
 }
 
 /* Whether field f of s (NULL: the zero struct) is Go's zero value. */
-static int field_is_zero(const kp__type *t, const kp__field *f, const void *s)
+static int field_is_zero(const kp__type *t, const kp__field *f, const void *s);
+
+static int fk_string_is_zero(const kp__type *t, const kp__field *f, const void *s)
 {
-	if (!s || !kp__schema_has_field(t, s, f))
-		return 1;
+	(void)t;
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_ENUM:
-	case KP__FK_API_VERSION: {
-		const char *v = enum_text(f, s);
-		return ptr ? v == NULL : (v == NULL || !*v);
-	}
-	case KP__FK_CODE: {
-		int known;
-		const char *name = code_name(f->en, *CAT(s, f->off, uint32_t), &known);
-		return known && !*name;
-	}
-	case KP__FK_BOOL:
-	case KP__FK_KIND:
-		return *CAT(s, f->off, uint32_t) == 0;
-	case KP__FK_INT32:
-		return *CAT(s, f->off, int32_t) == 0;
-	case KP__FK_INT64:
-	case KP__FK_TIME:
-		return *CAT(s, f->off, int64_t) == 0;
-	case KP__FK_OPT_BOOL:
-	case KP__FK_OPT_INT32:
-	case KP__FK_OPT_INT64:
-		return *CAT(s, f->aux, uint32_t) == 0;
-	case KP__FK_DURATION: {
-		const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
-		if (!duration_present(d))
-			return 1;
-		return !ptr && d->parsed && d->ns == 0;
-	}
-	case KP__FK_NILLABLE_DURATION: {
-		/* NillableDuration{Duration: nil, Raw: nil}: absent or "Never". */
-		const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
-		return !duration_present(d) || (d->parsed && d->never);
-	}
-	case KP__FK_INT_OR_STRING: {
-		const kp_int_or_string *v = CAT(s, f->off, kp_int_or_string);
-		if (v->type == KP_INT_OR_STRING_UNSET)
-			return 1;
-		return !ptr && v->type == KP_INT_OR_STRING_INT && v->int_value == 0;
-	}
-	/* nil; NULL items with a count is malformed, and reported by hashing. */
-	case KP__FK_STRINGS:
-	case KP__FK_LIST:
-	case KP__FK_VALUES:
-		return *CAT(s, f->off, const void *) == NULL && *CAT(s, f->aux, size_t) == 0;
-	case KP__FK_MAP:
-		return CAT(s, f->off, kp_labels)->items == NULL && CAT(s, f->off, kp_labels)->count == 0;
-	case KP__FK_RESOURCES:
-		return CAT(s, f->off, kp_resource_list)->items == NULL &&
-		       CAT(s, f->off, kp_resource_list)->count == 0;
-	case KP__FK_STRUCT: {
-		const void *v = *CAT(s, f->off, const void *);
-		return ptr ? v == NULL : kp__hs_struct_is_zero(f->elem, v);
-	}
-	default: /* TAG, IGNORED: not modelled, hence zero */
+	const char *v = enum_text(f, s);
+	return ptr ? v == NULL : (v == NULL || !*v);
+}
+
+static int fk_code_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	int known;
+	const char *name = code_name(f->en, *CAT(s, f->off, uint32_t), &known);
+	return known && !*name;
+}
+
+static int fk_u32_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return *CAT(s, f->off, uint32_t) == 0;
+}
+
+static int fk_int32_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return *CAT(s, f->off, int32_t) == 0;
+}
+
+static int fk_int64_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return *CAT(s, f->off, int64_t) == 0;
+}
+
+static int fk_opt_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return *CAT(s, f->aux, uint32_t) == 0;
+}
+
+static int fk_duration_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
+	if (!duration_present(d))
 		return 1;
-	}
+	return !ptr && d->parsed && d->ns == 0;
+}
+
+static int fk_nillable_duration_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	/* NillableDuration{Duration: nil, Raw: nil}: absent or "Never". */
+	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
+	return !duration_present(d) || (d->parsed && d->never);
+}
+
+static int fk_int_or_string_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	const kp_int_or_string *v = CAT(s, f->off, kp_int_or_string);
+	if (v->type == KP_INT_OR_STRING_UNSET)
+		return 1;
+	return !ptr && v->type == KP_INT_OR_STRING_INT && v->int_value == 0;
+/* nil; NULL items with a count is malformed, and reported by hashing. */
+}
+
+static int fk_slice_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return *CAT(s, f->off, const void *) == NULL && *CAT(s, f->aux, size_t) == 0;
+}
+
+static int fk_map_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return CAT(s, f->off, kp_labels)->items == NULL && CAT(s, f->off, kp_labels)->count == 0;
+}
+
+static int fk_resources_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	return CAT(s, f->off, kp_resource_list)->items == NULL &&
+	       CAT(s, f->off, kp_resource_list)->count == 0;
+}
+
+static int fk_struct_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	const void *v = *CAT(s, f->off, const void *);
+	return ptr ? v == NULL : kp__hs_struct_is_zero(f->elem, v);
+}
+
+static int fk_none_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	(void)f;
+	(void)s;
+/* TAG, IGNORED: not modelled, hence zero */
+	return 1;
 }
 
 int kp__hs_struct_is_zero(const kp__type *t, const void *s)
@@ -368,187 +413,282 @@ static int bad_items(kp_error *err)
 
 /* The value hash of field f of s (NULL or a struct lacking the field: zero). */
 static int field_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
-		      uint64_t *out, kp_error *err)
+		uint64_t *out, kp_error *err);
+
+static int fk_string_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	const char *v = present ? enum_text(f, s) : NULL;
+	*out = (ptr && !v) ? nil_ptr(o, kp__hs_string("")) : kp__hs_string(v ? v : "");
+	return KP_OK;
+}
+
+static int fk_code_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
+{
+	(void)o;
+	int present = s && kp__schema_has_field(t, s, f);
+	int known = 1;
+	const char *name = present ? code_name(f->en, *CAT(s, f->off, uint32_t), &known) : "";
+	if (!known)
+		return kp__error(err, KP_EINVAL, NULL, "unknown code %u",
+				 (unsigned)*CAT(s, f->off, uint32_t));
+	*out = kp__hs_string(name);
+	return KP_OK;
+}
+
+static int fk_bool_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
+{
+	(void)o;
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = kp__hs_bool(present && *CAT(s, f->off, uint32_t));
+	return KP_OK;
+}
+
+static int fk_int32_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)o;
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = kp__hs_int32(present ? *CAT(s, f->off, int32_t) : 0);
+	return KP_OK;
+}
+
+static int fk_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)o;
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = kp__hs_int64(present ? *CAT(s, f->off, int64_t) : 0);
+	return KP_OK;
+}
+
+static int fk_opt_bool_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_bool(*CAT(s, f->off, uint32_t))
+						    : nil_ptr(o, kp__hs_bool(0));
+	return KP_OK;
+}
+
+static int fk_opt_int32_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int32(*CAT(s, f->off, int32_t))
+						    : nil_ptr(o, kp__hs_int32(0));
+	return KP_OK;
+}
+
+static int fk_opt_int64_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int64(*CAT(s, f->off, int64_t))
+						    : nil_ptr(o, kp__hs_int64(0));
+	return KP_OK;
+}
+
+static int fk_time_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
 {
 	int present = s && kp__schema_has_field(t, s, f);
 	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
 	int rc = KP_OK;
+	int64_t ms = present ? *CAT(s, f->off, int64_t) : 0;
+	if (ms == 0 && ptr) {
+		uint64_t zero;
+		rc = meta_time(o, 0, &zero, err);
+		*out = nil_ptr(o, zero);
+		return rc;
+	}
+	return meta_time(o, ms, out, err);
+}
 
-	if ((f->flags & KP__FF_HASH_STRING) && f->kind != KP__FK_STRING && f->kind != KP__FK_ENUM)
-		return kp__error(err, KP_ENOTSUP, NULL,
-				 "hash:\"string\" is only supported on text fields");
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_ENUM: {
-		const char *v = present ? enum_text(f, s) : NULL;
-		*out = (ptr && !v) ? nil_ptr(o, kp__hs_string("")) : kp__hs_string(v ? v : "");
+static int fk_duration_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
+	if (!d || !duration_present(d)) {
+		*out = ptr ? nil_ptr(o, meta_duration(o, 0)) : meta_duration(o, 0);
 		return KP_OK;
 	}
-	case KP__FK_CODE: {
-		int known = 1;
-		const char *name = present ? code_name(f->en, *CAT(s, f->off, uint32_t), &known) : "";
-		if (!known)
-			return kp__error(err, KP_EINVAL, NULL, "unknown code %u",
-					 (unsigned)*CAT(s, f->off, uint32_t));
-		*out = kp__hs_string(name);
-		return KP_OK;
+	if (!d->parsed)
+		return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"", d->text);
+	*out = meta_duration(o, d->ns);
+	return KP_OK;
+}
+
+static int fk_nillable_duration_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	/* NillableDuration{*time.Duration (embedded: "Duration"), Raw
+	 * hash:"ignore"}. */
+	const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
+	uint64_t h = kp__hs_string("NillableDuration");
+	if (d && duration_present(d) && !d->parsed)
+		return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"", d->text);
+	if (d && d->parsed && !d->never)
+		h = add_field(h, "Duration", kp__hs_int64(d->ns));
+	else if (!o->ignore_zero_value)
+		h = add_field(h, "Duration", nil_ptr(o, kp__hs_int64(0)));
+	*out = h;
+	return KP_OK;
+}
+
+static int fk_int_or_string_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)err;
+	int present = s && kp__schema_has_field(t, s, f);
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	kp_int_or_string zero = { KP_INT_OR_STRING_UNSET, 0, NULL };
+	const kp_int_or_string *v = present ? CAT(s, f->off, kp_int_or_string) : &zero;
+	if (v->type == KP_INT_OR_STRING_UNSET && ptr)
+		*out = nil_ptr(o, int_or_string_hash(o, &zero));
+	else
+		*out = int_or_string_hash(o, v);
+	return KP_OK;
+}
+
+static int fk_strings_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	const char *const *v = present ? *CAT(s, f->off, const char *const *) : NULL;
+	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
+	slice_acc a;
+	if (!v && n)
+		return bad_items(err);
+	slice_init(&a, o, f);
+	for (size_t i = 0; i < n; i++)
+		slice_add(&a, kp__hs_string(v[i] ? v[i] : ""));
+	*out = slice_done(&a);
+	return KP_OK;
+}
+
+static int fk_map_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
+{
+	(void)o;
+	int present = s && kp__schema_has_field(t, s, f);
+	const kp_labels *m = present ? CAT(s, f->off, kp_labels) : NULL;
+	uint64_t h = 0;
+	if (m && !m->items && m->count)
+		return bad_items(err);
+	for (size_t i = 0; m && m->items && i < m->count; i++)
+		h ^= kp__hs_ordered(kp__hs_string(m->items[i].key ? m->items[i].key : ""),
+				    kp__hs_string(m->items[i].value ? m->items[i].value : ""));
+	*out = kp__hs_finish(h);
+	return KP_OK;
+}
+
+static int fk_resources_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	const kp_resource_list *m = present ? CAT(s, f->off, kp_resource_list) : NULL;
+	uint64_t h = 0;
+	if (m && !m->items && m->count)
+		return bad_items(err);
+	for (size_t i = 0; m && m->items && i < m->count; i++)
+		h ^= kp__hs_ordered(kp__hs_string(m->items[i].name ? m->items[i].name : ""),
+				    quantity_hash(o, &m->items[i].quantity));
+	*out = kp__hs_finish(h);
+	return KP_OK;
+}
+
+static int fk_struct_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	int ptr = (f->flags & KP__FF_GO_PTR) != 0;
+	int rc = KP_OK;
+	const void *v = present ? *CAT(s, f->off, const void *) : NULL;
+	if (!v && ptr) {
+		uint64_t zero;
+		rc = hash_struct(o, f->elem, NULL, &zero, err);
+		*out = nil_ptr(o, zero);
+		return rc;
 	}
-	case KP__FK_BOOL:
-		*out = kp__hs_bool(present && *CAT(s, f->off, uint32_t));
-		return KP_OK;
-	case KP__FK_INT32:
-		*out = kp__hs_int32(present ? *CAT(s, f->off, int32_t) : 0);
-		return KP_OK;
-	case KP__FK_INT64:
-		*out = kp__hs_int64(present ? *CAT(s, f->off, int64_t) : 0);
-		return KP_OK;
-	case KP__FK_OPT_BOOL:
-		*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_bool(*CAT(s, f->off, uint32_t))
-							    : nil_ptr(o, kp__hs_bool(0));
-		return KP_OK;
-	case KP__FK_OPT_INT32:
-		*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int32(*CAT(s, f->off, int32_t))
-							    : nil_ptr(o, kp__hs_int32(0));
-		return KP_OK;
-	case KP__FK_OPT_INT64:
-		*out = present && *CAT(s, f->aux, uint32_t) ? kp__hs_int64(*CAT(s, f->off, int64_t))
-							    : nil_ptr(o, kp__hs_int64(0));
-		return KP_OK;
-	case KP__FK_TIME: {
-		int64_t ms = present ? *CAT(s, f->off, int64_t) : 0;
-		if (ms == 0 && ptr) {
-			uint64_t zero;
-			rc = meta_time(o, 0, &zero, err);
-			*out = nil_ptr(o, zero);
+	return hash_struct(o, f->elem, v, out, err);
+}
+
+static int fk_list_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	int rc = KP_OK;
+	const void *const *v = present ? *CAT(s, f->off, const void *const *) : NULL;
+	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
+	slice_acc a;
+	if (!v && n)
+		return bad_items(err);
+	slice_init(&a, o, f);
+	for (size_t i = 0; v && i < n; i++) {
+		uint64_t e;
+		rc = hash_struct(o, f->elem, v[i], &e, err);
+		if (!v[i]) /* a nil element of a []*T */
+			e = nil_ptr(o, e);
+		if (rc) {
+			char idx[32];
+			snprintf(idx, sizeof(idx), "[%zu]", i);
+			kp__error_prefix(err, idx);
 			return rc;
 		}
-		return meta_time(o, ms, out, err);
+		slice_add(&a, e);
 	}
-	case KP__FK_DURATION: {
-		const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
-		if (!d || !duration_present(d)) {
-			*out = ptr ? nil_ptr(o, meta_duration(o, 0)) : meta_duration(o, 0);
-			return KP_OK;
-		}
-		if (!d->parsed)
-			return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"", d->text);
-		*out = meta_duration(o, d->ns);
-		return KP_OK;
-	}
-	case KP__FK_NILLABLE_DURATION: {
-		/* NillableDuration{*time.Duration (embedded: "Duration"), Raw
-		 * hash:"ignore"}. */
-		const kp_api_duration *d = present ? CAT(s, f->off, kp_api_duration) : NULL;
-		uint64_t h = kp__hs_string("NillableDuration");
-		if (d && duration_present(d) && !d->parsed)
-			return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"", d->text);
-		if (d && d->parsed && !d->never)
-			h = add_field(h, "Duration", kp__hs_int64(d->ns));
-		else if (!o->ignore_zero_value)
-			h = add_field(h, "Duration", nil_ptr(o, kp__hs_int64(0)));
-		*out = h;
-		return KP_OK;
-	}
-	case KP__FK_INT_OR_STRING: {
-		kp_int_or_string zero = { KP_INT_OR_STRING_UNSET, 0, NULL };
-		const kp_int_or_string *v = present ? CAT(s, f->off, kp_int_or_string) : &zero;
-		if (v->type == KP_INT_OR_STRING_UNSET && ptr)
-			*out = nil_ptr(o, int_or_string_hash(o, &zero));
-		else
-			*out = int_or_string_hash(o, v);
-		return KP_OK;
-	}
-	case KP__FK_STRINGS: {
-		const char *const *v = present ? *CAT(s, f->off, const char *const *) : NULL;
-		size_t n = present ? *CAT(s, f->aux, size_t) : 0;
-		slice_acc a;
-		if (!v && n)
-			return bad_items(err);
-		slice_init(&a, o, f);
-		for (size_t i = 0; i < n; i++)
-			slice_add(&a, kp__hs_string(v[i] ? v[i] : ""));
-		*out = slice_done(&a);
-		return KP_OK;
-	}
-	case KP__FK_MAP: {
-		const kp_labels *m = present ? CAT(s, f->off, kp_labels) : NULL;
-		uint64_t h = 0;
-		if (m && !m->items && m->count)
-			return bad_items(err);
-		for (size_t i = 0; m && m->items && i < m->count; i++)
-			h ^= kp__hs_ordered(kp__hs_string(m->items[i].key ? m->items[i].key : ""),
-					    kp__hs_string(m->items[i].value ? m->items[i].value : ""));
-		*out = kp__hs_finish(h);
-		return KP_OK;
-	}
-	case KP__FK_RESOURCES: {
-		const kp_resource_list *m = present ? CAT(s, f->off, kp_resource_list) : NULL;
-		uint64_t h = 0;
-		if (m && !m->items && m->count)
-			return bad_items(err);
-		for (size_t i = 0; m && m->items && i < m->count; i++)
-			h ^= kp__hs_ordered(kp__hs_string(m->items[i].name ? m->items[i].name : ""),
-					    quantity_hash(o, &m->items[i].quantity));
-		*out = kp__hs_finish(h);
-		return KP_OK;
-	}
-	case KP__FK_STRUCT: {
-		const void *v = present ? *CAT(s, f->off, const void *) : NULL;
-		if (!v && ptr) {
-			uint64_t zero;
-			rc = hash_struct(o, f->elem, NULL, &zero, err);
-			*out = nil_ptr(o, zero);
+	*out = slice_done(&a);
+	return KP_OK;
+}
+
+static int fk_values_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	int present = s && kp__schema_has_field(t, s, f);
+	int rc = KP_OK;
+	const char *v = present ? *CAT(s, f->off, const char *) : NULL;
+	size_t n = present ? *CAT(s, f->aux, size_t) : 0;
+	slice_acc a;
+	if (!v && n)
+		return bad_items(err);
+	slice_init(&a, o, f);
+	for (size_t i = 0; v && i < n; i++) {
+		uint64_t e;
+		rc = hash_struct(o, f->elem, v + i * f->elem->size, &e, err);
+		if (rc) {
+			char idx[32];
+			snprintf(idx, sizeof(idx), "[%zu]", i);
+			kp__error_prefix(err, idx);
 			return rc;
 		}
-		return hash_struct(o, f->elem, v, out, err);
+		slice_add(&a, e);
 	}
-	case KP__FK_LIST: {
-		const void *const *v = present ? *CAT(s, f->off, const void *const *) : NULL;
-		size_t n = present ? *CAT(s, f->aux, size_t) : 0;
-		slice_acc a;
-		if (!v && n)
-			return bad_items(err);
-		slice_init(&a, o, f);
-		for (size_t i = 0; v && i < n; i++) {
-			uint64_t e;
-			rc = hash_struct(o, f->elem, v[i], &e, err);
-			if (!v[i]) /* a nil element of a []*T */
-				e = nil_ptr(o, e);
-			if (rc) {
-				char idx[32];
-				snprintf(idx, sizeof(idx), "[%zu]", i);
-				kp__error_prefix(err, idx);
-				return rc;
-			}
-			slice_add(&a, e);
-		}
-		*out = slice_done(&a);
-		return KP_OK;
-	}
-	case KP__FK_VALUES: {
-		const char *v = present ? *CAT(s, f->off, const char *) : NULL;
-		size_t n = present ? *CAT(s, f->aux, size_t) : 0;
-		slice_acc a;
-		if (!v && n)
-			return bad_items(err);
-		slice_init(&a, o, f);
-		for (size_t i = 0; v && i < n; i++) {
-			uint64_t e;
-			rc = hash_struct(o, f->elem, v + i * f->elem->size, &e, err);
-			if (rc) {
-				char idx[32];
-				snprintf(idx, sizeof(idx), "[%zu]", i);
-				kp__error_prefix(err, idx);
-				return rc;
-			}
-			slice_add(&a, e);
-		}
-		*out = slice_done(&a);
-		return KP_OK;
-	}
-	default:
-		return kp__error(err, KP_ENOTSUP, NULL, "field %s cannot be hashed", f->go);
-	}
+	*out = slice_done(&a);
+	return KP_OK;
+}
+
+static int fk_none_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+		const void *s, uint64_t *out, kp_error *err)
+{
+	(void)o;
+	(void)t;
+	(void)out;
+	return kp__error(err, KP_ENOTSUP, NULL, "field %s cannot be hashed", f->go);
 }
 
 static int hash_struct(const kp__hs_opts *o, const kp__type *t, const void *s, uint64_t *out,
@@ -594,4 +734,96 @@ int kp__hs_struct(const kp__hs_opts *o, const kp__type *t, const void *s, uint64
 	if (rc == KP_OK)
 		*out = h;
 	return rc;
+}
+
+/* map[string]metav1.Duration: map rules, each value a metav1.Duration. */
+static int fk_duration_map_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	const kp_duration_map *m = CAT(s, f->off, kp_duration_map);
+	return m->keys == NULL && m->n == 0;
+}
+
+static int fk_duration_map_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f,
+				const void *s, uint64_t *out, kp_error *err)
+{
+	const kp_duration_map *m = s && kp__schema_has_field(t, s, f) ? CAT(s, f->off, kp_duration_map)
+								      : NULL;
+	uint64_t h = 0;
+	if (m && (!m->keys || !m->values) && m->n)
+		return bad_items(err);
+	for (size_t i = 0; m && m->keys && i < m->n; i++) {
+		const kp_api_duration *d = &m->values[i];
+		if (!d->parsed)
+			return kp__error(err, KP_EINVAL, NULL, "not a duration: \"%s\"",
+					 d->text ? d->text : "");
+		h ^= kp__hs_ordered(kp__hs_string(m->keys[i] ? m->keys[i] : ""),
+				    meta_duration(o, d->ns));
+	}
+	*out = kp__hs_finish(h);
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The field kinds: one row each                                            */
+
+/* How hashstructure sees a field of one kind: reflect.Value.IsZero and the
+ * value hash (lib/schema/schema.c has the kind's other operations). */
+typedef struct hs_ops {
+	int (*is_zero)(const kp__type *t, const kp__field *f, const void *s);
+	int (*hash)(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		    uint64_t *out, kp_error *err);
+} hs_ops;
+
+static const hs_ops hs_table[] = {
+	[KP__FK_STRING] = { fk_string_is_zero, fk_string_hash },
+	[KP__FK_ENUM] = { fk_string_is_zero, fk_string_hash },
+	[KP__FK_CODE] = { fk_code_is_zero, fk_code_hash },
+	[KP__FK_BOOL] = { fk_u32_is_zero, fk_bool_hash },
+	[KP__FK_OPT_BOOL] = { fk_opt_is_zero, fk_opt_bool_hash },
+	[KP__FK_INT32] = { fk_int32_is_zero, fk_int32_hash },
+	[KP__FK_INT64] = { fk_int64_is_zero, fk_int64_hash },
+	[KP__FK_OPT_INT32] = { fk_opt_is_zero, fk_opt_int32_hash },
+	[KP__FK_OPT_INT64] = { fk_opt_is_zero, fk_opt_int64_hash },
+	[KP__FK_TIME] = { fk_int64_is_zero, fk_time_hash },
+	[KP__FK_DURATION] = { fk_duration_is_zero, fk_duration_hash },
+	[KP__FK_NILLABLE_DURATION] = { fk_nillable_duration_is_zero, fk_nillable_duration_hash },
+	[KP__FK_INT_OR_STRING] = { fk_int_or_string_is_zero, fk_int_or_string_hash },
+	[KP__FK_STRINGS] = { fk_slice_is_zero, fk_strings_hash },
+	[KP__FK_MAP] = { fk_map_is_zero, fk_map_hash },
+	[KP__FK_RESOURCES] = { fk_resources_is_zero, fk_resources_hash },
+	[KP__FK_STRUCT] = { fk_struct_is_zero, fk_struct_hash },
+	[KP__FK_LIST] = { fk_slice_is_zero, fk_list_hash },
+	[KP__FK_VALUES] = { fk_slice_is_zero, fk_values_hash },
+	[KP__FK_TAG] = { fk_none_is_zero, fk_none_hash },
+	[KP__FK_IGNORED] = { fk_none_is_zero, fk_none_hash },
+	[KP__FK_API_VERSION] = { fk_string_is_zero, fk_none_hash },
+	[KP__FK_DURATION_MAP] = { fk_duration_map_is_zero, fk_duration_map_hash },
+	[KP__FK_JSON] = { fk_string_is_zero, fk_string_hash },
+	[KP__FK_KIND] = { fk_u32_is_zero, fk_none_hash },
+};
+
+/* The row of a field's kind (a kind outside the table: not modelled). */
+static const hs_ops *hs_of(const kp__field *f)
+{
+	static const hs_ops none = { fk_none_is_zero, fk_none_hash };
+	if (f->kind >= sizeof(hs_table) / sizeof(hs_table[0]) || !hs_table[f->kind].hash)
+		return &none;
+	return &hs_table[f->kind];
+}
+
+static int field_is_zero(const kp__type *t, const kp__field *f, const void *s)
+{
+	if (!s || !kp__schema_has_field(t, s, f))
+		return 1;
+	return hs_of(f)->is_zero(t, f, s);
+}
+
+static int field_hash(const kp__hs_opts *o, const kp__type *t, const kp__field *f, const void *s,
+		uint64_t *out, kp_error *err)
+{
+	if ((f->flags & KP__FF_HASH_STRING) && f->kind != KP__FK_STRING && f->kind != KP__FK_ENUM)
+		return kp__error(err, KP_ENOTSUP, NULL,
+				 "hash:\"string\" is only supported on text fields");
+	return hs_of(f)->hash(o, t, f, s, out, err);
 }

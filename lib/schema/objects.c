@@ -5,7 +5,7 @@
  * One table per Go type, one line per field, in Go declaration order, with
  * the upstream hash tags. Core Kubernetes types list only the fields the
  * library models. Upstream sources: kubernetes-sigs/karpenter pkg/apis/v1
- * and kwok/apis/v1alpha1; k8s.io/api core/v1, apps/v1, policy/v1,
+ * (KWOKNodeClass lives in libkarpenter-kwok); k8s.io/api core/v1, apps/v1, policy/v1,
  * storage/v1; k8s.io/apimachinery meta/v1.
  *
  * SPDX-License-Identifier: Apache-2.0
@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <karpenter/kwok_nodeclass.h>
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
 #include <karpenter/objects.h>
@@ -22,6 +21,7 @@
 #include "schema.h"
 
 #include "schema_tables.h"
+#include "registry.h"
 
 /* ------------------------------------------------------------------------ */
 /* Enum tables                                                              */
@@ -910,51 +910,24 @@ PUBLIC(kp__type_nodepool, "NodePool", S);
 #undef S
 
 /* ------------------------------------------------------------------------ */
-/* karpenter.kwok.sh/v1alpha1                                               */
-
-#define S kp_kwok_nodeclass_spec
-static const kp__field t_kwok_nodeclass_spec_f[] = {
-	DURATION(node_registration_delay, "nodeRegistrationDelay", "NodeRegistrationDelay"),
-};
-SIZED(t_kwok_nodeclass_spec, "KWOKNodeClassSpec", S);
-#undef S
-
-#define S kp_kwok_nodeclass_status
-static const kp__field t_kwok_nodeclass_status_f[] = {
-	LIST(conditions, n_conditions, "conditions", "Conditions", t_condition),
-};
-SIZED(t_kwok_nodeclass_status, "KWOKNodeClassStatus", S);
-#undef S
-
-#define S kp_kwok_nodeclass
-static const kp__field kp__type_kwok_nodeclass_f[] = {
-	API_VERSION(api_version),
-	KIND(kind),
-	STRUCT(metadata, "metadata", "ObjectMeta", kp__type_object_meta),
-	STRUCT(spec, "spec", "Spec", t_kwok_nodeclass_spec),
-	STRUCT(status, "status", "Status", t_kwok_nodeclass_status),
-};
-PUBLIC(kp__type_kwok_nodeclass, "KWOKNodeClass", S);
-#undef S
-
-/* ------------------------------------------------------------------------ */
 /* Kind registry                                                            */
 
+#define KIND_(k, name, api, crd, t) { k, name, api, crd, t, NULL, 0 }
 static const kp__kind_info kinds[] = {
-	{ KP_KIND_NODEPOOL, "NodePool", "karpenter.sh/v1", 1, &kp__type_nodepool },
-	{ KP_KIND_NODECLAIM, "NodeClaim", "karpenter.sh/v1", 1, &kp__type_nodeclaim },
-	{ KP_KIND_KWOK_NODECLASS, "KWOKNodeClass", "karpenter.kwok.sh/v1alpha1", 1,
-	  &kp__type_kwok_nodeclass },
-	{ KP_KIND_POD, "Pod", "v1", 0, &kp__type_pod },
-	{ KP_KIND_NODE, "Node", "v1", 0, &kp__type_node },
-	{ KP_KIND_DAEMONSET, "DaemonSet", "apps/v1", 0, &kp__type_daemonset },
-	{ KP_KIND_PDB, "PodDisruptionBudget", "policy/v1", 0, &kp__type_pdb },
-	{ KP_KIND_PVC, "PersistentVolumeClaim", "v1", 0, &kp__type_pvc },
-	{ KP_KIND_PV, "PersistentVolume", "v1", 0, &kp__type_pv },
-	{ KP_KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io/v1", 0, &kp__type_storage_class },
-	{ KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, &kp__type_csi_node },
-	{ KP_KIND_NAMESPACE, "Namespace", "v1", 0, &kp__type_namespace },
+	KIND_(KP_KIND_NODEPOOL, "NodePool", "karpenter.sh/v1", 1, &kp__type_nodepool),
+	KIND_(KP_KIND_NODECLAIM, "NodeClaim", "karpenter.sh/v1", 1, &kp__type_nodeclaim),
+	KIND_(KP_KIND_POD, "Pod", "v1", 0, &kp__type_pod),
+	KIND_(KP_KIND_NODE, "Node", "v1", 0, &kp__type_node),
+	KIND_(KP_KIND_DAEMONSET, "DaemonSet", "apps/v1", 0, &kp__type_daemonset),
+	KIND_(KP_KIND_PDB, "PodDisruptionBudget", "policy/v1", 0, &kp__type_pdb),
+	KIND_(KP_KIND_PVC, "PersistentVolumeClaim", "v1", 0, &kp__type_pvc),
+	KIND_(KP_KIND_PV, "PersistentVolume", "v1", 0, &kp__type_pv),
+	KIND_(KP_KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io/v1", 0,
+	      &kp__type_storage_class),
+	KIND_(KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, &kp__type_csi_node),
+	KIND_(KP_KIND_NAMESPACE, "Namespace", "v1", 0, &kp__type_namespace),
 };
+#undef KIND_
 
 const kp__kind_info *kp__kind_info_get(uint32_t kind)
 {
@@ -962,6 +935,18 @@ const kp__kind_info *kp__kind_info_get(uint32_t kind)
 		if (kinds[i].kind == kind)
 			return &kinds[i];
 	return NULL;
+}
+
+const kp__type *kp__core_type(uint32_t core_type)
+{
+	switch (core_type) {
+	case KP_CORE_TYPE_OBJECT_META:
+		return &kp__type_object_meta;
+	case KP_CORE_TYPE_CONDITION:
+		return &t_condition;
+	default:
+		return NULL;
+	}
 }
 
 KP_EXPORT const char *kp_kind_name(uint32_t kind)
@@ -1021,7 +1006,6 @@ KP_EXPORT void kp_object_free(uint32_t kind, void *object)
 	}
 TYPED(kp_nodepool, kp_nodepool, KP_KIND_NODEPOOL)
 TYPED(kp_nodeclaim, kp_nodeclaim, KP_KIND_NODECLAIM)
-TYPED(kp_kwok_nodeclass, kp_kwok_nodeclass, KP_KIND_KWOK_NODECLASS)
 TYPED(kp_pod, kp_pod, KP_KIND_POD)
 TYPED(kp_node, kp_node, KP_KIND_NODE)
 TYPED(kp_daemonset, kp_daemonset, KP_KIND_DAEMONSET)

@@ -13,6 +13,7 @@
 #include <karpenter/objects.h>
 
 #include "schema.h"
+#include "registry.h"
 
 #define AT(s, off, T) ((T *)(void *)((char *)(s) + (off)))
 #define CAT(s, off, T) ((T const *)(const void *)((const char *)(s) + (off)))
@@ -26,63 +27,7 @@ static void free_str(const char *s)
 /* ------------------------------------------------------------------------ */
 /* Field extents and caller struct sizes                                    */
 
-static size_t field_end(const kp__field *f)
-{
-	size_t end = f->off, aux_end = 0;
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_API_VERSION:
-	case KP__FK_STRUCT:
-		end += sizeof(void *);
-		break;
-	case KP__FK_ENUM:
-		end += sizeof(void *);
-		aux_end = f->aux + sizeof(uint32_t);
-		break;
-	case KP__FK_CODE:
-	case KP__FK_BOOL:
-	case KP__FK_KIND:
-	case KP__FK_INT32:
-		end += sizeof(uint32_t);
-		break;
-	case KP__FK_OPT_BOOL:
-	case KP__FK_OPT_INT32:
-		end += sizeof(uint32_t);
-		aux_end = f->aux + sizeof(uint32_t);
-		break;
-	case KP__FK_INT64:
-	case KP__FK_TIME:
-		end += sizeof(int64_t);
-		break;
-	case KP__FK_OPT_INT64:
-		end += sizeof(int64_t);
-		aux_end = f->aux + sizeof(uint32_t);
-		break;
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION:
-		end += sizeof(kp_api_duration);
-		break;
-	case KP__FK_INT_OR_STRING:
-		end += sizeof(kp_int_or_string);
-		break;
-	case KP__FK_STRINGS:
-	case KP__FK_LIST:
-	case KP__FK_VALUES:
-		end += sizeof(void *);
-		aux_end = f->aux + sizeof(size_t);
-		break;
-	case KP__FK_MAP:
-		end += sizeof(kp_labels);
-		break;
-	case KP__FK_RESOURCES:
-		end += sizeof(kp_resource_list);
-		break;
-	default:
-		end = 0;
-		break;
-	}
-	return end > aux_end ? end : aux_end;
-}
+static size_t field_end(const kp__field *f);
 
 /* Whether a (possibly caller-built, older) struct holds field f. */
 static int has_field(const kp__type *t, const void *s, const kp__field *f)
@@ -673,7 +618,7 @@ static int decode_crd_quantity(kp__dctx *c, const kp__node *v, kp_quantity *q)
 	}
 	if (v->type != KP__N_STRING)
 		return crd_type_err(c, "integer,string", json_type(v));
-	const char *pattern = c->crd ? c->crd->find(c->kind, spath_str(c), "pattern") : NULL;
+	const char *pattern = c->crd && c->info ? c->crd->find(c->info, spath_str(c), "pattern") : NULL;
 	int m = pattern ? c->crd->match(pattern, v->text, v->len) : has_mantissa_digit(v->text);
 	if (m == KP_ENOMEM)
 		return oom(c);
@@ -845,8 +790,8 @@ static int decode_duration(kp__dctx *c, const kp__field *f, void *dst, const kp_
 static int decode_time(kp__dctx *c, const kp__node *n, int64_t *out)
 {
 	const char *format = "date-time";
-	if (crd_kind(c) && c->crd) {
-		const char *f = c->crd->find(c->kind, spath_str(c), "format");
+	if (crd_kind(c) && c->crd) { /* crd_kind: c->info is set */
+		const char *f = c->crd->find(c->info, spath_str(c), "format");
 		if (f)
 			format = f;
 	}
@@ -873,116 +818,201 @@ static int decode_time(kp__dctx *c, const kp__node *n, int64_t *out)
 		    kpath_str(c), format, qv);
 }
 
-static int decode_field(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n)
+static int decode_field(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n);
+
+static int fk_string_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
 {
+	(void)t;
+	return decode_string(c, n, AT(dst, f->off, const char *));
+}
+
+static int fk_enum_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	int rc = KP_OK;
+	rc = decode_string(c, n, AT(dst, f->off, const char *));
+	if (rc)
+		return rc;
+	const kp__enum_entry *e = enum_by_name(f->en, n->text);
+	*AT(dst, f->aux, uint32_t) = e ? e->code : 0;
+	return KP_OK;
+}
+
+static int fk_code_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	if (n->type != KP__N_STRING)
+		return type_err(c, "string", n);
+	const kp__enum_entry *e = enum_by_name(f->en, n->text);
+	if (!e)
+		return unsupported(c, f->en, n->text);
+	*AT(dst, f->off, uint32_t) = e->code;
+	return KP_OK;
+}
+
+static int fk_bool_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	if (n->type != KP__N_BOOL)
+		return type_err(c, "boolean", n);
+	*AT(dst, f->off, uint32_t) = n->boolean ? 1 : 0;
+	if (f->kind == KP__FK_OPT_BOOL)
+		*AT(dst, f->aux, uint32_t) = 1;
+	return KP_OK;
+}
+
+static int fk_int32_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
 	int rc = KP_OK;
 	int64_t v;
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_API_VERSION:
-		return decode_string(c, n, AT(dst, f->off, const char *));
-	case KP__FK_ENUM: {
-		rc = decode_string(c, n, AT(dst, f->off, const char *));
-		if (rc)
-			return rc;
-		const kp__enum_entry *e = enum_by_name(f->en, n->text);
-		*AT(dst, f->aux, uint32_t) = e ? e->code : 0;
-		return KP_OK;
-	}
-	case KP__FK_CODE: {
-		if (n->type != KP__N_STRING)
-			return type_err(c, "string", n);
-		const kp__enum_entry *e = enum_by_name(f->en, n->text);
-		if (!e)
-			return unsupported(c, f->en, n->text);
-		*AT(dst, f->off, uint32_t) = e->code;
-		return KP_OK;
-	}
-	case KP__FK_BOOL:
-	case KP__FK_OPT_BOOL:
-		if (n->type != KP__N_BOOL)
-			return type_err(c, "boolean", n);
-		*AT(dst, f->off, uint32_t) = n->boolean ? 1 : 0;
-		if (f->kind == KP__FK_OPT_BOOL)
-			*AT(dst, f->aux, uint32_t) = 1;
-		return KP_OK;
-	case KP__FK_INT32:
-	case KP__FK_OPT_INT32:
+	rc = parse_int(c, n, INT32_MIN, INT32_MAX, &v);
+	if (rc)
+		return rc;
+	*AT(dst, f->off, int32_t) = (int32_t)v;
+	if (f->kind == KP__FK_OPT_INT32)
+		*AT(dst, f->aux, uint32_t) = 1;
+	return KP_OK;
+}
+
+static int fk_int64_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	int rc = KP_OK;
+	int64_t v;
+	rc = parse_int(c, n, INT64_MIN, INT64_MAX, &v);
+	if (rc)
+		return rc;
+	*AT(dst, f->off, int64_t) = v;
+	if (f->kind == KP__FK_OPT_INT64)
+		*AT(dst, f->aux, uint32_t) = 1;
+	return KP_OK;
+}
+
+static int fk_time_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_time(c, n, AT(dst, f->off, int64_t));
+}
+
+static int fk_duration_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_duration(c, f, dst, n);
+}
+
+static int fk_int_or_string_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	int rc = KP_OK;
+	int64_t v;
+	kp_int_or_string *is = AT(dst, f->off, kp_int_or_string);
+	if (n->type == KP__N_NUMBER) {
 		rc = parse_int(c, n, INT32_MIN, INT32_MAX, &v);
 		if (rc)
 			return rc;
-		*AT(dst, f->off, int32_t) = (int32_t)v;
-		if (f->kind == KP__FK_OPT_INT32)
-			*AT(dst, f->aux, uint32_t) = 1;
-		return KP_OK;
-	case KP__FK_INT64:
-	case KP__FK_OPT_INT64:
-		rc = parse_int(c, n, INT64_MIN, INT64_MAX, &v);
-		if (rc)
-			return rc;
-		*AT(dst, f->off, int64_t) = v;
-		if (f->kind == KP__FK_OPT_INT64)
-			*AT(dst, f->aux, uint32_t) = 1;
-		return KP_OK;
-	case KP__FK_TIME:
-		return decode_time(c, n, AT(dst, f->off, int64_t));
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION:
-		return decode_duration(c, f, dst, n);
-	case KP__FK_INT_OR_STRING: {
-		kp_int_or_string *is = AT(dst, f->off, kp_int_or_string);
-		if (n->type == KP__N_NUMBER) {
-			rc = parse_int(c, n, INT32_MIN, INT32_MAX, &v);
-			if (rc)
-				return rc;
-			free_str(is->str_value);
-			is->str_value = NULL;
-			is->type = KP_INT_OR_STRING_INT;
-			is->int_value = (int32_t)v;
-			return KP_OK;
-		}
-		if (n->type != KP__N_STRING)
-			return type_err2(c, "integer,string", "integer or string", n);
-		rc = decode_string(c, n, &is->str_value);
-		if (rc)
-			return rc;
-		is->type = KP_INT_OR_STRING_STRING;
-		is->int_value = 0;
+		free_str(is->str_value);
+		is->str_value = NULL;
+		is->type = KP_INT_OR_STRING_INT;
+		is->int_value = (int32_t)v;
 		return KP_OK;
 	}
-	case KP__FK_STRINGS:
-		return decode_strings(c, f, dst, n);
-	case KP__FK_MAP:
-		return decode_map(c, AT(dst, f->off, kp_labels), n);
-	case KP__FK_RESOURCES:
-		return decode_resources(c, AT(dst, f->off, kp_resource_list), n);
-	case KP__FK_STRUCT: {
-		void *s = NULL;
-		if (n->type != KP__N_OBJECT)
-			return type_err(c, "object", n);
-		rc = decode_new_struct(c, f->elem, n, &s);
-		if (rc)
-			return rc;
-		*AT(dst, f->off, void *) = s;
-		if (f->tag && t->tag_off)
-			*AT(dst, t->tag_off, uint32_t) = f->tag;
-		return KP_OK;
-	}
-	case KP__FK_LIST:
-		return decode_list(c, f, dst, n);
-	case KP__FK_VALUES:
-		return decode_values(c, f, dst, n);
-	case KP__FK_TAG:
-		if (t->tag_off)
-			*AT(dst, t->tag_off, uint32_t) = f->tag;
-		return KP_OK;
-	case KP__FK_KIND:
-		*AT(dst, f->off, uint32_t) = c->kind;
-		return KP_OK;
-	case KP__FK_IGNORED:
-	default:
-		return KP_OK;
-	}
+	if (n->type != KP__N_STRING)
+		return type_err2(c, "integer,string", "integer or string", n);
+	rc = decode_string(c, n, &is->str_value);
+	if (rc)
+		return rc;
+	is->type = KP_INT_OR_STRING_STRING;
+	is->int_value = 0;
+	return KP_OK;
+}
+
+static int fk_strings_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_strings(c, f, dst, n);
+}
+
+static int fk_map_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n)
+{
+	(void)t;
+	return decode_map(c, AT(dst, f->off, kp_labels), n);
+}
+
+static int fk_resources_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_resources(c, AT(dst, f->off, kp_resource_list), n);
+}
+
+static int fk_struct_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	int rc = KP_OK;
+	void *s = NULL;
+	if (n->type != KP__N_OBJECT)
+		return type_err(c, "object", n);
+	rc = decode_new_struct(c, f->elem, n, &s);
+	if (rc)
+		return rc;
+	*AT(dst, f->off, void *) = s;
+	if (f->tag && t->tag_off)
+		*AT(dst, t->tag_off, uint32_t) = f->tag;
+	return KP_OK;
+}
+
+static int fk_list_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_list(c, f, dst, n);
+}
+
+static int fk_values_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	return decode_values(c, f, dst, n);
+}
+
+static int fk_tag_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n)
+{
+	(void)c;
+	(void)n;
+	if (t->tag_off)
+		*AT(dst, t->tag_off, uint32_t) = f->tag;
+	return KP_OK;
+}
+
+static int fk_kind_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)t;
+	(void)n;
+	*AT(dst, f->off, uint32_t) = c->kind;
+	return KP_OK;
+}
+
+static int fk_none_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+		kp__node *n)
+{
+	(void)c;
+	(void)t;
+	(void)f;
+	(void)dst;
+	(void)n;
+	return KP_OK;
 }
 
 static const kp__field *find_field(const kp__type *t, const char *json)
@@ -1047,60 +1077,74 @@ void kp__dctx_dispose(kp__dctx *ctx)
 /* ------------------------------------------------------------------------ */
 /* Free                                                                     */
 
-static void free_field(const kp__field *f, void *s)
+static void free_field(const kp__field *f, void *s);
+
+static void fk_string_free(const kp__field *f, void *s)
 {
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_ENUM:
-	case KP__FK_API_VERSION:
-		free_str(*AT(s, f->off, const char *));
-		break;
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION:
-		free_str(AT(s, f->off, kp_api_duration)->text);
-		break;
-	case KP__FK_INT_OR_STRING:
-		free_str(AT(s, f->off, kp_int_or_string)->str_value);
-		break;
-	case KP__FK_STRINGS: {
-		const char **items = *AT(s, f->off, const char **);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				free_str(items[i]);
-		kp__free(items);
-		break;
-	}
-	case KP__FK_MAP:
-		labels_dispose(AT(s, f->off, kp_labels));
-		break;
-	case KP__FK_RESOURCES:
-		resources_dispose(AT(s, f->off, kp_resource_list));
-		break;
-	case KP__FK_STRUCT:
-		kp__schema_free(f->elem, *AT(s, f->off, void *));
-		break;
-	case KP__FK_LIST: {
-		void **items = *AT(s, f->off, void **);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				kp__schema_free(f->elem, items[i]);
-		kp__free(items);
-		break;
-	}
-	case KP__FK_VALUES: {
-		char *items = *AT(s, f->off, char *);
-		size_t n = *AT(s, f->aux, size_t);
-		if (items)
-			for (size_t i = 0; i < n; i++)
-				free_fields(f->elem, items + i * f->elem->size);
-		kp__free(items);
-		break;
-	}
-	default:
-		break;
-	}
+	free_str(*AT(s, f->off, const char *));
+}
+
+static void fk_duration_free(const kp__field *f, void *s)
+{
+	free_str(AT(s, f->off, kp_api_duration)->text);
+}
+
+static void fk_int_or_string_free(const kp__field *f, void *s)
+{
+	free_str(AT(s, f->off, kp_int_or_string)->str_value);
+}
+
+static void fk_strings_free(const kp__field *f, void *s)
+{
+	const char **items = *AT(s, f->off, const char **);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			free_str(items[i]);
+	kp__free(items);
+}
+
+static void fk_map_free(const kp__field *f, void *s)
+{
+	labels_dispose(AT(s, f->off, kp_labels));
+}
+
+static void fk_resources_free(const kp__field *f, void *s)
+{
+	resources_dispose(AT(s, f->off, kp_resource_list));
+}
+
+static void fk_struct_free(const kp__field *f, void *s)
+{
+	kp__schema_free(f->elem, *AT(s, f->off, void *));
+}
+
+static void fk_list_free(const kp__field *f, void *s)
+{
+	void **items = *AT(s, f->off, void **);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			kp__schema_free(f->elem, items[i]);
+	kp__free(items);
+}
+
+static void fk_values_free(const kp__field *f, void *s)
+{
+	char *items = *AT(s, f->off, char *);
+	size_t n = *AT(s, f->aux, size_t);
+	if (items)
+		for (size_t i = 0; i < n; i++)
+			free_fields(f->elem, items + i * f->elem->size);
+	kp__free(items);
+}
+
+static void fk_none_free(const kp__field *f, void *s)
+{
+	(void)f;
+	(void)s;
+
+
 }
 
 static void free_fields(const kp__type *t, void *s)
@@ -1194,45 +1238,57 @@ static int enum_agrees(const kp__field *f, const void *s, kp__buf *path, kp_erro
 
 static int enums_agree(const kp__type *t, const void *s, kp__buf *path, kp_error *err);
 
-static int enums_agree_field(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+static int enums_agree_field(const kp__field *f, const void *s, kp__buf *path, kp_error *err);
+
+static int fk_enum_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
 {
-	switch (f->kind) {
-	case KP__FK_ENUM:
-		return enum_agrees(f, s, path, err);
-	case KP__FK_STRUCT: {
-		const void *v = *CAT(s, f->off, const void *);
-		return v ? enums_agree(f->elem, v, path, err) : KP_OK;
+	return enum_agrees(f, s, path, err);
+}
+
+static int fk_struct_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	const void *v = *CAT(s, f->off, const void *);
+	return v ? enums_agree(f->elem, v, path, err) : KP_OK;
+}
+
+static int fk_list_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	const void *const *items = *CAT(s, f->off, const void *const *);
+	size_t n = items ? *CAT(s, f->aux, size_t) : 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!items[i])
+			continue; /* reported where the object is read */
+		size_t old = path->len;
+		kp__buf_printf(path, "[%zu]", i);
+		int rc = enums_agree(f->elem, items[i], path, err);
+		path->len = old;
+		if (path->data)
+			path->data[old] = '\0';
+		if (rc)
+			return rc;
 	}
-	case KP__FK_LIST: {
-		const void *const *items = *CAT(s, f->off, const void *const *);
-		size_t n = items ? *CAT(s, f->aux, size_t) : 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!items[i])
-				continue; /* reported where the object is read */
-			size_t old = path->len;
-			kp__buf_printf(path, "[%zu]", i);
-			int rc = enums_agree(f->elem, items[i], path, err);
-			path->len = old;
-			if (path->data)
-				path->data[old] = '\0';
-			if (rc)
-				return rc;
-		}
-		return KP_OK;
+	return KP_OK;
+}
+
+static int fk_values_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	const char *items = *CAT(s, f->off, const char *);
+	size_t n = items ? *CAT(s, f->aux, size_t) : 0;
+	for (size_t i = 0; i < n; i++) {
+		int rc = enums_agree(f->elem, items + i * f->elem->size, path, err);
+		if (rc)
+			return rc;
 	}
-	case KP__FK_VALUES: {
-		const char *items = *CAT(s, f->off, const char *);
-		size_t n = items ? *CAT(s, f->aux, size_t) : 0;
-		for (size_t i = 0; i < n; i++) {
-			int rc = enums_agree(f->elem, items + i * f->elem->size, path, err);
-			if (rc)
-				return rc;
-		}
-		return KP_OK;
-	}
-	default:
-		return KP_OK;
-	}
+	return KP_OK;
+}
+
+static int fk_none_enums_agree(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	(void)f;
+	(void)s;
+	(void)path;
+	(void)err;
+	return KP_OK;
 }
 
 static int enums_agree(const kp__type *t, const void *s, kp__buf *path, kp_error *err)
@@ -1287,55 +1343,112 @@ static int copy_struct_ptr(const kp__type *t, const void *src, void **out, kp__b
 }
 
 static int copy_field(const kp__type *t, const kp__field *f, void *d, const void *s, kp__buf *path,
-		      kp_error *err)
+		kp_error *err);
+
+static int fk_string_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
 {
 	int rc = KP_OK;
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_API_VERSION:
-		rc = dup_str(*CAT(s, f->off, const char *), AT(d, f->off, const char *));
-		break;
-	case KP__FK_ENUM:
-		rc = copy_enum(f, d, s, path, err);
-		break;
-	case KP__FK_CODE:
-	case KP__FK_BOOL:
-	case KP__FK_INT32:
-	case KP__FK_KIND:
-		*AT(d, f->off, uint32_t) = *CAT(s, f->off, uint32_t);
-		break;
-	case KP__FK_OPT_BOOL:
-	case KP__FK_OPT_INT32:
-		*AT(d, f->off, uint32_t) = *CAT(s, f->off, uint32_t);
-		*AT(d, f->aux, uint32_t) = *CAT(s, f->aux, uint32_t);
-		break;
-	case KP__FK_INT64:
-	case KP__FK_TIME:
-		*AT(d, f->off, int64_t) = *CAT(s, f->off, int64_t);
-		break;
-	case KP__FK_OPT_INT64:
-		*AT(d, f->off, int64_t) = *CAT(s, f->off, int64_t);
-		*AT(d, f->aux, uint32_t) = *CAT(s, f->aux, uint32_t);
-		break;
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION: {
-		const kp_api_duration *sd = CAT(s, f->off, kp_api_duration);
-		kp_api_duration *dd = AT(d, f->off, kp_api_duration);
-		dd->ns = sd->ns;
-		dd->never = sd->never;
-		dd->parsed = sd->parsed;
-		rc = dup_str(sd->text, &dd->text);
-		break;
-	}
-	case KP__FK_INT_OR_STRING: {
-		const kp_int_or_string *si = CAT(s, f->off, kp_int_or_string);
-		kp_int_or_string *di = AT(d, f->off, kp_int_or_string);
-		di->type = si->type;
-		di->int_value = si->int_value;
-		rc = dup_str(si->str_value, &di->str_value);
-		break;
-	}
-	case KP__FK_STRINGS: {
+	rc = dup_str(*CAT(s, f->off, const char *), AT(d, f->off, const char *));
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_enum_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	rc = copy_enum(f, d, s, path, err);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_u32_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	*AT(d, f->off, uint32_t) = *CAT(s, f->off, uint32_t);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_opt_u32_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	*AT(d, f->off, uint32_t) = *CAT(s, f->off, uint32_t);
+	*AT(d, f->aux, uint32_t) = *CAT(s, f->aux, uint32_t);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_int64_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	*AT(d, f->off, int64_t) = *CAT(s, f->off, int64_t);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_opt_int64_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	*AT(d, f->off, int64_t) = *CAT(s, f->off, int64_t);
+	*AT(d, f->aux, uint32_t) = *CAT(s, f->aux, uint32_t);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_duration_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	const kp_api_duration *sd = CAT(s, f->off, kp_api_duration);
+	kp_api_duration *dd = AT(d, f->off, kp_api_duration);
+	dd->ns = sd->ns;
+	dd->never = sd->never;
+	dd->parsed = sd->parsed;
+	rc = dup_str(sd->text, &dd->text);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_int_or_string_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	const kp_int_or_string *si = CAT(s, f->off, kp_int_or_string);
+	kp_int_or_string *di = AT(d, f->off, kp_int_or_string);
+	di->type = si->type;
+	di->int_value = si->int_value;
+	rc = dup_str(si->str_value, &di->str_value);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_strings_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	do {
 		const char *const *items = *CAT(s, f->off, const char *const *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1353,9 +1466,18 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 				break;
 			*AT(d, f->aux, size_t) = i + 1;
 		}
-		break;
-	}
-	case KP__FK_MAP: {
+	} while (0);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_map_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	do {
 		const kp_labels *sl = CAT(s, f->off, kp_labels);
 		kp_labels *dl = AT(d, f->off, kp_labels);
 		if (!sl->items) {
@@ -1381,9 +1503,18 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 		}
 		if (rc == KP_OK)
 			qsort(dl->items, dl->count, sizeof(kp_label), label_cmp);
-		break;
-	}
-	case KP__FK_RESOURCES: {
+	} while (0);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_resources_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	do {
 		const kp_resource_list *sl = CAT(s, f->off, kp_resource_list);
 		kp_resource_list *dl = AT(d, f->off, kp_resource_list);
 		if (!sl->items) {
@@ -1405,12 +1536,30 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 		}
 		if (rc == KP_OK)
 			qsort(dl->items, dl->count, sizeof(kp_resource), resource_cmp);
-		break;
-	}
-	case KP__FK_STRUCT:
-		return copy_struct_ptr(f->elem, *CAT(s, f->off, const void *), AT(d, f->off, void *),
-				       path, err);
-	case KP__FK_LIST: {
+	} while (0);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_struct_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	return copy_struct_ptr(f->elem, *CAT(s, f->off, const void *), AT(d, f->off, void *),
+			       path, err);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_list_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	do {
 		const void *const *items = *CAT(s, f->off, const void *const *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1435,9 +1584,18 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 				return rc;
 			*AT(d, f->aux, size_t) = i + 1;
 		}
-		break;
-	}
-	case KP__FK_VALUES: {
+	} while (0);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_values_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	int rc = KP_OK;
+	do {
 		const char *items = *CAT(s, f->off, const char *);
 		size_t n = *CAT(s, f->aux, size_t);
 		if (!items) {
@@ -1456,11 +1614,21 @@ static int copy_field(const kp__type *t, const kp__field *f, void *d, const void
 			if (rc)
 				return rc;
 		}
-		break;
-	}
-	default:
-		break;
-	}
+	} while (0);
+	(void)t;
+	if (rc == KP_ENOMEM)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int fk_none_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+		kp__buf *path, kp_error *err)
+{
+	(void)f;
+	(void)d;
+	(void)s;
+	int rc = KP_OK;
+
 	(void)t;
 	if (rc == KP_ENOMEM)
 		return copy_err(path, err, KP_ENOMEM, "out of memory");
@@ -1532,112 +1700,142 @@ static const kp_resource *resource_find(const kp_resource_list *l, const char *n
 	return NULL;
 }
 
-static int equal_field(const kp__field *f, const void *a, const void *b)
+static int equal_field(const kp__field *f, const void *a, const void *b);
+
+static int fk_string_equal(const kp__field *f, const void *a, const void *b)
 {
-	switch (f->kind) {
-	case KP__FK_STRING:
-	case KP__FK_API_VERSION:
-		return str_eq(*CAT(a, f->off, const char *), *CAT(b, f->off, const char *));
-	case KP__FK_ENUM:
-		return str_eq(*CAT(a, f->off, const char *), *CAT(b, f->off, const char *)) &&
-		       *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t);
-	case KP__FK_CODE:
-	case KP__FK_BOOL:
-	case KP__FK_INT32:
-	case KP__FK_KIND:
-		return *CAT(a, f->off, uint32_t) == *CAT(b, f->off, uint32_t);
-	case KP__FK_OPT_BOOL:
-	case KP__FK_OPT_INT32:
-		return *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t) &&
-		       (!*CAT(a, f->aux, uint32_t) ||
-			*CAT(a, f->off, uint32_t) == *CAT(b, f->off, uint32_t));
-	case KP__FK_INT64:
-	case KP__FK_TIME:
-		return *CAT(a, f->off, int64_t) == *CAT(b, f->off, int64_t);
-	case KP__FK_OPT_INT64:
-		return *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t) &&
-		       (!*CAT(a, f->aux, uint32_t) || *CAT(a, f->off, int64_t) == *CAT(b, f->off, int64_t));
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION: {
-		const kp_api_duration *x = CAT(a, f->off, kp_api_duration);
-		const kp_api_duration *y = CAT(b, f->off, kp_api_duration);
-		if (!str_eq(x->text, y->text) || x->parsed != y->parsed)
+	return str_eq(*CAT(a, f->off, const char *), *CAT(b, f->off, const char *));
+}
+
+static int fk_enum_equal(const kp__field *f, const void *a, const void *b)
+{
+	return str_eq(*CAT(a, f->off, const char *), *CAT(b, f->off, const char *)) &&
+	       *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t);
+}
+
+static int fk_u32_equal(const kp__field *f, const void *a, const void *b)
+{
+	return *CAT(a, f->off, uint32_t) == *CAT(b, f->off, uint32_t);
+}
+
+static int fk_opt_u32_equal(const kp__field *f, const void *a, const void *b)
+{
+	return *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t) &&
+	       (!*CAT(a, f->aux, uint32_t) ||
+		*CAT(a, f->off, uint32_t) == *CAT(b, f->off, uint32_t));
+}
+
+static int fk_int64_equal(const kp__field *f, const void *a, const void *b)
+{
+	return *CAT(a, f->off, int64_t) == *CAT(b, f->off, int64_t);
+}
+
+static int fk_opt_int64_equal(const kp__field *f, const void *a, const void *b)
+{
+	return *CAT(a, f->aux, uint32_t) == *CAT(b, f->aux, uint32_t) &&
+	       (!*CAT(a, f->aux, uint32_t) || *CAT(a, f->off, int64_t) == *CAT(b, f->off, int64_t));
+}
+
+static int fk_duration_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_api_duration *x = CAT(a, f->off, kp_api_duration);
+	const kp_api_duration *y = CAT(b, f->off, kp_api_duration);
+	if (!str_eq(x->text, y->text) || x->parsed != y->parsed)
+		return 0;
+	return !x->parsed || (x->ns == y->ns && x->never == y->never);
+}
+
+static int fk_int_or_string_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_int_or_string *x = CAT(a, f->off, kp_int_or_string);
+	const kp_int_or_string *y = CAT(b, f->off, kp_int_or_string);
+	if (x->type != y->type)
+		return 0;
+	if (x->type == KP_INT_OR_STRING_INT)
+		return x->int_value == y->int_value;
+	if (x->type == KP_INT_OR_STRING_STRING)
+		return str_eq(x->str_value, y->str_value);
+	return 1;
+}
+
+static int fk_strings_equal(const kp__field *f, const void *a, const void *b)
+{
+	const char *const *x = *CAT(a, f->off, const char *const *);
+	const char *const *y = *CAT(b, f->off, const char *const *);
+	size_t n = *CAT(a, f->aux, size_t);
+	if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
+		return 0;
+	for (size_t i = 0; x && i < n; i++)
+		if (!str_eq(x[i], y[i]))
 			return 0;
-		return !x->parsed || (x->ns == y->ns && x->never == y->never);
-	}
-	case KP__FK_INT_OR_STRING: {
-		const kp_int_or_string *x = CAT(a, f->off, kp_int_or_string);
-		const kp_int_or_string *y = CAT(b, f->off, kp_int_or_string);
-		if (x->type != y->type)
+	return 1;
+}
+
+static int fk_map_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_labels *x = CAT(a, f->off, kp_labels);
+	const kp_labels *y = CAT(b, f->off, kp_labels);
+	if ((!x->items) != (!y->items) || x->count != y->count)
+		return 0;
+	for (size_t i = 0; x->items && i < x->count; i++) {
+		const kp_label *l = label_find(y, x->items[i].key);
+		if (!l || !str_eq(l->value, x->items[i].value))
 			return 0;
-		if (x->type == KP_INT_OR_STRING_INT)
-			return x->int_value == y->int_value;
-		if (x->type == KP_INT_OR_STRING_STRING)
-			return str_eq(x->str_value, y->str_value);
-		return 1;
 	}
-	case KP__FK_STRINGS: {
-		const char *const *x = *CAT(a, f->off, const char *const *);
-		const char *const *y = *CAT(b, f->off, const char *const *);
-		size_t n = *CAT(a, f->aux, size_t);
-		if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
+	return 1;
+}
+
+static int fk_resources_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_resource_list *x = CAT(a, f->off, kp_resource_list);
+	const kp_resource_list *y = CAT(b, f->off, kp_resource_list);
+	if ((!x->items) != (!y->items) || x->count != y->count)
+		return 0;
+	for (size_t i = 0; x->items && i < x->count; i++) {
+		const kp_resource *r = resource_find(y, x->items[i].name);
+		if (!r || kp_quantity_cmp(&r->quantity, &x->items[i].quantity) != 0)
 			return 0;
-		for (size_t i = 0; x && i < n; i++)
-			if (!str_eq(x[i], y[i]))
-				return 0;
-		return 1;
 	}
-	case KP__FK_MAP: {
-		const kp_labels *x = CAT(a, f->off, kp_labels);
-		const kp_labels *y = CAT(b, f->off, kp_labels);
-		if ((!x->items) != (!y->items) || x->count != y->count)
+	return 1;
+}
+
+static int fk_struct_equal(const kp__field *f, const void *a, const void *b)
+{
+	return equal_struct_ptr(f->elem, *CAT(a, f->off, const void *), *CAT(b, f->off, const void *));
+}
+
+static int fk_list_equal(const kp__field *f, const void *a, const void *b)
+{
+	const void *const *x = *CAT(a, f->off, const void *const *);
+	const void *const *y = *CAT(b, f->off, const void *const *);
+	size_t n = *CAT(a, f->aux, size_t);
+	if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
+		return 0;
+	for (size_t i = 0; x && i < n; i++)
+		if (!equal_struct_ptr(f->elem, x[i], y[i]))
 			return 0;
-		for (size_t i = 0; x->items && i < x->count; i++) {
-			const kp_label *l = label_find(y, x->items[i].key);
-			if (!l || !str_eq(l->value, x->items[i].value))
-				return 0;
-		}
-		return 1;
-	}
-	case KP__FK_RESOURCES: {
-		const kp_resource_list *x = CAT(a, f->off, kp_resource_list);
-		const kp_resource_list *y = CAT(b, f->off, kp_resource_list);
-		if ((!x->items) != (!y->items) || x->count != y->count)
+	return 1;
+}
+
+static int fk_values_equal(const kp__field *f, const void *a, const void *b)
+{
+	const char *x = *CAT(a, f->off, const char *);
+	const char *y = *CAT(b, f->off, const char *);
+	size_t n = *CAT(a, f->aux, size_t);
+	if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
+		return 0;
+	for (size_t i = 0; x && i < n; i++)
+		if (!equal_fields(f->elem, x + i * f->elem->size, y + i * f->elem->size))
 			return 0;
-		for (size_t i = 0; x->items && i < x->count; i++) {
-			const kp_resource *r = resource_find(y, x->items[i].name);
-			if (!r || kp_quantity_cmp(&r->quantity, &x->items[i].quantity) != 0)
-				return 0;
-		}
-		return 1;
-	}
-	case KP__FK_STRUCT:
-		return equal_struct_ptr(f->elem, *CAT(a, f->off, const void *), *CAT(b, f->off, const void *));
-	case KP__FK_LIST: {
-		const void *const *x = *CAT(a, f->off, const void *const *);
-		const void *const *y = *CAT(b, f->off, const void *const *);
-		size_t n = *CAT(a, f->aux, size_t);
-		if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
-			return 0;
-		for (size_t i = 0; x && i < n; i++)
-			if (!equal_struct_ptr(f->elem, x[i], y[i]))
-				return 0;
-		return 1;
-	}
-	case KP__FK_VALUES: {
-		const char *x = *CAT(a, f->off, const char *);
-		const char *y = *CAT(b, f->off, const char *);
-		size_t n = *CAT(a, f->aux, size_t);
-		if ((!x) != (!y) || n != *CAT(b, f->aux, size_t))
-			return 0;
-		for (size_t i = 0; x && i < n; i++)
-			if (!equal_fields(f->elem, x + i * f->elem->size, y + i * f->elem->size))
-				return 0;
-		return 1;
-	}
-	default:
-		return 1;
-	}
+	return 1;
+}
+
+static int fk_none_equal(const kp__field *f, const void *a, const void *b)
+{
+	(void)f;
+	(void)a;
+	(void)b;
+	return 1;
 }
 
 static int equal_fields(const kp__type *t, const void *a, const void *b)
@@ -1734,246 +1932,337 @@ static kp__node *mk_bool(uint32_t v)
 static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **out);
 
 static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-			kp__node **out)
+		kp__node **out);
+
+static int fk_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
 {
-	*out = NULL;
-	switch (f->kind) {
-	case KP__FK_STRING: {
-		const char *v = *CAT(s, f->off, const char *);
-		if (v && !(*out = mk_string(v)))
-			return eoom(c);
-		return KP_OK;
-	}
-	case KP__FK_API_VERSION: {
-		const char *v = *CAT(s, f->off, const char *);
-		if (!v)
-			v = top_api_version(c);
-		if (!(*out = mk_string(v)))
-			return eoom(c);
-		return KP_OK;
-	}
-	case KP__FK_KIND:
-		if (!(*out = mk_string(top_kind_name(c))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_ENUM: {
-		const char *v = *CAT(s, f->off, const char *);
-		uint32_t code = *CAT(s, f->aux, uint32_t);
-		if (!v && code) {
-			v = enum_name(f->en, code);
-			if (!v)
-				return eerr(c, KP_EINVAL, "unknown code %u", (unsigned)code);
-		}
-		if (v && !(*out = mk_string(v)))
-			return eoom(c);
-		return KP_OK;
-	}
-	case KP__FK_CODE: {
-		uint32_t code = *CAT(s, f->off, uint32_t);
-		if (!code)
-			return KP_OK;
-		const char *v = enum_name(f->en, code);
+	(void)t;
+	const char *v = *CAT(s, f->off, const char *);
+	if (v && !(*out = mk_string(v)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_api_version_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const char *v = *CAT(s, f->off, const char *);
+	if (!v)
+		v = top_api_version(c);
+	if (!(*out = mk_string(v)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_kind_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	(void)f;
+	(void)s;
+	if (!(*out = mk_string(top_kind_name(c))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const char *v = *CAT(s, f->off, const char *);
+	uint32_t code = *CAT(s, f->aux, uint32_t);
+	if (!v && code) {
+		v = enum_name(f->en, code);
 		if (!v)
 			return eerr(c, KP_EINVAL, "unknown code %u", (unsigned)code);
-		if (!(*out = mk_string(v)))
-			return eoom(c);
+	}
+	if (v && !(*out = mk_string(v)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	uint32_t code = *CAT(s, f->off, uint32_t);
+	if (!code)
+		return KP_OK;
+	const char *v = enum_name(f->en, code);
+	if (!v)
+		return eerr(c, KP_EINVAL, "unknown code %u", (unsigned)code);
+	if (!(*out = mk_string(v)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->off, uint32_t) && !(*out = mk_bool(1)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_opt_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_bool(*CAT(s, f->off, uint32_t))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->off, int32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_opt_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->off, int64_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_opt_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	int64_t ms = *CAT(s, f->off, int64_t);
+	if (!ms)
+		return KP_OK;
+	char buf[48]; /* int64 ms: a year of at most 10 characters + 20: fits */
+	kp__time_format_rfc3339(ms, buf, sizeof(buf));
+	if (!(*out = mk_string(buf)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
+	char buf[KP_DURATION_STRING_MAX];
+	const char *v = d->text;
+	if (!v && d->parsed) {
+		int32_t never = f->kind == KP__FK_NILLABLE_DURATION ? d->never : 0;
+		kp_duration_format_nillable_ns(d->ns, never, buf, sizeof(buf));
+		v = buf;
+	}
+	if (v && !(*out = mk_string(v)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_int_or_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const kp_int_or_string *is = CAT(s, f->off, kp_int_or_string);
+	if (is->type == KP_INT_OR_STRING_INT)
+		*out = mk_number_i64(is->int_value);
+	else if (is->type == KP_INT_OR_STRING_STRING)
+		*out = mk_string(is->str_value);
+	else if (is->type == KP_INT_OR_STRING_UNSET)
+		return KP_OK;
+	else
+		return eerr(c, KP_EINVAL, "unknown int-or-string type %u", (unsigned)is->type);
+	if (!*out)
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const char *const *items = *CAT(s, f->off, const char *const *);
+	size_t n = *CAT(s, f->aux, size_t);
+	if (!items) {
+		if (n)
+			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	case KP__FK_BOOL:
-		if (*CAT(s, f->off, uint32_t) && !(*out = mk_bool(1)))
+	kp__node *a = mk(KP__N_ARRAY);
+	if (!a)
+		return eoom(c);
+	for (size_t i = 0; i < n; i++) {
+		kp__node *e = mk_string(items[i]);
+		if (!e || kp__node_append(a, e) != KP_OK) {
+			kp__node_free(a);
 			return eoom(c);
-		return KP_OK;
-	case KP__FK_OPT_BOOL:
-		if (*CAT(s, f->aux, uint32_t) && !(*out = mk_bool(*CAT(s, f->off, uint32_t))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_INT32:
-		if (*CAT(s, f->off, int32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_OPT_INT32:
-		if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_INT64:
-		if (*CAT(s, f->off, int64_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_OPT_INT64:
-		if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
-			return eoom(c);
-		return KP_OK;
-	case KP__FK_TIME: {
-		int64_t ms = *CAT(s, f->off, int64_t);
-		if (!ms)
-			return KP_OK;
-		char buf[48]; /* int64 ms: a year of at most 10 characters + 20: fits */
-		kp__time_format_rfc3339(ms, buf, sizeof(buf));
-		if (!(*out = mk_string(buf)))
-			return eoom(c);
-		return KP_OK;
-	}
-	case KP__FK_DURATION:
-	case KP__FK_NILLABLE_DURATION: {
-		const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
-		char buf[KP_DURATION_STRING_MAX];
-		const char *v = d->text;
-		if (!v && d->parsed) {
-			int32_t never = f->kind == KP__FK_NILLABLE_DURATION ? d->never : 0;
-			kp_duration_format_nillable_ns(d->ns, never, buf, sizeof(buf));
-			v = buf;
 		}
-		if (v && !(*out = mk_string(v)))
-			return eoom(c);
+	}
+	*out = a;
+	return KP_OK;
+}
+
+static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const kp_labels *l = CAT(s, f->off, kp_labels);
+	if (!l->items) {
+		if (l->count)
+			return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
 		return KP_OK;
 	}
-	case KP__FK_INT_OR_STRING: {
-		const kp_int_or_string *is = CAT(s, f->off, kp_int_or_string);
-		if (is->type == KP_INT_OR_STRING_INT)
-			*out = mk_number_i64(is->int_value);
-		else if (is->type == KP_INT_OR_STRING_STRING)
-			*out = mk_string(is->str_value);
-		else if (is->type == KP_INT_OR_STRING_UNSET)
-			return KP_OK;
-		else
-			return eerr(c, KP_EINVAL, "unknown int-or-string type %u", (unsigned)is->type);
-		if (!*out)
-			return eoom(c);
-		return KP_OK;
-	}
-	case KP__FK_STRINGS: {
-		const char *const *items = *CAT(s, f->off, const char *const *);
-		size_t n = *CAT(s, f->aux, size_t);
-		if (!items) {
-			if (n)
-				return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
-			return KP_OK;
+	kp__node *o = mk(KP__N_OBJECT);
+	if (!o)
+		return eoom(c);
+	for (size_t i = 0; i < l->count; i++) {
+		if (!l->items[i].key) {
+			kp__node_free(o);
+			return eerr(c, KP_EINVAL, "NULL key in a map");
 		}
-		kp__node *a = mk(KP__N_ARRAY);
-		if (!a)
-			return eoom(c);
-		for (size_t i = 0; i < n; i++) {
-			kp__node *e = mk_string(items[i]);
-			if (!e || kp__node_append(a, e) != KP_OK) {
-				kp__node_free(a);
-				return eoom(c);
+		char *k = kp__strdup(l->items[i].key);
+		kp__node *v = mk_string(l->items[i].value);
+		if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
+			if (!k || !v) {
+				kp__free(k);
+				kp__node_free(v);
 			}
-		}
-		*out = a;
-		return KP_OK;
-	}
-	case KP__FK_MAP: {
-		const kp_labels *l = CAT(s, f->off, kp_labels);
-		if (!l->items) {
-			if (l->count)
-				return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
-			return KP_OK;
-		}
-		kp__node *o = mk(KP__N_OBJECT);
-		if (!o)
+			kp__node_free(o);
 			return eoom(c);
-		for (size_t i = 0; i < l->count; i++) {
-			if (!l->items[i].key) {
-				kp__node_free(o);
-				return eerr(c, KP_EINVAL, "NULL key in a map");
-			}
-			char *k = kp__strdup(l->items[i].key);
-			kp__node *v = mk_string(l->items[i].value);
-			if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
-				if (!k || !v) {
-					kp__free(k);
-					kp__node_free(v);
-				}
-				kp__node_free(o);
-				return eoom(c);
-			}
 		}
-		*out = o;
+	}
+	*out = o;
+	return KP_OK;
+}
+
+static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const kp_resource_list *l = CAT(s, f->off, kp_resource_list);
+	if (!l->items) {
+		if (l->count)
+			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	case KP__FK_RESOURCES: {
-		const kp_resource_list *l = CAT(s, f->off, kp_resource_list);
-		if (!l->items) {
-			if (l->count)
-				return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
-			return KP_OK;
+	kp__node *o = mk(KP__N_OBJECT);
+	if (!o)
+		return eoom(c);
+	for (size_t i = 0; i < l->count; i++) {
+		char q[KP_QUANTITY_STRING_MAX];
+		if (!l->items[i].name) {
+			kp__node_free(o);
+			return eerr(c, KP_EINVAL, "NULL resource name");
 		}
-		kp__node *o = mk(KP__N_OBJECT);
-		if (!o)
+		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) != KP_OK) {
+			kp__node_free(o);
+			return eerr(c, KP_EINVAL, "quantity of %s cannot be formatted",
+				    l->items[i].name);
+		}
+		char *k = kp__strdup(l->items[i].name);
+		kp__node *v = mk_string(q);
+		if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
+			if (!k || !v) {
+				kp__free(k);
+				kp__node_free(v);
+			}
+			kp__node_free(o);
 			return eoom(c);
-		for (size_t i = 0; i < l->count; i++) {
-			char q[KP_QUANTITY_STRING_MAX];
-			if (!l->items[i].name) {
-				kp__node_free(o);
-				return eerr(c, KP_EINVAL, "NULL resource name");
-			}
-			if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) != KP_OK) {
-				kp__node_free(o);
-				return eerr(c, KP_EINVAL, "quantity of %s cannot be formatted",
-					    l->items[i].name);
-			}
-			char *k = kp__strdup(l->items[i].name);
-			kp__node *v = mk_string(q);
-			if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
-				if (!k || !v) {
-					kp__free(k);
-					kp__node_free(v);
-				}
-				kp__node_free(o);
-				return eoom(c);
-			}
 		}
-		*out = o;
+	}
+	*out = o;
+	return KP_OK;
+}
+
+static int fk_struct_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const void *p = *CAT(s, f->off, const void *);
+	if (!p)
+		return KP_OK;
+	return encode_struct(c, f->elem, p, out);
+}
+
+static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)t;
+	const char *items = *CAT(s, f->off, const char *);
+	size_t n = *CAT(s, f->aux, size_t);
+	if (!items) {
+		if (n)
+			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	case KP__FK_STRUCT: {
-		const void *p = *CAT(s, f->off, const void *);
-		if (!p)
-			return KP_OK;
-		return encode_struct(c, f->elem, p, out);
-	}
-	case KP__FK_LIST:
-	case KP__FK_VALUES: {
-		const char *items = *CAT(s, f->off, const char *);
-		size_t n = *CAT(s, f->aux, size_t);
-		if (!items) {
-			if (n)
-				return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
-			return KP_OK;
+	kp__node *a = mk(KP__N_ARRAY);
+	if (!a)
+		return eoom(c);
+	for (size_t i = 0; i < n; i++) {
+		const void *e = f->kind == KP__FK_LIST ? ((const void *const *)(const void *)items)[i]
+						       : (const void *)(items + i * f->elem->size);
+		size_t old = c->path.len;
+		kp__buf_printf(&c->path, "[%zu]", i);
+		kp__node *en = NULL;
+		int rc = e ? encode_struct(c, f->elem, e, &en)
+			   : eerr(c, KP_EINVAL, "NULL item in a list");
+		c->path.len = old;
+		if (c->path.data)
+			c->path.data[old] = '\0';
+		if (rc) {
+			kp__node_free(a);
+			return rc;
 		}
-		kp__node *a = mk(KP__N_ARRAY);
-		if (!a)
+		if (kp__node_append(a, en) != KP_OK) {
+			kp__node_free(a);
 			return eoom(c);
-		for (size_t i = 0; i < n; i++) {
-			const void *e = f->kind == KP__FK_LIST ? ((const void *const *)(const void *)items)[i]
-							       : (const void *)(items + i * f->elem->size);
-			size_t old = c->path.len;
-			kp__buf_printf(&c->path, "[%zu]", i);
-			kp__node *en = NULL;
-			int rc = e ? encode_struct(c, f->elem, e, &en)
-				   : eerr(c, KP_EINVAL, "NULL item in a list");
-			c->path.len = old;
-			if (c->path.data)
-				c->path.data[old] = '\0';
-			if (rc) {
-				kp__node_free(a);
-				return rc;
-			}
-			if (kp__node_append(a, en) != KP_OK) {
-				kp__node_free(a);
-				return eoom(c);
-			}
 		}
-		*out = a;
-		return KP_OK;
 	}
-	case KP__FK_TAG:
-		if (t->tag_off && *CAT(s, t->tag_off, uint32_t) == f->tag && !(*out = mk(KP__N_OBJECT)))
-			return eoom(c);
-		return KP_OK;
-	default:
-		return KP_OK;
-	}
+	*out = a;
+	return KP_OK;
+}
+
+static int fk_tag_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	if (t->tag_off && *CAT(s, t->tag_off, uint32_t) == f->tag && !(*out = mk(KP__N_OBJECT)))
+		return eoom(c);
+	return KP_OK;
+}
+
+static int fk_none_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	(void)c;
+	(void)t;
+	(void)f;
+	(void)s;
+	(void)out;
+	return KP_OK;
 }
 
 static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **out)
@@ -2032,4 +2321,430 @@ int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *inf
 	int rc = encode_struct(&c, t, s, out);
 	kp__buf_dispose(&c.path);
 	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* map[string]metav1.Duration                                               */
+
+static void duration_map_dispose(kp_duration_map *m)
+{
+	const char **keys = (const char **)(uintptr_t)m->keys;
+	kp_api_duration *values = (kp_api_duration *)(uintptr_t)m->values;
+	for (size_t i = 0; keys && i < m->n; i++)
+		free_str(keys[i]);
+	for (size_t i = 0; values && i < m->n; i++)
+		free_str(values[i].text);
+	kp__free(keys);
+	kp__free(values);
+	memset(m, 0, sizeof(*m));
+}
+
+typedef struct dm_entry {
+	const char *key;
+	kp_api_duration value;
+} dm_entry;
+
+static int dm_entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const dm_entry *)a)->key, ((const dm_entry *)b)->key);
+}
+
+/* Split sorted entries into m (which takes their strings). */
+static int dm_from_entries(kp_duration_map *m, dm_entry *e, size_t n)
+{
+	const char **keys = kp__calloc(n ? n : 1, sizeof(*keys));
+	kp_api_duration *values = kp__calloc(n ? n : 1, sizeof(*values));
+	if (!keys || !values) {
+		kp__free(keys);
+		kp__free(values);
+		return KP_ENOMEM;
+	}
+	qsort(e, n, sizeof(*e), dm_entry_cmp);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = e[i].key;
+		values[i] = e[i].value;
+	}
+	m->keys = keys;
+	m->values = values;
+	m->n = n;
+	return KP_OK;
+}
+
+static void dm_entries_free(dm_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free_str(e[i].key);
+		free_str(e[i].value.text);
+	}
+	kp__free(e);
+}
+
+static int fk_duration_map_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+				  kp__node *n)
+{
+	(void)t;
+	if (n->type != KP__N_OBJECT)
+		return type_err(c, "object", n);
+	int rc = check_duplicates(c, n, 1);
+	if (rc)
+		return rc;
+	dm_entry *e = kp__calloc(n->n ? n->n : 1, sizeof(*e));
+	if (!e)
+		return oom(c);
+	const kp__field one = { "", "", KP__FK_DURATION, 0, 0, 0, 0, NULL, NULL };
+	size_t k = 0;
+	for (; rc == KP_OK && k < n->n; k++) {
+		pmark old = path_push_map_key(c, n->keys[k]);
+		rc = decode_duration(c, &one, &e[k].value, n->items[k]);
+		path_pop(c, old);
+		if (rc == KP_OK && !(e[k].key = kp__strdup(n->keys[k])))
+			rc = oom(c);
+	}
+	kp_duration_map *m = AT(dst, f->off, kp_duration_map);
+	if (rc == KP_OK) {
+		duration_map_dispose(m);
+		if (dm_from_entries(m, e, n->n) == KP_OK) {
+			kp__free(e);
+			return KP_OK;
+		}
+		rc = oom(c);
+	}
+	dm_entries_free(e, k);
+	return rc;
+}
+
+static void fk_duration_map_free(const kp__field *f, void *s)
+{
+	duration_map_dispose(AT(s, f->off, kp_duration_map));
+}
+
+static int fk_duration_map_copy(const kp__type *t, const kp__field *f, void *d, const void *s,
+				kp__buf *path, kp_error *err)
+{
+	(void)t;
+	const kp_duration_map *sm = CAT(s, f->off, kp_duration_map);
+	if (!sm->keys || !sm->values) {
+		if (sm->n)
+			return copy_err(path, err, KP_EINVAL, "NULL map with a non-zero count");
+		return KP_OK;
+	}
+	dm_entry *e = kp__calloc(sm->n ? sm->n : 1, sizeof(*e));
+	if (!e)
+		return copy_err(path, err, KP_ENOMEM, "out of memory");
+	size_t k = 0;
+	int rc = KP_OK;
+	for (; rc == KP_OK && k < sm->n; k++) {
+		if (!sm->keys[k]) {
+			rc = copy_err(path, err, KP_EINVAL, "NULL key in a map");
+			break;
+		}
+		e[k].value = sm->values[k];
+		e[k].value.text = NULL;
+		if (dup_str(sm->keys[k], &e[k].key) || dup_str(sm->values[k].text, &e[k].value.text))
+			rc = copy_err(path, err, KP_ENOMEM, "out of memory");
+	}
+	if (rc == KP_OK && dm_from_entries(AT(d, f->off, kp_duration_map), e, sm->n) == KP_OK) {
+		kp__free(e);
+		return KP_OK;
+	}
+	dm_entries_free(e, k < sm->n ? k + 1 : k);
+	return rc ? rc : copy_err(path, err, KP_ENOMEM, "out of memory");
+}
+
+static int dm_value_equal(const kp_api_duration *x, const kp_api_duration *y)
+{
+	if (!str_eq(x->text, y->text) || x->parsed != y->parsed)
+		return 0;
+	return !x->parsed || x->ns == y->ns;
+}
+
+static int fk_duration_map_equal(const kp__field *f, const void *a, const void *b)
+{
+	const kp_duration_map *x = CAT(a, f->off, kp_duration_map);
+	const kp_duration_map *y = CAT(b, f->off, kp_duration_map);
+	if ((!x->keys) != (!y->keys) || x->n != y->n)
+		return 0;
+	for (size_t i = 0; x->keys && i < x->n; i++)
+		if (!str_eq(x->keys[i], y->keys[i]) || !dm_value_equal(&x->values[i], &y->values[i]))
+			return 0;
+	return 1;
+}
+
+static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+				  kp__node **out)
+{
+	(void)t;
+	const kp_duration_map *m = CAT(s, f->off, kp_duration_map);
+	if (!m->keys || !m->values) {
+		if (m->n)
+			return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
+		return KP_OK;
+	}
+	kp__node *o = mk(KP__N_OBJECT);
+	if (!o)
+		return eoom(c);
+	for (size_t i = 0; i < m->n; i++) {
+		const kp_api_duration *d = &m->values[i];
+		char buf[KP_DURATION_STRING_MAX];
+		const char *v = d->text;
+		if (!v && d->parsed) {
+			kp_duration_format_nillable_ns(d->ns, 0, buf, sizeof(buf));
+			v = buf;
+		}
+		if (!m->keys[i]) {
+			kp__node_free(o);
+			return eerr(c, KP_EINVAL, "NULL key in a map");
+		}
+		char *k = kp__strdup(m->keys[i]);
+		kp__node *vn = mk_string(v ? v : "");
+		if (!k || !vn || kp__node_add(o, k, vn) != KP_OK) {
+			if (!k || !vn) {
+				kp__free(k);
+				kp__node_free(vn);
+			}
+			kp__node_free(o);
+			return eoom(c);
+		}
+	}
+	*out = o;
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Raw JSON values (apiextensionsv1.JSON)                                   */
+
+typedef struct json_member {
+	const char *key;
+	const kp__node *value;
+	size_t index;
+} json_member;
+
+static int json_member_cmp(const void *a, const void *b)
+{
+	const json_member *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* n as Go's json.Marshal writes a decoded value: compact, object keys in
+ * byte order, the last of duplicated keys. */
+static int json_sorted(kp__buf *b, const kp__node *n)
+{
+	if (n->type == KP__N_ARRAY) {
+		kp__buf_putc(b, '[');
+		for (size_t i = 0; i < n->n; i++) {
+			if (i)
+				kp__buf_putc(b, ',');
+			if (json_sorted(b, n->items[i]))
+				return KP_ENOMEM;
+		}
+		kp__buf_putc(b, ']');
+		return KP_OK;
+	}
+	if (n->type != KP__N_OBJECT) {
+		kp__json_write(b, n, 0);
+		return KP_OK;
+	}
+	json_member *m = kp__calloc(n->n ? n->n : 1, sizeof(*m));
+	if (!m)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < n->n; i++)
+		m[i] = (json_member){ n->keys[i], n->items[i], i };
+	qsort(m, n->n, sizeof(*m), json_member_cmp);
+	kp__buf_putc(b, '{');
+	int first = 1, rc = KP_OK;
+	for (size_t i = 0; rc == KP_OK && i < n->n; i++) {
+		if (i + 1 < n->n && !strcmp(m[i].key, m[i + 1].key))
+			continue; /* a later duplicate wins */
+		if (!first)
+			kp__buf_putc(b, ',');
+		first = 0;
+		kp__json_write_string(b, m[i].key, strlen(m[i].key));
+		kp__buf_putc(b, ':');
+		rc = json_sorted(b, m[i].value);
+	}
+	kp__buf_putc(b, '}');
+	kp__free(m);
+	return rc;
+}
+
+static int fk_json_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst,
+			  kp__node *n)
+{
+	(void)t;
+	kp__buf b = { 0 };
+	if (json_sorted(&b, n) != KP_OK) {
+		kp__buf_dispose(&b);
+		return oom(c);
+	}
+	char *text = kp__buf_take(&b, NULL);
+	if (!text)
+		return oom(c);
+	const char **slot = AT(dst, f->off, const char *);
+	free_str(*slot);
+	*slot = text;
+	return KP_OK;
+}
+
+static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+			  kp__node **out)
+{
+	(void)t;
+	const char *text = *CAT(s, f->off, const char *);
+	if (!text)
+		return KP_OK;
+	size_t len = strlen(text);
+	/* the text was written from a decoded tree: these limits are never met */
+	kp__budget b = { (size_t)1 << 20, 0, len * 2 + 64, 0, 1000, NULL };
+	kp__node *docs = NULL;
+	kp_error e;
+	memset(&e, 0, sizeof(e));
+	int rc = kp__json_parse(&docs, text, len, &b, &e);
+	if (rc == KP_ENOMEM)
+		return eoom(c);
+	if (rc || docs->n != 1) {
+		kp__node_free(docs);
+		return eerr(c, KP_EINVAL, "not one JSON value: %s", rc ? e.message : "");
+	}
+	/* The parse's nodes live in its arena, released with docs: the value
+	 * is copied to the heap, as the encoder's tree is. */
+	*out = kp__node_copy(NULL, docs->items[0], NULL);
+	kp__node_free(docs);
+	return *out ? KP_OK : eoom(c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The field kinds: one row of operations each                              */
+
+/* What the engine does with a field of one kind. Adding a field kind is one
+ * row here (and one in lib/hash/hashstructure.c for drift hashing). */
+typedef struct fk_ops {
+	size_t size;     /* bytes of the member at off (0: none) */
+	size_t aux_size; /* bytes of the member at aux (0: none) */
+	int (*decode)(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n);
+	void (*free)(const kp__field *f, void *s);
+	int (*enums_agree)(const kp__field *f, const void *s, kp__buf *path, kp_error *err);
+	int (*copy)(const kp__type *t, const kp__field *f, void *d, const void *s, kp__buf *path,
+		    kp_error *err);
+	int (*equal)(const kp__field *f, const void *a, const void *b);
+	int (*encode)(ectx *c, const kp__type *t, const kp__field *f, const void *s, kp__node **out);
+} fk_ops;
+
+static const fk_ops fk_table[] = {
+	[KP__FK_STRING] = { sizeof(const char *), 0, fk_string_decode, fk_string_free,
+		fk_none_enums_agree, fk_string_copy, fk_string_equal, fk_string_encode },
+	[KP__FK_ENUM] = { sizeof(const char *), sizeof(uint32_t), fk_enum_decode, fk_string_free,
+		fk_enum_enums_agree, fk_enum_copy, fk_enum_equal, fk_enum_encode },
+	[KP__FK_CODE] = { sizeof(uint32_t), 0, fk_code_decode, fk_none_free, fk_none_enums_agree,
+		fk_u32_copy, fk_u32_equal, fk_code_encode },
+	[KP__FK_BOOL] = { sizeof(uint32_t), 0, fk_bool_decode, fk_none_free, fk_none_enums_agree,
+		fk_u32_copy, fk_u32_equal, fk_bool_encode },
+	[KP__FK_OPT_BOOL] = { sizeof(uint32_t), sizeof(uint32_t), fk_bool_decode, fk_none_free,
+		fk_none_enums_agree, fk_opt_u32_copy, fk_opt_u32_equal, fk_opt_bool_encode },
+	[KP__FK_INT32] = { sizeof(int32_t), 0, fk_int32_decode, fk_none_free, fk_none_enums_agree,
+		fk_u32_copy, fk_u32_equal, fk_int32_encode },
+	[KP__FK_INT64] = { sizeof(int64_t), 0, fk_int64_decode, fk_none_free, fk_none_enums_agree,
+		fk_int64_copy, fk_int64_equal, fk_int64_encode },
+	[KP__FK_OPT_INT32] = { sizeof(int32_t), sizeof(uint32_t), fk_int32_decode, fk_none_free,
+		fk_none_enums_agree, fk_opt_u32_copy, fk_opt_u32_equal, fk_opt_int32_encode },
+	[KP__FK_OPT_INT64] = { sizeof(int64_t), sizeof(uint32_t), fk_int64_decode, fk_none_free,
+		fk_none_enums_agree, fk_opt_int64_copy, fk_opt_int64_equal, fk_opt_int64_encode },
+	[KP__FK_TIME] = { sizeof(int64_t), 0, fk_time_decode, fk_none_free, fk_none_enums_agree,
+		fk_int64_copy, fk_int64_equal, fk_time_encode },
+	[KP__FK_DURATION] = { sizeof(kp_api_duration), 0, fk_duration_decode, fk_duration_free,
+		fk_none_enums_agree, fk_duration_copy, fk_duration_equal, fk_duration_encode },
+	[KP__FK_NILLABLE_DURATION] = { sizeof(kp_api_duration), 0, fk_duration_decode,
+		fk_duration_free, fk_none_enums_agree, fk_duration_copy, fk_duration_equal,
+		fk_duration_encode },
+	[KP__FK_INT_OR_STRING] = { sizeof(kp_int_or_string), 0, fk_int_or_string_decode,
+		fk_int_or_string_free, fk_none_enums_agree, fk_int_or_string_copy,
+		fk_int_or_string_equal, fk_int_or_string_encode },
+	[KP__FK_STRINGS] = { sizeof(void *), sizeof(size_t), fk_strings_decode, fk_strings_free,
+		fk_none_enums_agree, fk_strings_copy, fk_strings_equal, fk_strings_encode },
+	[KP__FK_MAP] = { sizeof(kp_labels), 0, fk_map_decode, fk_map_free, fk_none_enums_agree,
+		fk_map_copy, fk_map_equal, fk_map_encode },
+	[KP__FK_RESOURCES] = { sizeof(kp_resource_list), 0, fk_resources_decode,
+		fk_resources_free, fk_none_enums_agree, fk_resources_copy, fk_resources_equal,
+		fk_resources_encode },
+	[KP__FK_STRUCT] = { sizeof(void *), 0, fk_struct_decode, fk_struct_free,
+		fk_struct_enums_agree, fk_struct_copy, fk_struct_equal, fk_struct_encode },
+	[KP__FK_LIST] = { sizeof(void *), sizeof(size_t), fk_list_decode, fk_list_free,
+		fk_list_enums_agree, fk_list_copy, fk_list_equal, fk_list_encode },
+	[KP__FK_VALUES] = { sizeof(void *), sizeof(size_t), fk_values_decode, fk_values_free,
+		fk_values_enums_agree, fk_values_copy, fk_values_equal, fk_list_encode },
+	[KP__FK_TAG] = { 0, 0, fk_tag_decode, fk_none_free, fk_none_enums_agree, fk_none_copy,
+		fk_none_equal, fk_tag_encode },
+	[KP__FK_IGNORED] = { 0, 0, fk_none_decode, fk_none_free, fk_none_enums_agree,
+		fk_none_copy, fk_none_equal, fk_none_encode },
+	[KP__FK_API_VERSION] = { sizeof(const char *), 0, fk_string_decode, fk_string_free,
+		fk_none_enums_agree, fk_string_copy, fk_string_equal, fk_api_version_encode },
+	[KP__FK_DURATION_MAP] = { sizeof(kp_duration_map), 0, fk_duration_map_decode,
+		fk_duration_map_free, fk_none_enums_agree, fk_duration_map_copy, fk_duration_map_equal,
+		fk_duration_map_encode },
+	[KP__FK_JSON] = { sizeof(const char *), 0, fk_json_decode, fk_string_free,
+		fk_none_enums_agree, fk_string_copy, fk_string_equal, fk_json_encode },
+	[KP__FK_KIND] = { sizeof(uint32_t), 0, fk_kind_decode, fk_none_free, fk_none_enums_agree,
+		fk_u32_copy, fk_u32_equal, fk_kind_encode },
+};
+
+/* The row of a field's kind; a kind outside the table has none of the
+ * operations (descriptors are checked when built: kp_schema_compile). */
+static const fk_ops *fk_of(const kp__field *f)
+{
+	static const fk_ops none = { 0, 0, fk_none_decode, fk_none_free, fk_none_enums_agree,
+				     fk_none_copy, fk_none_equal, fk_none_encode };
+	if (f->kind >= sizeof(fk_table) / sizeof(fk_table[0]) || !fk_table[f->kind].decode)
+		return &none;
+	return &fk_table[f->kind];
+}
+
+int kp__fk_sizes(uint32_t kind, size_t *size, size_t *aux_size)
+{
+	if (kind == 0 || kind >= sizeof(fk_table) / sizeof(fk_table[0]) || !fk_table[kind].decode)
+		return -1;
+	*size = fk_table[kind].size;
+	*aux_size = fk_table[kind].aux_size;
+	return 0;
+}
+
+static size_t field_end(const kp__field *f)
+{
+	const fk_ops *k = fk_of(f);
+	if (!k->size)
+		return 0;
+	size_t end = f->off + k->size, aux_end = k->aux_size ? f->aux + k->aux_size : 0;
+	return end > aux_end ? end : aux_end;
+}
+
+static int decode_field(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n)
+{
+	return fk_of(f)->decode(c, t, f, dst, n);
+}
+
+static void free_field(const kp__field *f, void *s)
+{
+	fk_of(f)->free(f, s);
+}
+
+static int enums_agree_field(const kp__field *f, const void *s, kp__buf *path, kp_error *err)
+{
+	return fk_of(f)->enums_agree(f, s, path, err);
+}
+
+static int copy_field(const kp__type *t, const kp__field *f, void *d, const void *s, kp__buf *path,
+		kp_error *err)
+{
+	return fk_of(f)->copy(t, f, d, s, path, err);
+}
+
+static int equal_field(const kp__field *f, const void *a, const void *b)
+{
+	return fk_of(f)->equal(f, a, b);
+}
+
+static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+		kp__node **out)
+{
+	*out = NULL;
+	return fk_of(f)->encode(c, t, f, s, out);
 }

@@ -2,15 +2,18 @@
  * libkarpenter private: descriptor tables for the object model and the
  * engine they drive.
  *
- * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h,
- * kwok_nodeclass.h) and each fixed value type stored in it (kp_taint,
- * kp_toleration, kp_label_selector, ...) is described once, in objects.c, by
- * a kp__type: its Go type name, its size and one kp__field line per field
- * (JSON name, Go field name, kind, offsets, element type, enum table,
- * hash-tag flags), in Go declaration order. Decoding (tree -> struct),
- * encoding (struct -> tree), deep free, deep copy and deep equality are
- * generic walks over these tables; drift hashing (hashstructure v2 over Go
- * type and field names) can walk the same tables.
+ * Each C struct of the object model (objects.h, nodepool.h, nodeclaim.h)
+ * and each fixed value type stored in it (kp_taint, kp_toleration,
+ * kp_label_selector, ...) is described once, in objects.c, by a kp__type:
+ * its Go type name, its size and one kp__field line per field (JSON name,
+ * Go field name, kind, offsets, element type, enum table, hash-tag flags),
+ * in Go declaration order. Providers' kinds get the same form from their
+ * public descriptions (registry.c, karpenter/sys/schema.h). Decoding (tree
+ * -> struct), encoding (struct -> tree), deep free, deep copy and deep
+ * equality are generic walks over these tables, which call the field
+ * kind's row of operations (schema.c, fk_table); drift hashing
+ * (hashstructure v2 over Go type and field names) walks the same tables
+ * with its own row per kind (lib/hash/hashstructure.c).
  *
  * The same C struct may have several descriptors when Kubernetes has several
  * Go types of one shape (kp_condition: Condition, NodeCondition,
@@ -27,7 +30,8 @@
 #include "kp_internal.h"
 #include "document/tree.h"
 
-/* Field kinds. The C representation is given for each. */
+/* Field kinds. The C representation is given for each. The numbers are
+ * those of the public enum kp_field_kind (karpenter/sys/schema.h). */
 enum kp__fk {
 	KP__FK_STRING = 1,          /* const char * at off */
 	KP__FK_ENUM,                /* const char * at off (as written) + uint32 code at aux */
@@ -51,7 +55,9 @@ enum kp__fk {
 	KP__FK_TAG,                 /* the key's presence sets the type's tag to `tag` */
 	KP__FK_IGNORED,             /* accepted (strict mode) and dropped */
 	KP__FK_API_VERSION,         /* top-level apiVersion: const char * at off */
-	KP__FK_KIND                 /* top-level kind: uint32 kp_kind at off */
+	KP__FK_KIND,                /* top-level kind: uint32 kp_kind at off */
+	KP__FK_DURATION_MAP,        /* kp_duration_map at off (map[string]metav1.Duration) */
+	KP__FK_JSON                 /* const char * at off: any JSON value, compact, keys sorted */
 };
 
 /* Field flags: upstream hash struct tags. */
@@ -106,7 +112,6 @@ struct kp__type {
 /* Descriptors of the top-level kinds and of shared types (objects.c). */
 extern const kp__type kp__type_nodepool;
 extern const kp__type kp__type_nodeclaim;
-extern const kp__type kp__type_kwok_nodeclass;
 extern const kp__type kp__type_pod;
 extern const kp__type kp__type_node;
 extern const kp__type kp__type_daemonset;
@@ -126,6 +131,10 @@ typedef struct kp__kind_info {
 	const char *api_version; /* "karpenter.sh/v1" */
 	int karpenter;           /* unknown fields are reported (strict/lenient) */
 	const kp__type *type;
+	/* a registered kind's rule inventory (core kinds: NULL, the inventory
+	 * of lib/validation/validation_rules.c) */
+	const struct kp_validation_rule *rules;
+	size_t n_rules;
 } kp__kind_info;
 
 const kp__kind_info *kp__kind_info_get(uint32_t kind);
@@ -148,7 +157,7 @@ enum kp__unknown_mode {
 typedef struct kp__crd_rules {
 	/* The text of the kind's rule for a schema path ("spec.limits.*") and
 	 * OpenAPI keyword ("pattern", "format"), or NULL. */
-	const char *(*find)(uint32_t kind, const char *path, const char *keyword);
+	const char *(*find)(const kp__kind_info *info, const char *path, const char *keyword);
 	/* Go's regexp.MatchString: 1, 0, or a negative kp_status. */
 	int (*match)(const char *pattern, const char *text, size_t len);
 } kp__crd_rules;
@@ -201,6 +210,10 @@ int kp__schema_enums_agree(const kp__type *t, const void *s, kp_error *err);
 /* Deep equality: 1 if equal (quantities by value, maps and resource lists
  * as sets), 0 if not. */
 int kp__schema_equal(const kp__type *t, const void *a, const void *b);
+
+/* The C sizes of a field kind's members: at off and at aux (0: none).
+ * -1 for a kind the engine does not have. */
+int kp__fk_sizes(uint32_t kind, size_t *size, size_t *aux_size);
 
 /* Whether a (possibly caller-built, older) struct of type t holds field f
  * (fields beyond its struct_size read as zero). */

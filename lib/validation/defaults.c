@@ -15,9 +15,7 @@
  *     status.nodes                         0
  *   karpenter.sh_nodeclaims.yaml
  *     spec.expireAfter                     720h
- *   karpenter.kwok.sh_kwoknodeclasses.yaml
- *     status  {conditions: [{type: Ready, status: "True", reason: Ready,
- *              message: "", lastTransitionTime: 2024-01-01T01:01:01Z}]}
+ * (KWOKNodeClass's defaults: libkarpenter-kwok, through its registration.)
  * (terminationGracePeriod has no default: absent means "wait forever".)
  *
  * Every allocation is made before anything is attached, so a failure leaves
@@ -30,11 +28,10 @@
 #include <karpenter/validation.h>
 
 #include "kp_internal.h"
+#include "schema/registry.h"
 
 #define NS_PER_HOUR ((int64_t)3600 * 1000000000)
 
-/* 2024-01-01T01:01:01Z */
-#define KWOK_READY_TIME_MS ((int64_t)1704070861000)
 
 static int duration_absent(const kp_api_duration *d)
 {
@@ -185,44 +182,6 @@ KP_EXPORT int kp_nodeclaim_default(kp_nodeclaim *nc, kp_error *err)
 	return KP_OK;
 }
 
-KP_EXPORT int kp_kwok_nodeclass_default(kp_kwok_nodeclass *nc, kp_error *err)
-{
-	if (!nc)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	int rc = check(nc, sizeof(*nc), "kp_kwok_nodeclass", err);
-	if (rc)
-		return rc;
-	if (nc->status)
-		return KP_OK;
-	kp_kwok_nodeclass_status *st = kp__calloc(1, sizeof(*st));
-	kp_condition **conds = kp__calloc(1, sizeof(*conds));
-	kp_condition *cond = kp__calloc(1, sizeof(*cond));
-	char *type = kp__strdup("Ready"), *status = kp__strdup("True");
-	char *reason = kp__strdup("Ready"), *message = kp__strdup("");
-	if (!st || !conds || !cond || !type || !status || !reason || !message) {
-		kp__free(st);
-		kp__free(conds);
-		kp__free(cond);
-		kp__free(type);
-		kp__free(status);
-		kp__free(reason);
-		kp__free(message);
-		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	}
-	cond->struct_size = sizeof(*cond);
-	cond->type = type;
-	cond->status = status;
-	cond->reason = reason;
-	cond->message = message;
-	cond->last_transition_time_ms = KWOK_READY_TIME_MS;
-	conds[0] = cond;
-	st->struct_size = sizeof(*st);
-	st->conditions = conds;
-	st->n_conditions = 1;
-	nc->status = st;
-	return KP_OK;
-}
-
 KP_EXPORT int kp_object_default(uint32_t kind, void *object, kp_error *err)
 {
 	if (!object)
@@ -232,8 +191,6 @@ KP_EXPORT int kp_object_default(uint32_t kind, void *object, kp_error *err)
 		return kp_nodepool_default(object, err);
 	case KP_KIND_NODECLAIM:
 		return kp_nodeclaim_default(object, err);
-	case KP_KIND_KWOK_NODECLASS:
-		return kp_kwok_nodeclass_default(object, err);
 	case KP_KIND_UNKNOWN:
 		return kp__error(err, KP_EINVAL, "kind", "unknown kind");
 	default:
@@ -241,4 +198,17 @@ KP_EXPORT int kp_object_default(uint32_t kind, void *object, kp_error *err)
 			return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", kind);
 		return KP_OK; /* no CRD defaults for core kinds */
 	}
+}
+
+KP_EXPORT int kp_registry_object_default(const kp_registry *registry, uint32_t kind, void *object,
+					 kp_error *err)
+{
+	if (kind < KP_KIND_FIRST_REGISTERED)
+		return kp_object_default(kind, object, err);
+	if (!object)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	const kp__reg_kind *k = kp__registry_kind(registry, kind);
+	if (!k)
+		return kp__error(err, KP_EINVAL, "kind", "unknown kind %u", (unsigned)kind);
+	return k->ops.apply_defaults ? k->ops.apply_defaults(k->self, object, err) : KP_OK;
 }

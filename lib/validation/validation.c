@@ -18,6 +18,7 @@
 
 #include "common/sized.h"
 #include "validation_private.h"
+#include "schema/registry.h"
 
 struct kp__vproblem {
 	kp_field_error pub;
@@ -227,15 +228,23 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
 {
 	const kp_validation_rule *r;
 	if (!suffix || !*suffix) {
-		r = kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+		r = KP__V_FIND(c, vstr_get(&c->spath), keyword);
 	} else {
 		kp__vmark m = mark(c);
 		if (suffix[0] == '.' && c->spath.len == 0)
 			suffix++;
 		vstr_puts(c, &c->spath, suffix);
-		r = kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+		r = KP__V_FIND(c, vstr_get(&c->spath), keyword);
 		kp__v_pop(c, m);
 	}
+	/* A registered kind without a rule inventory: its metadata checks (the
+	 * only ones the core makes on it then) are the API server's. */
+	static const kp_validation_rule registered_metadata = {
+		sizeof(kp_validation_rule), KP_KIND_UNKNOWN, KP_RULE_SOURCE_METADATA, 0,
+		"registered:metadata", "metadata", "", "", ""
+	};
+	if (!r && c->reg_kind && !c->info->rules)
+		r = &registered_metadata;
 	if (!r)
 		vfail(c, KP_EINVAL); /* the walk and the inventory disagree */
 	return r;
@@ -244,7 +253,7 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
 /* A rule that may or may not exist for the current schema path. */
 static const kp_validation_rule *rule_opt(kp__vctx *c, const char *keyword)
 {
-	return kp__vrule_find(c->kind, vstr_get(&c->spath), keyword);
+	return KP__V_FIND(c, vstr_get(&c->spath), keyword);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -733,7 +742,7 @@ static int finish(kp__vctx *c, kp_validation *v)
 	const kp_validation_rule *skipped = NULL;
 	if (blocked) {
 		/* The notice comes only for kinds whose CRD has CEL rules. */
-		skipped = kp__vrule_find(c->kind, "*", "x-kubernetes-validations-skipped");
+		skipped = KP__V_FIND(c, "*", "x-kubernetes-validations-skipped");
 		if (skipped)
 			kp__v_report_at(c, KP__VP_CEL, KP_FIELD_ERROR_INVALID, skipped, "<nil>",
 					"Invalid value: null: some validation rules were not checked "
@@ -806,16 +815,18 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o.flags & ~known);
 	if (!walk)
 		return kp__error(err, KP_EINVAL, "kind", "no validation for kind %u (%s)", kind,
-				 kp_kind_name(kind));
+				 kp_registry_kind_name(o.registry, kind));
 
 	/* Work on copies with this library's struct sizes, so the walks can read
 	 * every member of a caller-built object written against older headers. */
+	const kp_registry *reg = o.registry;
 	void *obj = NULL, *old = NULL;
-	int rc = kp_object_copy(&obj, kind, object, err);
+	int rc = kp_registry_object_copy(&obj, reg, kind, object, err);
 	if (rc)
 		return rc;
-	if (old_object && (rc = kp_object_copy(&old, kind, old_object, err)) != KP_OK) {
-		kp_object_free(kind, obj);
+	if (old_object &&
+	    (rc = kp_registry_object_copy(&old, reg, kind, old_object, err)) != KP_OK) {
+		kp_registry_object_free(reg, kind, obj);
 		return rc;
 	}
 
@@ -825,10 +836,12 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.kind = kind;
 	c.flags = o.flags;
 	c.wk = o.wellknown;
+	c.reg_kind = kp__registry_kind(reg, kind);
+	c.info = kp__registry_kind_info(reg, kind);
 	/* Every kind shares the object head: struct_size, kind, api_version, metadata. */
 	const kp_object_meta *meta = ((const kp_nodepool *)obj)->metadata;
 	if (v)
-		v->object = kp__v_printf(&c, "%s/%s", kp_kind_name(kind),
+		v->object = kp__v_printf(&c, "%s/%s", kp_registry_kind_name(reg, kind),
 					 meta && meta->name ? meta->name : "");
 	if (!v || !v->object) {
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
@@ -850,8 +863,8 @@ done:
 	free_items(c.items, c.n_items);
 	kp__free(c.path.data);
 	kp__free(c.spath.data);
-	kp_object_free(kind, obj);
-	kp_object_free(kind, old);
+	kp_registry_object_free(reg, kind, obj);
+	kp_registry_object_free(reg, kind, old);
 	if (rc) {
 		kp_validation_free(v);
 		return rc;

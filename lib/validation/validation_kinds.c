@@ -1,5 +1,5 @@
 /*
- * The validation walks over NodePool, NodeClaim and KWOKNodeClass: their
+ * The validation walks over NodePool and NodeClaim (and registered kinds): their
  * OpenAPI constraints (read from the inventory for each schema path), their
  * CEL rules (one C function each, with CEL's semantics), list-type
  * uniqueness, the scale subresource, and upstream's runtime checks
@@ -25,6 +25,7 @@
 #include "k8s/labels_private.h"
 #include "schema/schema.h"
 #include "validation_private.h"
+#include "schema/registry.h"
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
@@ -42,7 +43,7 @@ static void required_opt(kp__vctx *c, const char *name, int present)
 	char *sp = kp__v_printf(c, "%s%s", sget(&c->spath), suffix);
 	if (!sp)
 		return;
-	const kp_validation_rule *r = kp__vrule_find(c->kind, sp, "required");
+	const kp_validation_rule *r = KP__V_FIND(c, sp, "required");
 	kp__free(sp);
 	if (r)
 		kp__v_required(c, name, present);
@@ -467,7 +468,7 @@ static void v_conditions(kp__vctx *c, kp_condition *const *conds, size_t n)
 	}
 	/* x-kubernetes-list-type: map, keyed by type: each key's second
 	 * occurrence is a duplicate (a missing key is a key too). */
-	const kp_validation_rule *lt = kp__vrule_find(c->kind, sget(&c->spath), "x-kubernetes-list-type");
+	const kp_validation_rule *lt = KP__V_FIND(c, sget(&c->spath), "x-kubernetes-list-type");
 	for (size_t i = 1; lt && i < n; i++) {
 		const char *t = conds[i]->type;
 		size_t seen = 0;
@@ -1048,23 +1049,6 @@ void kp__v_nodeclaim(kp__vctx *c, const kp_nodeclaim *nc, const kp_nodeclaim *ol
 }
 
 /* ------------------------------------------------------------------------ */
-/* KWOKNodeClass                                                            */
-
-void kp__v_kwok_nodeclass(kp__vctx *c, const kp_kwok_nodeclass *nc)
-{
-	if (nc->spec) {
-		kp__vmark m = kp__v_push(c, "spec");
-		v_duration(c, "nodeRegistrationDelay", &nc->spec->node_registration_delay, 0);
-		kp__v_pop(c, m);
-	}
-	if (nc->status && !(c->flags & KP_VALIDATE_NO_STATUS)) {
-		kp__vmark m = kp__v_push(c, "status");
-		v_conditions(c, nc->status->conditions, nc->status->n_conditions);
-		kp__v_pop(c, m);
-	}
-}
-
-/* ------------------------------------------------------------------------ */
 /* The kinds' walks and kp_validate                                         */
 
 static void walk_nodepool(kp__vctx *c, const void *obj, const void *old)
@@ -1077,24 +1061,110 @@ static void walk_nodeclaim(kp__vctx *c, const void *obj, const void *old)
 	kp__v_nodeclaim(c, obj, old);
 }
 
-static void walk_kwok_nodeclass(kp__vctx *c, const void *obj, const void *old)
-{
-	(void)old; /* no update rules */
-	kp__v_kwok_nodeclass(c, obj);
-}
-
 static const struct {
 	uint32_t kind;
 	kp__v_walk walk;
 } walks[] = {
 	{ KP_KIND_NODEPOOL, walk_nodepool },
 	{ KP_KIND_NODECLAIM, walk_nodeclaim },
-	{ KP_KIND_KWOK_NODECLASS, walk_kwok_nodeclass },
 };
+
+/* ------------------------------------------------------------------------ */
+/* Registered kinds (karpenter/sys/schema.h): metadata, then the kind's own  */
+/* validate callback, whose problems arrive through a sink.                 */
+
+#define SINK_DEPTH 32
+
+struct kp_validation_sink {
+	kp__vctx *c;
+	kp__vmark marks[SINK_DEPTH];
+	size_t depth;
+};
+
+static int sink_status(const kp_validation_sink *sink)
+{
+	return sink->c->failed == KP_ENOMEM ? KP_ENOMEM : KP_OK;
+}
+
+KP_EXPORT int kp_validation_sink_push(kp_validation_sink *sink, const char *name)
+{
+	if (!sink || !name)
+		return KP_EINVAL;
+	if (sink->depth >= SINK_DEPTH)
+		return KP_ERANGE;
+	sink->marks[sink->depth++] = kp__v_push(sink->c, name);
+	return sink_status(sink);
+}
+
+KP_EXPORT void kp_validation_sink_pop(kp_validation_sink *sink)
+{
+	if (sink && sink->depth)
+		kp__v_pop(sink->c, sink->marks[--sink->depth]);
+}
+
+KP_EXPORT uint32_t kp_validation_sink_flags(const kp_validation_sink *sink)
+{
+	return sink ? sink->c->flags : 0;
+}
+
+KP_EXPORT int kp_validation_sink_duration(kp_validation_sink *sink, const char *name,
+					  const kp_api_duration *duration, uint32_t nillable)
+{
+	if (!sink || !name || !duration)
+		return KP_EINVAL;
+	v_duration(sink->c, name, duration, nillable ? 1 : 0);
+	return sink_status(sink);
+}
+
+KP_EXPORT int kp_validation_sink_conditions(kp_validation_sink *sink,
+					    kp_condition *const *conditions, size_t n_conditions)
+{
+	if (!sink || (!conditions && n_conditions))
+		return KP_EINVAL;
+	v_conditions(sink->c, conditions, n_conditions);
+	return sink_status(sink);
+}
+
+static const kp_validation_rule provider_rule = {
+	sizeof(kp_validation_rule), KP_KIND_UNKNOWN, KP_RULE_SOURCE_RUNTIME, 0, "provider", "", "",
+	"", ""
+};
+
+KP_EXPORT int kp_validation_sink_add(kp_validation_sink *sink, const char *field,
+				     const char *message)
+{
+	if (!sink || !field || !message)
+		return KP_EINVAL;
+	kp__v_report_at(sink->c, KP__VP_RUNTIME, KP_FIELD_ERROR_RUNTIME, &provider_rule, field,
+			message, "");
+	return sink->c->failed == KP_ENOMEM ? KP_ENOMEM : KP_OK;
+}
+
+static void walk_registered(kp__vctx *c, const void *obj, const void *old)
+{
+	const kp__reg_kind *k = c->reg_kind;
+	if (!k || !k->ops.validate)
+		return;
+	kp_validation_sink sink;
+	memset(&sink, 0, sizeof(sink));
+	sink.c = c;
+	kp_error e;
+	memset(&e, 0, sizeof(e));
+	int rc = k->ops.validate(k->self, obj, old, &sink, &e);
+	while (sink.depth)
+		kp_validation_sink_pop(&sink);
+	if (rc == KP_ENOMEM && !c->failed)
+		c->failed = KP_ENOMEM;
+	else if (rc && !c->failed)
+		kp__v_report_at(c, KP__VP_RUNTIME, KP_FIELD_ERROR_RUNTIME, &provider_rule,
+				e.field, e.message, "");
+}
 
 KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object,
 			  const void *old_object, const kp_validate_options *opts, kp_error *err)
 {
+	if (kind >= KP_KIND_FIRST_REGISTERED)
+		return kp__validate_walk(out, kind, object, old_object, opts, walk_registered, err);
 	kp__v_walk walk = NULL;
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
 		if (walks[i].kind == kind)

@@ -17,6 +17,7 @@
 #include <karpenter/validation.h>
 
 #include "kp_internal.h"
+#include "schema/schema.h"
 
 /*
  * Whether pattern (Go RE2 syntax, the subset the CRDs use) matches anywhere
@@ -27,6 +28,11 @@ int kp__regex_match(const char *pattern, const char *text, size_t len);
 
 /* The inventory rule of kind for a schema path and keyword, or NULL. */
 const kp_validation_rule *kp__vrule_find(uint32_t kind, const char *path, const char *keyword);
+/* The rule of a kind (core or registered) for a schema path and keyword. */
+const kp_validation_rule *kp__vrule_find_in(const kp__kind_info *info, const char *path,
+					    const char *keyword);
+/* The rule of the kind being validated (c->info). */
+#define KP__V_FIND(c, path, keyword) kp__vrule_find_in((c)->info, (path), (keyword))
 
 /* Phases, in the API server's order; problems are reported sorted by phase. */
 enum kp__vphase {
@@ -60,6 +66,8 @@ typedef struct kp__vctx {
 	size_t cap_items;
 	int failed;          /* KP_ENOMEM or KP_EINVAL (an internal inconsistency) */
 	int blocking;        /* a problem that stops CEL evaluation was found */
+	const void *reg_kind; /* a registered kind (kp__reg_kind), or NULL */
+	const kp__kind_info *info; /* the kind (core or registered) */
 } kp__vctx;
 
 /* Saved path lengths (push/pop). */
@@ -146,7 +154,6 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 
 void kp__v_nodepool(kp__vctx *c, const kp_nodepool *np, const kp_nodepool *old);
 void kp__v_nodeclaim(kp__vctx *c, const kp_nodeclaim *nc, const kp_nodeclaim *old);
-void kp__v_kwok_nodeclass(kp__vctx *c, const kp_kwok_nodeclass *nc);
 
 /* The text a kp_api_duration holds (as written, or formatted from its value
  * as encoding would write it); NULL when absent. buf needs

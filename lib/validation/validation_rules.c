@@ -3,8 +3,8 @@
  *
  * The CRD rows (sources OPENAPI, CEL, LIST_TYPE and DECODE) are the
  * constraints of the v1 CRDs in ../shared/data/crds (core main:
- * karpenter.sh_nodepools.yaml, karpenter.sh_nodeclaims.yaml,
- * karpenter.kwok.sh_kwoknodeclasses.yaml), one row per keyword, in the
+ * karpenter.sh_nodepools.yaml, karpenter.sh_nodeclaims.yaml; KWOKNodeClass's
+ * rows are registered by libkarpenter-kwok), one row per keyword, in the
  * CRDs' order; their text is the CRD's (pattern, bound, enum values, CEL
  * expression and message) and the validators read it from here, so a
  * pattern is written once. tests/validation/test_validation.c checks every row
@@ -16,13 +16,12 @@
 
 #include "crd.h"
 #include "validation_private.h"
+#include "schema/registry.h"
 
 #define KIND_NP KP_KIND_NODEPOOL
 #define KIND_NC KP_KIND_NODECLAIM
-#define KIND_KW KP_KIND_KWOK_NODECLASS
 #define NAME_NP "NodePool"
 #define NAME_NC "NodeClaim"
-#define NAME_KW "KWOKNodeClass"
 
 #define R(K, SRC, FLAGS, PATH, KW, TEXT, MSG) \
 	{ sizeof(kp_validation_rule), KIND_##K, KP_RULE_SOURCE_##SRC, FLAGS, \
@@ -422,32 +421,6 @@ static const kp_validation_rule rules[] = {
 	R(NC, CEL, 0, "*", "x-kubernetes-validations-skipped", "blocking problem",
 	  "some validation rules were not checked because the object was invalid; correct the "
 	  "existing errors to complete validation"),
-
-	/* KWOKNodeClass */
-	METADATA(KW),
-	R(KW, OPENAPI, 0, "spec.nodeRegistrationDelay", "pattern", "^([0-9]+(s|m|h))+$", ""),
-	R(KW, DECODE, 0, "status.conditions[*].lastTransitionTime", "format", "date-time", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].message", "maxLength", "32768", ""),
-	R(KW, DECODE, 0, "status.conditions[*].observedGeneration", "format", "int64", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].observedGeneration", "minimum", "0", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].reason", "maxLength", "1024", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].reason", "minLength", "1", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].reason", "pattern",
-	  "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-	  ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].status", "enum",
-	  "\"True\", \"False\", \"Unknown\"",
-	  ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].type", "maxLength", "316", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].type", "pattern",
-	  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-"
-	  "Za-z0-9_.]*)?[A-Za-z0-9])$",
-	  ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].lastTransitionTime", "required", "", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].message", "required", "", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].reason", "required", "", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].status", "required", "", ""),
-	R(KW, OPENAPI, 0, "status.conditions[*].type", "required", "", ""),
 };
 
 #define N_RULES (sizeof(rules) / sizeof(rules[0]))
@@ -471,10 +444,51 @@ KP_EXPORT const kp_validation_rule *kp_validation_rule_at(size_t index)
 	return index < N_RULES ? &rules[index] : NULL;
 }
 
-static const char *crd_rule_text(uint32_t kind, const char *path, const char *keyword)
+const kp_validation_rule *kp__vrule_find_in(const kp__kind_info *info, const char *path,
+				      const char *keyword)
 {
-	const kp_validation_rule *r = kp__vrule_find(kind, path, keyword);
+	if (!info)
+		return NULL;
+	if (!info->rules)
+		return kp__vrule_find(info->kind, path, keyword);
+	for (size_t i = 0; i < info->n_rules; i++)
+		if (strcmp(info->rules[i].path, path) == 0 &&
+		    strcmp(info->rules[i].keyword, keyword) == 0)
+			return &info->rules[i];
+	return NULL;
+}
+
+static const char *crd_rule_text(const kp__kind_info *info, const char *path, const char *keyword)
+{
+	const kp_validation_rule *r = kp__vrule_find_in(info, path, keyword);
 	return r ? r->text : NULL;
 }
 
 const kp__crd_rules kp__crd_rules_v1 = { crd_rule_text, kp__regex_match };
+
+KP_EXPORT size_t kp_registry_rule_count(const kp_registry *registry, uint32_t kind)
+{
+	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
+	if (!info)
+		return 0;
+	if (info->rules)
+		return info->n_rules;
+	size_t n = 0;
+	for (size_t i = 0; i < N_RULES; i++)
+		n += rules[i].kind == kind;
+	return n;
+}
+
+KP_EXPORT const kp_validation_rule *kp_registry_rule_at(const kp_registry *registry, uint32_t kind,
+							size_t index)
+{
+	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
+	if (!info)
+		return NULL;
+	if (info->rules)
+		return index < info->n_rules ? &info->rules[index] : NULL;
+	for (size_t i = 0; i < N_RULES; i++)
+		if (rules[i].kind == kind && index-- == 0)
+			return &rules[i];
+	return NULL;
+}

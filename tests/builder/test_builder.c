@@ -5,12 +5,14 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* the builder reads KWOKNodeClass through a registry */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
+#include <karpenter/sys/kwok.h>
 
 #include "kp_test.h"
 
@@ -168,6 +170,14 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 	static const char other[] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, other, strlen(other), &skipped, &e), KP_OK);
 	ck_assert_uint_eq(skipped, 1);
+	/* So is a KWOKNodeClass when no registry knows it (the builder has none) */
+	static const char kwok[] = "apiVersion: karpenter.kwok.sh/v1alpha1\nkind: KWOKNodeClass\n"
+				   "metadata: {name: default}\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, kwok, strlen(kwok), &skipped, &e), KP_OK);
+	ck_assert_uint_eq(skipped, 1);
+	/* and the kind's old number is not one the snapshot reads */
+	kp_kwok_nodeclass dummy_kw = KP_KWOK_NODECLASS_INIT;
+	ck_assert_int_eq(kp_cluster_builder_add(b, 3, &dummy_kw, &e), KP_EINVAL);
 	kp_pod dummy = KP_POD_INIT;
 	ck_assert_int_eq(kp_cluster_builder_add(b, 99, &dummy, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "kind");
@@ -181,6 +191,13 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 	kp_error e = KP_ERROR_INIT;
 	kp_instance_types *its = builtin();
 	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	/* KWOKNodeClass is libkarpenter-kwok's kind: the builder reads it
+	 * through a registry, held by the builder from here on. */
+	kp_registry *reg = NULL;
+	ck_assert_int_eq(kp_registry_new(&reg, &e), KP_OK);
+	ck_assert_int_eq(kp_kwok_register(reg, NULL, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_set_registry(b, reg, &e), KP_OK);
+	kp_registry_free(reg);
 	/* Only pool "a" has instance types: the pod goes nowhere else. */
 	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, "a", its, &e), KP_OK);
 	static const char more[] =
@@ -191,6 +208,9 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 		"spec: {containers: [{name: m, resources: {requests: {cpu: '1'}}}]}\n";
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL, &e), KP_OK);
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, more, strlen(more), NULL, &e), KP_OK);
+	/* the registry is set before objects are added */
+	ck_assert_int_eq(kp_cluster_builder_set_registry(b, NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "the registry is set before any object is added");
 	char *s = outcome(b);
 	ck_assert_str_eq(s, "web->a-00001,[c-2x-amd64-linux]");
 	free(s);

@@ -1,10 +1,13 @@
 /*
  * Tests of the object model and its JSON/YAML codec (objects.h, nodepool.h,
- * nodeclaim.h, kwok_nodeclass.h, codec.h; lib/{document/tree,document/json,
- * document/yaml,schema/schema,schema/objects,codec/codec}.c).
+ * nodeclaim.h, codec.h; lib/{document/tree,document/json,
+ * document/yaml,schema/schema,schema/objects,codec/codec}.c), with
+ * KWOKNodeClass registered from libkarpenter-kwok's description
+ * (kp_kwok_register) as a provider kind, decoded like a core kind.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 
 #include <karpenter/codec.h>
 #include <karpenter/kwok_nodeclass.h>
+#include <karpenter/sys/kwok.h>
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
 #include <karpenter/objects.h>
@@ -19,6 +23,7 @@
 #include "kp_test.h"
 #include "kp_test_strings.h"
 #include "schema/schema.h"
+#include "schema/registry.h"
 
 #ifndef KP_FIXTURES
 #error "KP_FIXTURES must name tests/codec/fixtures"
@@ -27,6 +32,11 @@
 #define MANIFESTS "manifests/v1"
 
 /* ---- helpers ---- */
+
+/* The core kinds and KWOKNodeClass (set up in main, inherited by the forked
+ * tests). */
+static kp_registry *reg;
+static uint32_t kwok_kind;
 
 static char *read_fixture(const char *name, size_t *len)
 {
@@ -41,6 +51,7 @@ static kp_decode_result *decode_ok(const char *text, size_t len, uint32_t flags)
 {
 	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
 	o.flags = flags;
+	o.registry = reg;
 	kp_decode_result *r = NULL;
 	kp_error err = KP_ERROR_INIT;
 	int rc = kp_decode(&r, text, len, &o, &err);
@@ -58,6 +69,7 @@ static int decode_err(const char *text, uint32_t flags, kp_error *err)
 {
 	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
 	o.flags = flags;
+	o.registry = reg;
 	kp_decode_result *r = (kp_decode_result *)1;
 	int rc = kp_decode(&r, text, strlen(text), &o, err);
 	ck_assert_int_ne(rc, KP_OK);
@@ -79,7 +91,7 @@ static const void *only_object(kp_decode_result *r, uint32_t kind)
  * YAML. Returns the compact JSON (caller frees). */
 static char *check_round_trip(uint32_t kind, const void *obj, const char *what)
 {
-	const kp__kind_info *info = kp__kind_info_get(kind);
+	const kp__kind_info *info = kp__registry_kind_info(reg, kind);
 	ck_assert_ptr_nonnull(info);
 	char *first_json = NULL;
 	const uint32_t formats[] = { KP_FORMAT_JSON, KP_FORMAT_JSON, KP_FORMAT_YAML };
@@ -88,11 +100,12 @@ static char *check_round_trip(uint32_t kind, const void *obj, const char *what)
 		kp_error err = KP_ERROR_INIT;
 		char *text = NULL;
 		size_t len = 0;
-		int rc = kp_encode(&text, &len, kind, obj, formats[f], flags[f], &err);
+		int rc = kp_registry_encode(&text, &len, reg, kind, obj, formats[f], flags[f], &err);
 		ck_assert_msg(rc == KP_OK, "%s: encode failed: [%s] %s", what, err.field, err.message);
 		ck_assert_uint_eq(strlen(text), len);
 		kp_decode_options o = KP_DECODE_OPTIONS_INIT;
 		o.format = formats[f];
+		o.registry = reg;
 		kp_decode_result *r = NULL;
 		rc = kp_decode(&r, text, len, &o, &err);
 		ck_assert_msg(rc == KP_OK, "%s: re-decode failed: %s\n%s", what, err.message, text);
@@ -100,7 +113,7 @@ static char *check_round_trip(uint32_t kind, const void *obj, const char *what)
 		ck_assert_msg(kp__schema_equal(info->type, obj, again), "%s: round trip (format %u) differs:\n%s",
 			      what, formats[f], text);
 		char *text2 = NULL;
-		rc = kp_encode(&text2, NULL, kind, again, formats[f], flags[f], &err);
+		rc = kp_registry_encode(&text2, NULL, reg, kind, again, formats[f], flags[f], &err);
 		ck_assert_int_eq(rc, KP_OK);
 		ck_assert_msg(strcmp(text, text2) == 0, "%s: encoding is not stable:\n%s\n---\n%s", what,
 			      text, text2);
@@ -113,13 +126,13 @@ static char *check_round_trip(uint32_t kind, const void *obj, const char *what)
 	}
 	/* A deep copy is equal too, and encodes the same. */
 	void *copy = NULL;
-	ck_assert_int_eq(kp_object_copy(&copy, kind, obj, NULL), KP_OK);
+	ck_assert_int_eq(kp_registry_object_copy(&copy, reg, kind, obj, NULL), KP_OK);
 	ck_assert(kp__schema_equal(info->type, obj, copy));
 	char *ctext = NULL;
-	ck_assert_int_eq(kp_encode(&ctext, NULL, kind, copy, KP_FORMAT_JSON, 0, NULL), KP_OK);
+	ck_assert_int_eq(kp_registry_encode(&ctext, NULL, reg, kind, copy, KP_FORMAT_JSON, 0, NULL), KP_OK);
 	ck_assert_str_eq(ctext, first_json);
 	kp_encoded_free(ctext);
-	kp_object_free(kind, copy);
+	kp_registry_object_free(reg, kind, copy);
 	return first_json;
 }
 
@@ -447,12 +460,12 @@ static void cov_walk(const kp__type *t, const void *s)
 
 START_TEST(fixtures_cover_every_field)
 {
-	static const uint32_t kinds[] = { KP_KIND_NODEPOOL, KP_KIND_NODECLAIM, KP_KIND_KWOK_NODECLASS,
-					  KP_KIND_POD, KP_KIND_NODE, KP_KIND_DAEMONSET, KP_KIND_PDB,
-					  KP_KIND_PVC, KP_KIND_PV, KP_KIND_STORAGE_CLASS,
-					  KP_KIND_CSI_NODE, KP_KIND_NAMESPACE };
+	const uint32_t kinds[] = { KP_KIND_NODEPOOL, KP_KIND_NODECLAIM, kwok_kind,
+				   KP_KIND_POD, KP_KIND_NODE, KP_KIND_DAEMONSET, KP_KIND_PDB,
+				   KP_KIND_PVC, KP_KIND_PV, KP_KIND_STORAGE_CLASS,
+				   KP_KIND_CSI_NODE, KP_KIND_NAMESPACE };
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		cov_register(kp__kind_info_get(kinds[k])->type);
+		cov_register(kp__registry_kind_info(reg, kinds[k])->type);
 	size_t seen_kinds[16] = { 0 };
 	for (size_t i = 0; i < N_FIXTURES; i++) {
 		size_t len;
@@ -462,14 +475,15 @@ START_TEST(fixtures_cover_every_field)
 			const kp_decoded_object *o = kp_decode_result_at(r, j);
 			if (o->kind == KP_KIND_UNKNOWN)
 				continue;
-			seen_kinds[o->kind]++;
-			cov_walk(kp__kind_info_get(o->kind)->type, o->object);
+			seen_kinds[o->kind == kwok_kind ? 3 : o->kind]++;
+			cov_walk(kp__registry_kind_info(reg, o->kind)->type, o->object);
 		}
 		kp_decode_result_free(r);
 		free(text);
 	}
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		ck_assert_msg(seen_kinds[kinds[k]] > 0, "no fixture of kind %s", kp_kind_name(kinds[k]));
+		ck_assert_msg(seen_kinds[kinds[k] == kwok_kind ? 3 : kinds[k]] > 0, "no fixture of kind %s",
+			      kp_registry_kind_name(reg, kinds[k]));
 	int missing = 0;
 	for (size_t t = 0; t < cov_n; t++)
 		for (size_t f = 0; f < cov_types[t]->n_fields; f++)
@@ -677,7 +691,7 @@ START_TEST(fixture_karpenter_fields)
 
 	text = read_fixture("kwok-nodeclass.yaml", &len);
 	r = decode_ok(text, len, 0);
-	const kp_kwok_nodeclass *kw = only_object(r, KP_KIND_KWOK_NODECLASS);
+	const kp_kwok_nodeclass *kw = only_object(r, kwok_kind);
 	ck_assert_int_eq(kw->spec->node_registration_delay.ns, 30000000000LL);
 	ck_assert_str_eq(kw->status->conditions[0]->status, "True");
 	kp_decode_result_free(r);
@@ -1811,7 +1825,10 @@ START_TEST(kinds_and_options)
 	ck_assert_str_eq(kp_kind_api_version(KP_KIND_CSI_NODE), "storage.k8s.io/v1");
 	ck_assert_str_eq(kp_kind_name(KP_KIND_NAMESPACE), "Namespace");
 	ck_assert_uint_eq(kp_kind_lookup("v1", "Namespace"), KP_KIND_NAMESPACE);
-	ck_assert_str_eq(kp_kind_api_version(KP_KIND_KWOK_NODECLASS), "karpenter.kwok.sh/v1alpha1");
+	ck_assert_str_eq(kp_registry_kind_api_version(reg, kwok_kind), "karpenter.kwok.sh/v1alpha1");
+	ck_assert_str_eq(kp_kind_api_version(3), ""); /* KWOKNodeClass's old number, reserved */
+	ck_assert_uint_eq(kp_kind_lookup("karpenter.kwok.sh/v1alpha1", "KWOKNodeClass"),
+			  KP_KIND_UNKNOWN);
 	ck_assert_uint_eq(kp_kind_lookup("karpenter.sh/v1", "NodeClaim"), KP_KIND_NODECLAIM);
 	ck_assert_uint_eq(kp_kind_lookup("karpenter.sh/v1beta1", "NodePool"), KP_KIND_UNKNOWN);
 	ck_assert_uint_eq(kp_kind_lookup(NULL, "Pod"), KP_KIND_UNKNOWN);
@@ -1994,6 +2011,10 @@ static Suite *codec_suite(void)
 int main(void)
 {
 	kp_test_require_data(MANIFESTS "/general-purpose.yaml");
+	if (kp_registry_new(&reg, NULL) || kp_kwok_register(reg, &kwok_kind, NULL))
+		return 99;
 	Suite *suites[] = { codec_suite() };
-	return kp_test_run(suites, 1);
+	int rc = kp_test_run(suites, 1);
+	kp_registry_free(reg);
+	return rc;
 }

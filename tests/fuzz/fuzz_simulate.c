@@ -11,6 +11,7 @@
  * Built with -Dfuzz=true and clang (see .ci/run).
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass through a registry */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
+#include <karpenter/sys/kwok.h>
 #include <karpenter/scheduling.h>
 #include <karpenter/validation.h>
 
@@ -26,13 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Built once: the catalogue and the well-known labels are read-only inputs. */
 static kp_instance_types *catalogue;
 static kp_wellknown *wellknown;
+static kp_registry *registry; /* the core kinds and KWOKNodeClass */
+static uint32_t kwok_kind;
 
 static int setup(void)
 {
 	if (catalogue)
 		return 0;
 	if (kp_kwok_catalog_builtin(&catalogue, NULL) || kp_wellknown_new(&wellknown, NULL) ||
-	    kp_kwok_wellknown_add(wellknown, catalogue, NULL))
+	    kp_kwok_wellknown_add(wellknown, catalogue, NULL) || kp_registry_new(&registry, NULL) ||
+	    kp_kwok_register(registry, &kwok_kind, NULL))
 		__builtin_trap(); /* not input-dependent: the harness is broken */
 	return 0;
 }
@@ -48,10 +53,11 @@ enum { L_NODEPOOL, L_NODECLAIM, L_NODECLASS, L_POD, L_NODE, L_DAEMONSET, L_PDB, 
 
 static int list_of(uint32_t kind)
 {
+	if (kind == kwok_kind)
+		return L_NODECLASS;
 	switch (kind) {
 	case KP_KIND_NODEPOOL: return L_NODEPOOL;
 	case KP_KIND_NODECLAIM: return L_NODECLAIM;
-	case KP_KIND_KWOK_NODECLASS: return L_NODECLASS;
 	case KP_KIND_POD: return L_POD;
 	case KP_KIND_NODE: return L_NODE;
 	case KP_KIND_DAEMONSET: return L_DAEMONSET;
@@ -68,10 +74,10 @@ static int list_of(uint32_t kind)
 /* Defaults, then validation: 1 when the API server would store it. */
 static int admitted(uint32_t kind, void *object, const kp_validate_options *vo)
 {
-	if (kind != KP_KIND_NODEPOOL && kind != KP_KIND_NODECLAIM && kind != KP_KIND_KWOK_NODECLASS)
+	if (kind != KP_KIND_NODEPOOL && kind != KP_KIND_NODECLAIM && kind != kwok_kind)
 		return 1;
 	kp_validation *v = NULL;
-	int ok = kp_object_default(kind, object, NULL) == KP_OK &&
+	int ok = kp_registry_object_default(registry, kind, object, NULL) == KP_OK &&
 		 kp_validate(&v, kind, object, NULL, vo, NULL) == KP_OK && kp_validation_count(v) == 0;
 	kp_validation_free(v);
 	return ok;
@@ -178,6 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kp_decode_options opts = KP_DECODE_OPTIONS_INIT;
 	opts.max_bytes = 1 << 20;
 	opts.max_nodes = 1 << 16;
+	opts.registry = registry;
 	kp_decode_result *res = NULL;
 	if (kp_decode(&res, (const char *)data, size, &opts, NULL) != KP_OK)
 		return 0;
@@ -189,6 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ok = store != NULL;
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	vo.wellknown = wellknown;
+	vo.registry = registry;
 	/* Count per kind, then lay the lists out in one array. */
 	for (size_t i = 0; ok && i < n; i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);

@@ -2,8 +2,8 @@
  * The hashstructure v2 (FormatV2) engine over descriptor tables: FNV-1 and
  * its combinators, the worked example and time example of
  * nodepool-vectors.yaml, the map/slice/pointer/zero-value rules on a
- * synthetic type, and all EC2NodeClass vectors of vectors.yaml through the
- * EC2NodeClassSpec fixture.
+ * synthetic type. (The EC2NodeClass vectors of vectors.yaml run from outside
+ * the core, through the provider-kind API: tests/aws.)
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -14,7 +14,6 @@
 
 #include <check.h>
 
-#include "ec2nodeclass_fixture.h"
 #include "hash/hashstructure.h"
 #include "hash_test.h"
 #include "kp_test.h"
@@ -537,114 +536,6 @@ START_TEST(unsupported_and_invalid)
 }
 END_TEST
 
-/* ------------------------------------------------------------------------ */
-/* EC2NodeClass vectors (vectors.yaml)                                      */
-
-typedef struct ec2_vector {
-	const kp__node *set;
-	const kp__node *vec;
-	int layout;
-} ec2_vector;
-
-static int set_layout(const kp__node *set)
-{
-	const char *v = ht_str(set, "hash_version");
-	ck_assert_ptr_nonnull(v);
-	if (!strcmp(v, "v6"))
-		return EC2_LAYOUT_V6_MAIN;
-	ck_assert_str_eq(v, "v5");
-	return EC2_LAYOUT_V5_1_14;
-}
-
-/* Vector i across the sets, in file order. */
-static size_t ec2_vectors(const kp__node *root, size_t want, ec2_vector *out)
-{
-	const kp__node *sets = ht_get(root, "ec2nodeclass_vector_sets");
-	size_t k = 0;
-	if (!sets)
-		return 0;
-	for (size_t s = 0; s < sets->n; s++) {
-		const kp__node *list = ht_get(sets->items[s], "vectors");
-		for (size_t i = 0; list && i < list->n; i++, k++)
-			if (out && k == want) {
-				out->set = sets->items[s];
-				out->vec = list->items[i];
-				out->layout = set_layout(sets->items[s]);
-			}
-	}
-	return k;
-}
-
-START_TEST(ec2nodeclass_vector)
-{
-	kp__node *root = ht_load(HT_VECTORS);
-	ec2_vector v = { NULL, NULL, 0 };
-	ec2_vectors(root, (size_t)_i, &v);
-	ck_assert_ptr_nonnull(v.vec);
-	const char *name = ht_str(v.vec, "name");
-	kp__node *spec = (kp__node *)(uintptr_t)ht_get(ht_get(v.vec, "object"), "spec");
-	ck_assert_ptr_nonnull(spec);
-	ec2_nodeclass_spec *s = ec2_spec_decode(v.layout, spec);
-	uint64_t got = 0;
-	kp_error e;
-	memset(&e, 0, sizeof(e));
-	ck_assert_msg(ec2_hash(v.layout, s, ht_str(v.set, "resolved_ami_family"),
-			       ht_str(v.set, "ca_bundle"), ht_str(v.set, "kubelet_string"), &got,
-			       &e) == KP_OK, "%s: %s", name, e.message);
-	uint64_t want = ht_u64(ht_str(v.vec, "expected_hash"));
-	ck_assert_msg(got == want, "%s %s: got %" PRIu64 ", want %" PRIu64,
-		      ht_str(v.set, "hash_version"), name, got, want);
-	ec2_spec_free(v.layout, s);
-	kp__node_free(root);
-}
-END_TEST
-
-START_TEST(ec2nodeclass_vector_count)
-{
-	kp__node *root = ht_load(HT_VECTORS);
-	ck_assert_uint_eq(ec2_vectors(root, 0, NULL), 62);
-	kp__node_free(root);
-}
-END_TEST
-
-/* inequality_checks: kubelet configurations change the v6 hash through
- * Kubelet.String(). */
-START_TEST(ec2nodeclass_kubelet_inequality)
-{
-	kp__node *root = ht_load(HT_VECTORS);
-	const kp__node *sets = ht_get(root, "ec2nodeclass_vector_sets");
-	size_t checks = 0;
-	for (size_t i = 0; i < sets->n; i++) {
-		const kp__node *set = sets->items[i];
-		const kp__node *ineq = ht_get(set, "inequality_checks");
-		if (!ineq)
-			continue;
-		int layout = set_layout(set);
-		const kp__node *base = ht_get(set, "vectors")->items[0];
-		kp__node *spec = (kp__node *)(uintptr_t)ht_get(ht_get(base, "object"), "spec");
-		ec2_nodeclass_spec *s = ec2_spec_decode(layout, spec);
-		for (size_t j = 0; j < ineq->n; j++) {
-			uint64_t a = 0, b = 0, none = 0;
-			const char *fam = ht_str(set, "resolved_ami_family");
-			const char *ca = ht_str(set, "ca_bundle");
-			ck_assert_int_eq(ec2_hash(layout, s, fam, ca, ht_str(ineq->items[j], "kubelet_string_a"),
-						  &a, NULL), KP_OK);
-			ck_assert_int_eq(ec2_hash(layout, s, fam, ca, ht_str(ineq->items[j], "kubelet_string_b"),
-						  &b, NULL), KP_OK);
-			ck_assert_int_eq(ec2_hash(layout, s, fam, ca, ht_str(set, "kubelet_string"), &none,
-						  NULL), KP_OK);
-			ck_assert(a != b);
-			ck_assert(a != none && b != none);
-			ck_assert(none == ht_u64(ht_str(set, "static_hash")));
-			checks++;
-		}
-		ec2_spec_free(layout, s);
-	}
-	ck_assert_uint_eq(checks, 2);
-	kp__node_free(root);
-}
-END_TEST
-
 static Suite *hashstructure_suite(void)
 {
 	Suite *s = suite_create("hashstructure");
@@ -663,21 +554,12 @@ static Suite *hashstructure_suite(void)
 	tcase_add_test(tc, without_ignore_zero);
 	tcase_add_test(tc, unsupported_and_invalid);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("ec2nodeclass");
-	kp__node *root = ht_load_unchecked(HT_VECTORS); /* no Check asserts here */
-	size_t n = root ? ec2_vectors(root, 0, NULL) : 0;
-	kp__node_free(root);
-	tcase_add_test(tc, ec2nodeclass_vector_count);
-	tcase_add_loop_test(tc, ec2nodeclass_vector, 0, (int)n);
-	tcase_add_test(tc, ec2nodeclass_kubelet_inequality);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
 	kp_test_require_data(HT_NODEPOOL_VECTORS);
-	kp_test_require_data(HT_VECTORS);
 	Suite *suites[] = { hashstructure_suite() };
 	return kp_test_run(suites, 1);
 }

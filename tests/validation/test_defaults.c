@@ -1,5 +1,6 @@
 /*
- * CRD defaults (validation.h: kp_object_default and the typed calls): each
+ * CRD defaults (validation.h: kp_object_default and the typed calls; KWOKNodeClass's
+ * through its registration, kp_registry_object_default): each
  * case decodes an object, applies the defaults and compares the YAML the
  * codec writes with the expected text, which lists exactly the CRDs'
  * `default:` values (karpenter.sh_nodepools.yaml, karpenter.sh_nodeclaims.yaml,
@@ -8,12 +9,14 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
+#include <karpenter/sys/kwok.h>
 
 #include "kp_test.h"
 
@@ -79,11 +82,18 @@ static const dcase cases[] = {
 	{ "a KWOKNodeClass's present status is kept", KW_HEAD "status: {}\n", NULL },
 };
 
+/* The core kinds and KWOKNodeClass, registered from libkarpenter-kwok's
+ * description (set up in main, inherited by the forked tests). */
+static kp_registry *reg;
+static uint32_t kwok_kind;
+
 static void *decode(const char *text, uint32_t *kind)
 {
 	kp_decode_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_msg(kp_decode(&r, text, strlen(text), NULL, &e) == KP_OK, "%s", e.message);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	ck_assert_msg(kp_decode(&r, text, strlen(text), &o, &e) == KP_OK, "%s", e.message);
 	ck_assert_uint_eq(kp_decode_result_count(r), 1);
 	void *obj = NULL;
 	*kind = kp_decode_result_at(r, 0)->kind;
@@ -96,7 +106,8 @@ static char *encode(uint32_t kind, const void *obj)
 {
 	char *out = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_msg(kp_encode(&out, NULL, kind, obj, KP_FORMAT_YAML, 0, &e) == KP_OK, "%s",
+	ck_assert_msg(kp_registry_encode(&out, NULL, reg, kind, obj, KP_FORMAT_YAML, 0, &e) == KP_OK,
+		      "%s",
 		      e.message);
 	return out;
 }
@@ -107,12 +118,12 @@ START_TEST(test_case)
 	uint32_t kind;
 	void *obj = decode(c->in, &kind);
 	char *before = encode(kind, obj);
-	ck_assert_int_eq(kp_object_default(kind, obj, NULL), KP_OK);
+	ck_assert_int_eq(kp_registry_object_default(reg, kind, obj, NULL), KP_OK);
 	char *after = encode(kind, obj);
 	ck_assert_msg(strcmp(after, c->want ? c->want : before) == 0, "%s:\nwant:\n%s\ngot:\n%s",
 		      c->name, c->want ? c->want : before, after);
 	/* idempotent */
-	ck_assert_int_eq(kp_object_default(kind, obj, NULL), KP_OK);
+	ck_assert_int_eq(kp_registry_object_default(reg, kind, obj, NULL), KP_OK);
 	char *again = encode(kind, obj);
 	ck_assert_str_eq(again, after);
 	/* the defaulted object decodes back to itself */
@@ -124,8 +135,8 @@ START_TEST(test_case)
 	kp_encoded_free(after);
 	kp_encoded_free(again);
 	kp_encoded_free(round);
-	kp_object_free(kind, obj);
-	kp_object_free(k2, back);
+	kp_registry_object_free(reg, kind, obj);
+	kp_registry_object_free(reg, k2, back);
 }
 END_TEST
 
@@ -154,10 +165,11 @@ START_TEST(test_values)
 	kp_nodepool_free(np);
 
 	kp_kwok_nodeclass *kw = decode(KW_HEAD, &kind);
-	ck_assert_int_eq(kp_kwok_nodeclass_default(kw, NULL), KP_OK);
+	ck_assert_uint_eq(kind, kwok_kind);
+	ck_assert_int_eq(kp_registry_object_default(reg, kind, kw, NULL), KP_OK);
 	ck_assert_uint_eq(kw->status->n_conditions, 1);
 	ck_assert_int_eq(kw->status->conditions[0]->last_transition_time_ms, INT64_C(1704070861000));
-	kp_kwok_nodeclass_free(kw);
+	kp_registry_object_free(reg, kind, kw);
 }
 END_TEST
 
@@ -187,7 +199,9 @@ START_TEST(test_errors)
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_int_eq(kp_nodepool_default(NULL, &e), KP_EINVAL);
 	ck_assert_int_eq(kp_nodeclaim_default(NULL, &e), KP_EINVAL);
-	ck_assert_int_eq(kp_kwok_nodeclass_default(NULL, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_registry_object_default(reg, kwok_kind, NULL, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_registry_object_default(NULL, kwok_kind, &e, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "unknown kind 65536");
 	ck_assert_int_eq(kp_object_default(KP_KIND_NODEPOOL, NULL, &e), KP_EINVAL);
 	uint32_t kind;
 	void *np = decode(NP_HEAD, &kind);
@@ -214,7 +228,7 @@ START_TEST(test_out_of_memory)
 		char *before = encode(kind, obj);
 		for (long k = 0;; k++) {
 			kp_test_alloc_fail_at(k);
-			int rc = kp_object_default(kind, obj, NULL);
+			int rc = kp_registry_object_default(reg, kind, obj, NULL);
 			kp_test_alloc_fail_at(-1);
 			char *now = encode(kind, obj);
 			if (rc == KP_OK) {
@@ -226,7 +240,7 @@ START_TEST(test_out_of_memory)
 			kp_encoded_free(now);
 		}
 		kp_encoded_free(before);
-		kp_object_free(kind, obj);
+		kp_registry_object_free(reg, kind, obj);
 	}
 }
 END_TEST
@@ -246,6 +260,10 @@ static Suite *defaults_suite(void)
 
 int main(void)
 {
+	if (kp_registry_new(&reg, NULL) || kp_kwok_register(reg, &kwok_kind, NULL))
+		return 99;
 	Suite *s = defaults_suite();
-	return kp_test_run(&s, 1);
+	int rc = kp_test_run(&s, 1);
+	kp_registry_free(reg);
+	return rc;
 }

@@ -21,6 +21,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #define _POSIX_C_SOURCE 200809L
+#define KP_EXPERIMENTAL_API 1
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +30,9 @@
 #include <string.h>
 
 #include <karpenter/karpenter.h>
+#include <karpenter/sys/kwok.h>
 
+#include "schema/registry.h"
 #include "validation/validation_private.h"
 #include "kp_test.h"
 
@@ -1268,12 +1271,31 @@ static char *case_text(const vcase *c, size_t *len)
 	return text;
 }
 
+/* The core kinds and KWOKNodeClass, registered from libkarpenter-kwok's
+ * description (set up in main, inherited by the forked tests). */
+static kp_registry *reg;
+static uint32_t kwok_kind;
+
+/* Every rule: the core inventory, then KWOKNodeClass's. */
+static size_t all_rule_count(void)
+{
+	return kp_validation_rule_count() + kp_registry_rule_count(reg, kwok_kind);
+}
+
+static const kp_validation_rule *all_rule_at(size_t i)
+{
+	size_t n = kp_validation_rule_count();
+	return i < n ? kp_validation_rule_at(i) : kp_registry_rule_at(reg, kwok_kind, i - n);
+}
+
 /* Decode one object (and apply defaults unless told not to). */
 static void *decode_one(const char *text, size_t len, int defaults, uint32_t *kind)
 {
 	kp_decode_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	int rc = kp_decode(&r, text, len, NULL, &e);
+	kp_decode_options d = KP_DECODE_OPTIONS_INIT;
+	d.registry = reg;
+	int rc = kp_decode(&r, text, len, &d, &e);
 	ck_assert_msg(rc == KP_OK, "decode failed: %s", e.message);
 	ck_assert_uint_eq(kp_decode_result_count(r), 1);
 	void *obj = NULL;
@@ -1281,7 +1303,7 @@ static void *decode_one(const char *text, size_t len, int defaults, uint32_t *ki
 	ck_assert_int_eq(kp_decode_result_take(r, 0, &obj, &e), KP_OK);
 	kp_decode_result_free(r);
 	if (defaults)
-		ck_assert_int_eq(kp_object_default(*kind, obj, &e), KP_OK);
+		ck_assert_int_eq(kp_registry_object_default(reg, *kind, obj, &e), KP_OK);
 	return obj;
 }
 
@@ -1310,11 +1332,12 @@ static kp_validation *run_case(const vcase *c, uint32_t *kind_out)
 	}
 	kp_validate_options o = KP_VALIDATE_OPTIONS_INIT;
 	o.flags = c->flags;
+	o.registry = reg;
 	kp_validation *v = NULL;
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_msg(kp_validate(&v, kind, obj, old, &o, &e) == KP_OK, "validate: %s", e.message);
-	kp_object_free(kind, obj);
-	kp_object_free(kind, old);
+	kp_registry_object_free(reg, kind, obj);
+	kp_registry_object_free(reg, kind, old);
 	free(text);
 	*kind_out = kind;
 	return v;
@@ -1337,12 +1360,12 @@ START_TEST(test_case)
 		const kp_field_error *fe = kp_validation_at(v, i);
 		ck_assert_uint_eq(fe->struct_size, sizeof(kp_field_error));
 		char prefix[32];
-		snprintf(prefix, sizeof(prefix), "%s/", kp_kind_name(kind));
+		snprintf(prefix, sizeof(prefix), "%s/", kp_registry_kind_name(reg, kind));
 		ck_assert_msg(!strncmp(fe->object, prefix, strlen(prefix)), "object %s", fe->object);
 		int found = 0;
-		for (size_t r = 0; r < kp_validation_rule_count(); r++)
-			if (kp_validation_rule_at(r)->id == fe->rule)
-				found = kp_validation_rule_at(r)->kind == kind;
+		for (size_t r = 0; r < all_rule_count(); r++)
+			if (all_rule_at(r)->id == fe->rule)
+				found = all_rule_at(r)->kind == kind;
 		ck_assert_msg(found, "rule %s of %s: %s is not in the inventory", fe->rule, fe->field,
 			      fe->message);
 	}
@@ -1357,7 +1380,9 @@ START_TEST(test_decode_case)
 	const dcase *c = &decode_cases[_i];
 	kp_decode_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	int rc = kp_decode(&r, c->yaml, strlen(c->yaml), NULL, &e);
+	kp_decode_options d = KP_DECODE_OPTIONS_INIT;
+	d.registry = reg;
+	int rc = kp_decode(&r, c->yaml, strlen(c->yaml), &d, &e);
 	ck_assert_msg(rc != KP_OK, "case %d (%s) decoded", _i, c->rules);
 	ck_assert_ptr_null(r);
 	ck_assert_str_eq(e.message, c->message);
@@ -1635,12 +1660,11 @@ static const char caller_built_fails[] = "NodePool:spec.template.spec.taints[*]:
 
 START_TEST(test_coverage)
 {
-	static const char *const kinds[] = { "", "NodePool", "NodeClaim", "KWOKNodeClass" };
-	for (size_t i = 0; i < kp_validation_rule_count(); i++) {
-		const kp_validation_rule *r = kp_validation_rule_at(i);
+	for (size_t i = 0; i < all_rule_count(); i++) {
+		const kp_validation_rule *r = all_rule_at(i);
 		int fails = 0, holds = 0;
 		char all[64];
-		snprintf(all, sizeof(all), "all:%s", kinds[r->kind]);
+		snprintf(all, sizeof(all), "all:%s", kp_registry_kind_name(reg, r->kind));
 		if (r->source == KP_RULE_SOURCE_DECODE) {
 			for (size_t k = 0; k < N(decode_cases); k++)
 				fails |= case_claims(decode_cases[k].rules, r->id);
@@ -1691,22 +1715,29 @@ END_TEST
 
 START_TEST(test_inventory)
 {
-	size_t n = kp_validation_rule_count();
-	ck_assert_uint_gt(n, 150);
-	ck_assert_ptr_null(kp_validation_rule_at(n));
+	size_t n = all_rule_count();
+	ck_assert_uint_gt(kp_validation_rule_count(), 150);
+	ck_assert_ptr_null(kp_validation_rule_at(kp_validation_rule_count()));
+	ck_assert_uint_eq(kp_registry_rule_count(reg, kwok_kind), 32);
+	ck_assert_ptr_null(kp_registry_rule_at(reg, kwok_kind, 32));
+	ck_assert_uint_eq(kp_registry_rule_count(reg, KP_KIND_NODEPOOL) +
+			  kp_registry_rule_count(reg, KP_KIND_NODECLAIM), kp_validation_rule_count());
+	ck_assert_uint_eq(kp_registry_rule_count(NULL, kwok_kind), 0);
 	size_t per_source[8] = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		const kp_validation_rule *r = kp_validation_rule_at(i);
+		const kp_validation_rule *r = all_rule_at(i);
 		ck_assert_uint_eq(r->struct_size, sizeof(kp_validation_rule));
 		char id[1024];
-		snprintf(id, sizeof(id), "%s:%s:%s", kp_kind_name(r->kind), r->path, r->keyword);
+		snprintf(id, sizeof(id), "%s:%s:%s", kp_registry_kind_name(reg, r->kind), r->path,
+			 r->keyword);
 		ck_assert_str_eq(r->id, id);
 		ck_assert_uint_ge(r->source, KP_RULE_SOURCE_OPENAPI);
 		ck_assert_uint_le(r->source, KP_RULE_SOURCE_DECODE);
 		per_source[r->source]++;
-		ck_assert_ptr_eq(kp__vrule_find(r->kind, r->path, r->keyword), r);
+		ck_assert_ptr_eq(kp__vrule_find_in(kp__registry_kind_info(reg, r->kind), r->path,
+						   r->keyword), r);
 		for (size_t j = 0; j < i; j++)
-			ck_assert_str_ne(kp_validation_rule_at(j)->id, r->id);
+			ck_assert_str_ne(all_rule_at(j)->id, r->id);
 		if (r->source == KP_RULE_SOURCE_CEL && strcmp(r->path, "*"))
 			ck_assert_uint_eq(!!strstr(r->text, "oldSelf"), !!(r->flags & KP_RULE_F_TRANSITION));
 	}
@@ -2123,6 +2154,7 @@ START_TEST(test_deterministic)
 	kp_validation *a = NULL, *b = NULL;
 	kp_validate_options o = KP_VALIDATE_OPTIONS_INIT;
 	o.flags = cases[_i].flags | KP_VALIDATE_ALL_CEL;
+	o.registry = reg;
 	ck_assert_int_eq(kp_validate(&a, kind, obj, NULL, &o, NULL), KP_OK);
 	ck_assert_int_eq(kp_validate(&b, kind, obj, NULL, &o, NULL), KP_OK);
 	char *ta = problems_text(a), *tb = problems_text(b);
@@ -2131,7 +2163,7 @@ START_TEST(test_deterministic)
 	free(tb);
 	kp_validation_free(a);
 	kp_validation_free(b);
-	kp_object_free(kind, obj);
+	kp_registry_object_free(reg, kind, obj);
 	free(text);
 }
 END_TEST
@@ -2168,6 +2200,10 @@ static Suite *validation_suite(void)
 
 int main(void)
 {
+	if (kp_registry_new(&reg, NULL) || kp_kwok_register(reg, &kwok_kind, NULL))
+		return 99;
 	Suite *s = validation_suite();
-	return kp_test_run(&s, 1);
+	int rc = kp_test_run(&s, 1);
+	kp_registry_free(reg);
+	return rc;
 }

@@ -7,7 +7,8 @@
  *   message) and every x-kubernetes-list-type set/map of
  *   crds/karpenter.sh_nodepools.yaml, karpenter.sh_nodeclaims.yaml and
  *   karpenter.kwok.sh_kwoknodeclasses.yaml is an inventory row with the
- *   CRD's text, and every CRD row of the inventory is in a CRD;
+ *   CRD's text (KWOKNodeClass's rows are those libkarpenter-kwok registers),
+ *   and every CRD row of the inventories is in a CRD;
  * - every NodePool, NodeClaim and KWOKNodeClass of manifests/v1 validates
  *   after defaulting, except windows-custom-userdata.yaml, whose
  *   nodeClassRef.group "karpenter.k8s.aws/v1" breaks the group pattern.
@@ -15,24 +16,31 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #define _POSIX_C_SOURCE 200809L
+#define KP_EXPERIMENTAL_API 1
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
+#include <karpenter/sys/kwok.h>
 
 #include "document/tree.h"
+#include "schema/registry.h"
 #include "validation/validation_private.h"
 #include "kp_test.h"
 
-static const struct {
+/* The core kinds and KWOKNodeClass (set up in main). */
+static kp_registry *reg;
+static uint32_t kwok_kind;
+
+static struct {
 	uint32_t kind;
 	const char *file;
 } crds[] = {
 	{ KP_KIND_NODEPOOL, "crds/karpenter.sh_nodepools.yaml" },
 	{ KP_KIND_NODECLAIM, "crds/karpenter.sh_nodeclaims.yaml" },
-	{ KP_KIND_KWOK_NODECLASS, "crds/karpenter.kwok.sh_kwoknodeclasses.yaml" },
+	{ KP_KIND_UNKNOWN, "crds/karpenter.kwok.sh_kwoknodeclasses.yaml" }, /* kwok_kind */
 };
 
 /* Rows found in the CRDs, to check the converse. */
@@ -42,9 +50,10 @@ static size_t n_seen;
 static void expect_rule(uint32_t kind, const char *path, const char *keyword, const char *text,
 			const char *message)
 {
-	const kp_validation_rule *r = kp__vrule_find(kind, path, keyword);
-	ck_assert_msg(r != NULL, "%s: %s %s (%s) is not in the inventory", kp_kind_name(kind), path,
-		      keyword, text);
+	const kp_validation_rule *r = kp__vrule_find_in(kp__registry_kind_info(reg, kind), path,
+							keyword);
+	ck_assert_msg(r != NULL, "%s: %s %s (%s) is not in the inventory",
+		      kp_registry_kind_name(reg, kind), path, keyword, text);
 	ck_assert_msg(!strcmp(r->text, text), "%s: text %s, CRD has %s", r->id, r->text, text);
 	if (message)
 		ck_assert_msg(!strcmp(r->message, message), "%s: message %s, CRD has %s", r->id,
@@ -154,9 +163,18 @@ START_TEST(test_inventory_is_the_crds)
 		free(text);
 	}
 	/* conversely: every CRD row of the inventory came from a CRD */
-	size_t crd_rows = 0;
-	for (size_t i = 0; i < kp_validation_rule_count(); i++) {
-		const kp_validation_rule *r = kp_validation_rule_at(i);
+	size_t crd_rows = 0, all_rows = 0;
+	for (size_t c = 0; c < sizeof(crds) / sizeof(crds[0]); c++)
+		all_rows += kp_registry_rule_count(reg, crds[c].kind);
+	for (size_t i = 0; i < kp_validation_rule_count(); i++)
+		ck_assert_uint_ne(kp_validation_rule_at(i)->kind, 3); /* none is KWOK's */
+	for (size_t i = 0; i < all_rows; i++) {
+		size_t c = 0, k = i;
+		while (k >= kp_registry_rule_count(reg, crds[c].kind))
+			k -= kp_registry_rule_count(reg, crds[c++].kind);
+		const kp_validation_rule *r = kp_registry_rule_at(reg, crds[c].kind, k);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_uint_eq(r->kind, crds[c].kind);
 		int from_crd = r->source == KP_RULE_SOURCE_OPENAPI || r->source == KP_RULE_SOURCE_DECODE ||
 			       r->source == KP_RULE_SOURCE_LIST_TYPE || r->source == KP_RULE_SOURCE_SCALE ||
 			       (r->source == KP_RULE_SOURCE_CEL && strcmp(r->path, "*"));
@@ -288,19 +306,23 @@ START_TEST(test_manifests)
 		ck_assert_ptr_nonnull(text);
 		kp_decode_result *r = NULL;
 		kp_error e = KP_ERROR_INIT;
-		ck_assert_msg(kp_decode(&r, text, len, NULL, &e) == KP_OK, "%s: %s", names[i], e.message);
+		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+		dopts.registry = reg;
+		ck_assert_msg(kp_decode(&r, text, len, &dopts, &e) == KP_OK, "%s: %s", names[i], e.message);
 		char report[4096] = "";
 		for (size_t k = 0; k < kp_decode_result_count(r); k++) {
 			const kp_decoded_object *o = kp_decode_result_at(r, k);
 			if (o->kind != KP_KIND_NODEPOOL && o->kind != KP_KIND_NODECLAIM &&
-			    o->kind != KP_KIND_KWOK_NODECLASS) {
+			    o->kind != kwok_kind) {
 				ck_assert_str_eq(o->kind_name, "EC2NodeClass");
 				skipped++;
 				continue;
 			}
-			ck_assert_int_eq(kp_object_default(o->kind, o->object, &e), KP_OK);
+			ck_assert_int_eq(kp_registry_object_default(reg, o->kind, o->object, &e), KP_OK);
 			kp_validation *v = NULL;
-			ck_assert_int_eq(kp_validate(&v, o->kind, o->object, NULL, NULL, &e), KP_OK);
+			kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
+			vo.registry = reg;
+			ck_assert_int_eq(kp_validate(&v, o->kind, o->object, NULL, &vo, &e), KP_OK);
 			for (size_t j = 0; j < kp_validation_count(v); j++) {
 				const kp_field_error *fe = kp_validation_at(v, j);
 				size_t used = strlen(report);
@@ -332,6 +354,9 @@ int main(void)
 	kp_test_require_data("crds/karpenter.sh_nodeclaims.yaml");
 	kp_test_require_data("crds/karpenter.kwok.sh_kwoknodeclasses.yaml");
 	kp_test_require_data("manifests/v1/windows-custom-userdata.yaml");
+	if (kp_registry_new(&reg, NULL) || kp_kwok_register(reg, &kwok_kind, NULL))
+		return 99;
+	crds[2].kind = kwok_kind;
 	Suite *s = suite_create("validation-crds");
 	TCase *tc = tcase_create("crds");
 	tcase_add_test(tc, test_inventory_is_the_crds);
@@ -339,5 +364,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_quantity_pattern_is_the_crds, 0,
 			    (int)(sizeof(quantity_fields) / sizeof(quantity_fields[0])));
 	suite_add_tcase(s, tc);
-	return kp_test_run(&s, 1);
+	int rc = kp_test_run(&s, 1);
+	kp_registry_free(reg);
+	return rc;
 }

@@ -4,12 +4,14 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass is registered (karpenter/sys/kwok.h) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
+#include <karpenter/sys/kwok.h>
 
 #include "cli.h"
 #include "cluster_input.h"
@@ -40,7 +42,7 @@ void cli_ptrvec_free(cli_ptrvec *v)
 
 struct cli_seen {
 	uint32_t kind;
-	const char *ns, *name, *file;
+	const char *kind_name, *ns, *name, *file;
 	size_t seq; /* input order, so that messages name the files in order */
 };
 
@@ -56,11 +58,18 @@ static void objects_free(cli_objects *o)
 	o->n_seen = o->cap_seen = 0;
 }
 
+/* Kinds in the order of enum kp_kind; KWOKNodeClass, the registered kind,
+ * keeps the place its old number 3 gave it. */
+static uint32_t kind_order(uint32_t kind)
+{
+	return kind >= KP_KIND_FIRST_REGISTERED ? 3 : kind;
+}
+
 static int cmp_seen(const void *a, const void *b)
 {
 	const struct cli_seen *x = a, *y = b;
 	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
+		return kind_order(x->kind) < kind_order(y->kind) ? -1 : 1;
 	int c = strcmp(x->ns, y->ns);
 	if (c)
 		return c;
@@ -96,7 +105,8 @@ static int add_seen(cli_objects *o, uint32_t kind, const kp_decoded_object *d, c
 	}
 	const char *ns = namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
 					  : "";
-	o->seen[o->n_seen] = (struct cli_seen){ kind, ns, d->name ? d->name : "", file, o->n_seen };
+	o->seen[o->n_seen] = (struct cli_seen){ kind, d->kind_name ? d->kind_name : "", ns,
+						d->name ? d->name : "", file, o->n_seen };
 	o->n_seen++;
 	return 0;
 }
@@ -111,7 +121,7 @@ static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
 		if (cmp_seen(&o->seen[i - 1], &o->seen[i]))
 			continue;
 		const struct cli_seen *a = &o->seen[i - 1];
-		fprintf(err, "%s: %s %s%s%s given twice (in %s and %s)\n", prog, kp_kind_name(a->kind),
+		fprintf(err, "%s: %s %s%s%s given twice (in %s and %s)\n", prog, a->kind_name,
 			a->ns, *a->ns ? "/" : "", a->name, a->file, o->seen[i].file);
 		dup = 1;
 	}
@@ -120,12 +130,13 @@ static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
 
 /* The vector a decoded object of @p kind goes to, or NULL for a kind no
  * cluster command reads. */
-static cli_ptrvec *vector_of(cli_objects *o, uint32_t kind)
+static cli_ptrvec *vector_of(cli_objects *o, uint32_t kind, uint32_t kwok_kind)
 {
+	if (kind == kwok_kind)
+		return &o->kwok_nodeclasses;
 	switch (kind) {
 	case KP_KIND_NODEPOOL: return &o->nodepools;
 	case KP_KIND_NODECLAIM: return &o->nodeclaims;
-	case KP_KIND_KWOK_NODECLASS: return &o->kwok_nodeclasses;
 	case KP_KIND_POD: return &o->pods;
 	case KP_KIND_NODE: return &o->nodes;
 	case KP_KIND_DAEMONSET: return &o->daemonsets;
@@ -146,7 +157,7 @@ static int default_and_validate(const kp_decoded_object *d, const char *fname,
 				int *invalid)
 {
 	kp_error e = KP_ERROR_INIT;
-	if (kp_object_default(d->kind, d->object, &e)) {
+	if (kp_registry_object_default(vo->registry, d->kind, d->object, &e)) {
 		fprintf(err, "%s: %s: %s/%s: %s\n", prog, fname, d->kind_name, d->name, e.message);
 		return -1;
 	}
@@ -176,14 +187,14 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 	cli_objects *o = &in->objs;
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		cli_ptrvec *v = vector_of(o, d->kind);
+		cli_ptrvec *v = vector_of(o, d->kind, in->kwok_kind);
 		if (!v) {
 			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind the simulation reads\n",
 				prog, fname, d->kind_name, d->name, d->api_version);
 			continue;
 		}
 		if ((d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
-		     d->kind == KP_KIND_KWOK_NODECLASS) &&
+		     d->kind == in->kwok_kind) &&
 		    default_and_validate(d, fname, vo, prog, err, invalid))
 			return -1;
 		if (cli_ptrvec_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
@@ -196,6 +207,18 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
+
+int cli_registry_new(struct kp_registry **out, uint32_t *kwok_kind, kp_error *err)
+{
+	kp_registry *reg = NULL;
+	int rc = kp_registry_new(&reg, err);
+	if (rc == KP_OK && (rc = kp_kwok_register(reg, kwok_kind, err)) != KP_OK) {
+		kp_registry_free(reg);
+		reg = NULL;
+	}
+	*out = reg;
+	return rc;
+}
 
 static int load_catalogue(cli_cluster_input *in, const char *catalogue, const char *prog,
 			  FILE *err)
@@ -251,12 +274,18 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 		return CLI_INVALID;
 	}
 	in->n_decoded = in->manifests.count;
+	if (cli_registry_new(&in->registry, &in->kwok_kind, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return CLI_INVALID;
+	}
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	vo.wellknown = in->wk;
+	vo.registry = in->registry;
 	int invalid = 0;
 	for (size_t i = 0; i < in->manifests.count; i++) {
 		const cli_manifest *m = &in->manifests.items[i];
 		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+		dopts.registry = in->registry;
 		if (kp_decode(&in->decoded[i], m->data, m->len, &dopts, &e)) {
 			fprintf(err, "%s: %s\n", m->name, e.message);
 			invalid = 1;
@@ -280,7 +309,7 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
 	*st = init;
 	st->group = KP_KWOK_GROUP;
-	st->kind = KP_KWOK_NODECLASS_KIND;
+	st->kind = KP_KWOK_NODECLASS_KIND; /* the kind registered by kp_kwok_register */
 	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
 	st->ready = 1; /* no Ready condition: the status controller has not run yet */
 	if (nc->status) {
@@ -363,6 +392,7 @@ void cli_cluster_input_free(cli_cluster_input *in)
 	for (size_t i = 0; i < in->n_decoded; i++)
 		kp_decode_result_free(in->decoded[i]);
 	free(in->decoded);
+	kp_registry_free(in->registry);
 	cli_manifests_free(&in->manifests);
 	memset(in, 0, sizeof(*in));
 }

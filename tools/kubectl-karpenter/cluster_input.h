@@ -48,6 +48,8 @@ typedef struct cli_cluster_input {
 	cli_objects objs;
 	kp_instance_types *its;
 	kp_wellknown *wk;
+	struct kp_registry *registry; /* the core kinds and KWOKNodeClass */
+	uint32_t kwok_kind;           /* KWOKNodeClass's id in registry */
 	/* filled by cli_cluster_input_spec */
 	kp_nodeclass_status *classes;
 	const kp_nodeclass_status **class_ptrs;
@@ -74,6 +76,10 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
  */
 int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
 			   FILE *err);
+
+/* A registry with the core kinds and KWOKNodeClass (kp_kwok_register),
+ * whose id goes to *kwok_kind: what every command decodes with. */
+int cli_registry_new(struct kp_registry **out, uint32_t *kwok_kind, kp_error *err);
 
 /* Free everything (NULL-safe members) and zero @p in. */
 void cli_cluster_input_free(cli_cluster_input *in);

@@ -3,13 +3,16 @@
  * on each NodePool, and whether the NodeClaims given with it are drifted.
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass is registered (karpenter/sys/kwok.h) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
+#include <karpenter/sys/schema.h>
 
 #include "cli.h"
+#include "cluster_input.h"
 #include "manifests.h"
 
 #define PROG "kubectl-karpenter hash"
@@ -66,6 +69,7 @@ typedef struct state {
 	const kp_decoded_object **ncs;
 	size_t n_ncs;
 	nc_row *rows;
+	kp_registry *registry; /* the kinds decoded: the core's and KWOKNodeClass */
 } state;
 
 static void state_free(state *s)
@@ -73,6 +77,7 @@ static void state_free(state *s)
 	for (size_t i = 0; i < s->n_results; i++)
 		kp_decode_result_free(s->results[i]);
 	free(s->results);
+	kp_registry_free(s->registry);
 	free(s->nps);
 	free(s->ncs);
 	if (s->rows)
@@ -135,7 +140,12 @@ static int read_manifest(state *s, const cli_manifest *m, FILE *err)
 {
 	kp_decode_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
-	int rc = kp_decode(&res, m->data, m->len, NULL, &e);
+	uint32_t kwok_kind = 0;
+	int rc = s->registry ? KP_OK : cli_registry_new(&s->registry, &kwok_kind, &e);
+	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+	dopts.registry = s->registry;
+	if (rc == KP_OK)
+		rc = kp_decode(&res, m->data, m->len, &dopts, &e);
 	if (rc == KP_ENOMEM)
 		return oom(err);
 	if (rc) {

@@ -4,13 +4,17 @@
  * and Karpenter's controllers would, with no cluster.
  * SPDX-License-Identifier: Apache-2.0
  */
+#define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass is registered (karpenter/sys/kwok.h) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <karpenter/karpenter.h>
+#include <karpenter/kwok.h>
+#include <karpenter/sys/schema.h>
 
 #include "cli.h"
+#include "cluster_input.h"
 #include "manifests.h"
 
 static void validate_usage(FILE *out)
@@ -61,13 +65,13 @@ static int parse_bool(const char *v, int *out)
  * whole) and return 1; *invalid is set when the object cannot be served by
  * the v1 CRDs at all. 0 for an object to validate.
  */
-static int print_skipped(const kp_decoded_object *o, FILE *out, int *invalid)
+static int print_skipped(const kp_decoded_object *o, const kp_registry *reg, uint32_t kwok_kind,
+			 FILE *out, int *invalid)
 {
 	const char *av = o->api_version ? o->api_version : "";
 	const char *kind = o->kind_name ? o->kind_name : "";
 	*invalid = 0;
-	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM ||
-	    o->kind == KP_KIND_KWOK_NODECLASS)
+	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM || o->kind == kwok_kind)
 		return 0;
 	size_t glen = strcspn(av, "/");
 	fprintf(out, "%s/%s: ", o->kind_name, o->name);
@@ -81,13 +85,13 @@ static int print_skipped(const kp_decoded_object *o, FILE *out, int *invalid)
 			"apiVersion: Invalid value: \"%s\": the v1 CRDs serve %s only (no matches for "
 			"kind \"%s\" in version \"%s\")\n", av, kp_kind_api_version(KP_KIND_NODEPOOL),
 			kind, av);
-	} else if (glen == strlen("karpenter.kwok.sh") && !strncmp(av, "karpenter.kwok.sh", glen) &&
-		   !strcmp(kind, "KWOKNodeClass")) {
+	} else if (glen == strlen(KP_KWOK_GROUP) && !strncmp(av, KP_KWOK_GROUP, glen) &&
+		   !strcmp(kind, KP_KWOK_NODECLASS_KIND)) {
 		*invalid = 1;
 		fprintf(out,
 			"apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
 			"kind \"%s\" in version \"%s\")\n", av,
-			kp_kind_api_version(KP_KIND_KWOK_NODECLASS), kind, av);
+			kp_registry_kind_api_version(reg, kwok_kind), kind, av);
 	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen)) {
 		fprintf(out, "skipped: %s %s is not validated by this build\n", av, kind);
 	} else {
@@ -101,10 +105,11 @@ typedef struct tally {
 } tally;
 
 static int validate_input(const cli_manifest *in, uint32_t decode_flags, const kp_validate_options *vo,
-			  FILE *out, FILE *err, tally *t)
+			  uint32_t kwok_kind, FILE *out, FILE *err, tally *t)
 {
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 	dopts.flags = decode_flags;
+	dopts.registry = vo->registry;
 	kp_decode_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
 	int rc = kp_decode(&res, in->data, in->len, &dopts, &e);
@@ -123,7 +128,7 @@ static int validate_input(const cli_manifest *in, uint32_t decode_flags, const k
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		int bad = 0;
 		t->objects++;
-		if (print_skipped(o, out, &bad)) {
+		if (print_skipped(o, vo->registry, kwok_kind, out, &bad)) {
 			if (bad) {
 				t->invalid++;
 				t->problems++;
@@ -132,7 +137,7 @@ static int validate_input(const cli_manifest *in, uint32_t decode_flags, const k
 			}
 			continue;
 		}
-		rc = kp_object_default(o->kind, o->object, &e);
+		rc = kp_registry_object_default(vo->registry, o->kind, o->object, &e);
 		kp_validation *v = NULL;
 		if (!rc)
 			rc = kp_validate(&v, o->kind, o->object, NULL, vo, &e);
@@ -170,6 +175,7 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	size_t n_paths = 0;
 	cli_manifests inputs = CLI_MANIFESTS_INIT;
 	int strict = 1, runtime = 1, rc = CLI_USAGE;
+	kp_registry *reg = NULL;
 	if (!paths) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;
@@ -225,10 +231,18 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	if (!runtime)
 		vo.flags |= KP_VALIDATE_NO_RUNTIME;
+	uint32_t kwok_kind = 0;
+	kp_error re = KP_ERROR_INIT;
+	if (cli_registry_new(&reg, &kwok_kind, &re)) {
+		fprintf(err, "%s: %s\n", prog, re.message);
+		rc = CLI_INVALID;
+		goto done;
+	}
+	vo.registry = reg;
 	tally t = { 0, 0, 0, 0, 0, 0 };
 	for (size_t i = 0; i < inputs.count; i++) {
-		if (validate_input(&inputs.items[i], strict ? 0 : KP_DECODE_LENIENT, &vo, out, err,
-				   &t)) {
+		if (validate_input(&inputs.items[i], strict ? 0 : KP_DECODE_LENIENT, &vo, kwok_kind,
+				   out, err, &t)) {
 			rc = CLI_INVALID;
 			goto done;
 		}
@@ -245,6 +259,7 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	fputc('\n', err);
 	rc = t.invalid || t.undecoded ? CLI_INVALID : CLI_OK;
 done:
+	kp_registry_free(reg);
 	cli_manifests_free(&inputs);
 	free(paths);
 	return rc;

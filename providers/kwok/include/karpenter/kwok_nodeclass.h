@@ -1,9 +1,13 @@
 /*
- * libkarpenter: karpenter.kwok.sh/v1alpha1 KWOKNodeClass (upstream
+ * libkarpenter-kwok: karpenter.kwok.sh/v1alpha1 KWOKNodeClass (upstream
  * kwok/apis/v1alpha1), the node class of the KWOK provider.
  *
- * It lives in the core because NodePools that reference it are validated
- * and decoded by the core. The conventions of objects.h apply.
+ * The kind is registered on a core registry by kp_kwok_register
+ * (karpenter/sys/kwok.h, experimental as the provider-kind API it uses).
+ * With the registry in kp_decode_options and kp_validate_options, kp_decode,
+ * kp_validate and kp_registry_object_default (the CRD's defaults: a Ready
+ * status) treat it as they treat a core kind. The conventions of objects.h
+ * apply.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -48,25 +52,15 @@ typedef struct kp_kwok_nodeclass_status {
  */
 typedef struct kp_kwok_nodeclass {
 	uint32_t struct_size;             /**< sizeof(kp_kwok_nodeclass) */
-	uint32_t kind;                    /**< KP_KIND_KWOK_NODECLASS */
+	uint32_t kind;                    /**< the id kp_kwok_register returned */
 	const char *api_version;          /**< apiVersion as written; NULL = "karpenter.kwok.sh/v1alpha1" */
 	kp_object_meta *metadata;         /**< metadata */
 	kp_kwok_nodeclass_spec *spec;     /**< spec */
 	kp_kwok_nodeclass_status *status; /**< status */
 } kp_kwok_nodeclass;
 
-/** Static initializer for kp_kwok_nodeclass. @since 0.1 */
-#define KP_KWOK_NODECLASS_INIT { sizeof(kp_kwok_nodeclass), KP_KIND_KWOK_NODECLASS, NULL, NULL, NULL, \
-	NULL }
-
-/**
- * @brief Free a library-built KWOKNodeClass.
- * @param[in] nodeclass the object, or NULL (no-op)
- * @since 0.1
- * Ownership: only for objects the library built.
- * Thread-safety: needs exclusive access to @p nodeclass.
- */
-void kp_kwok_nodeclass_free(kp_kwok_nodeclass *nodeclass);
+/** Static initializer for kp_kwok_nodeclass (set kind to the registered id). @since 0.1 */
+#define KP_KWOK_NODECLASS_INIT { sizeof(kp_kwok_nodeclass), 0, NULL, NULL, NULL, NULL }
 
 KP_END_DECLS
 
