@@ -28,5 +28,6 @@
 #include <karpenter/scheduling.h>
 #include <karpenter/hash.h>
 #include <karpenter/builder.h>
+#include <karpenter/disruption.h>
 
 #endif /* KARPENTER_KARPENTER_H */
