@@ -28,5 +28,6 @@ extern const cli_command cli_cmd_version;
 extern const cli_command cli_cmd_validate;
 extern const cli_command cli_cmd_simulate;
 extern const cli_command cli_cmd_hash;
+extern const cli_command cli_cmd_disrupt;
 
 #endif

@@ -15,6 +15,7 @@ static const cli_command *const commands[] = {
 	&cli_cmd_validate,
 	&cli_cmd_simulate,
 	&cli_cmd_hash,
+	&cli_cmd_disrupt,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
