@@ -1084,10 +1084,24 @@ int kp__methods_run(kp__dstate *st, uint32_t pass, kp__cmd **out, kp_error *err)
 			kp__free(saved);
 			return rc;
 		}
-		if (cmd && !*out)
+		if (cmd && !*out) {
 			*out = cmd;
-		else
-			kp__cmd_free(cmd);
+			continue;
+		}
+		/* a later method's command loses to the pass's command */
+		for (size_t k = 0; cmd && k < cmd->n_dn; k++) {
+			int r = kp__dwhy(st, cmd->dn[k], KP_BLOCK_OTHER_COMMAND, cmd->pub.method,
+					 "%s would %s it, but %s's command goes first in this pass",
+					 kp_disruption_method_name(cmd->pub.method),
+					 kp_disruption_decision_name(cmd->pub.decision),
+					 kp_disruption_method_name((*out)->pub.method));
+			if (r) {
+				kp__cmd_free(cmd);
+				kp__free(saved);
+				return kp__error(err, r, NULL, "out of memory");
+			}
+		}
+		kp__cmd_free(cmd);
 		if (*out && !st->explain)
 			break;
 	}

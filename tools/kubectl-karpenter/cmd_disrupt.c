@@ -376,13 +376,27 @@ static void print_command(FILE *out, const kp_disruption_command *c)
 	fprintf(out, "  savings: $%.4f/h\n\n", c->savings);
 }
 
-/* The first reason worth showing: not "does not apply" ones. */
+/* The first reason worth showing: not the "does not apply" ones. */
 static const kp_disruption_why *first_reason(const kp_disruption_node *n)
 {
 	for (size_t k = 0; k < n->n_reasons; k++)
 		if (n->reasons[k]->code != KP_BLOCK_NOT_EMPTY && n->reasons[k]->code != KP_BLOCK_NOT_DRIFTED)
 			return n->reasons[k];
-	return n->n_reasons ? n->reasons[0] : NULL;
+	return NULL;
+}
+
+/* The command that disrupts this node, if any. */
+static const kp_disruption_command *command_of(const kp_disruption_result *res,
+					       const kp_disruption_node *n)
+{
+	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
+		const kp_disruption_command *c = kp_disruption_result_command(res, i);
+		for (size_t k = 0; k < c->n_candidates; k++)
+			if (n->nodeclaim && c->candidates[k]->nodeclaim &&
+			    !strcmp(n->nodeclaim, c->candidates[k]->nodeclaim))
+				return c;
+	}
+	return NULL;
 }
 
 static void print_text(FILE *out, const kp_disruption_result *res)
@@ -404,11 +418,15 @@ static void print_text(FILE *out, const kp_disruption_result *res)
 	for (size_t i = 0; i < n; i++) {
 		const kp_disruption_node *x = kp_disruption_result_node(res, i);
 		const kp_disruption_why *why = first_reason(x);
+		const kp_disruption_command *cmd = command_of(res, x);
 		fprintf(out, "%-*s   %-9s   %-5s   %-7s   %-14s   ", (int)w,
 			s_or(x->node, s_or(x->nodeclaim, "-")), x->candidate ? "yes" : "no",
 			x->empty ? "yes" : "no", x->drifted ? "yes" : "no",
 			x->consolidatable ? "yes" : "no");
-		if (why)
+		if (cmd && cmd->pass == 1)
+			fprintf(out, "(pass %u: %s, %s)\n", cmd->pass, kp_disruption_method_name(cmd->method),
+				kp_disruption_decision_name(cmd->decision));
+		else if (why)
 			fprintf(out, "%s: %s\n", kp_disruption_block_code_name(why->code), why->message);
 		else
 			fputs("-\n", out);
