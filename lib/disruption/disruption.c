@@ -12,6 +12,7 @@
 #include <karpenter/codec.h>
 #include <karpenter/labels.h>
 #include <karpenter/quantity.h>
+#include <karpenter/requirements.h>
 #include <karpenter/timestamp.h>
 
 #include "disruption_private.h"
@@ -246,6 +247,19 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	if (kp__dptrs_push(&w->own_ncs, nc)) {
 		kp_nodeclaim_free(nc);
 		return KP_ENOMEM;
+	}
+	/* the labels the provider's Create puts on it: the instance type's
+	 * single-valued requirements (arch, os, family ...) */
+	size_t nr = it ? kp_requirements_count(it->requirements) : 0;
+	for (size_t i = 0; i < nr && nc->metadata; i++) {
+		kp_requirement *q = kp_requirements_at(it->requirements, i);
+		if (kp_requirement_operator(q) != KP_SELECTOR_OP_IN || kp_requirement_value_count(q) != 1 ||
+		    kp_labels_get(&nc->metadata->labels, kp_requirement_key(q)))
+			continue;
+		rc = kp_labels_set(&nc->metadata->labels, kp_requirement_key(q), kp_requirement_value(q, 0),
+				   err);
+		if (rc)
+			return rc;
 	}
 	const char *name = nc->metadata && nc->metadata->name ? nc->metadata->name : "replacement";
 	char now[40];

@@ -128,7 +128,8 @@ static int drift_filter(kp__dstate *st, kp__dnode *d, int *ok)
 	*ok = 0;
 	if (d->eventual_code)
 		return kp__dwhy(st, d, d->eventual_code,
-			       d->eventual_code <= KP_BLOCK_NODEPOOL_NOT_FOUND ? 0 : KP_DISRUPTION_METHOD_DRIFT,
+			       d->eventual_code <= KP_BLOCK_NODEPOOL_NOT_FOUND ||
+					       d->eventual_code == d->graceful_code ? 0 : KP_DISRUPTION_METHOD_DRIFT,
 			       "%s", d->eventual_msg);
 	if (is_static(d))
 		return KP_OK;
@@ -488,6 +489,7 @@ static int repl_init(kp__dstate *st, repl *r, const kp_sched_nodeclaim *snc, kp_
 	kp_nodeclaim_requirement *itreq = NULL;
 	for (size_t i = 0; rc == KP_OK && sp && i < sp->n_requirements; i++) {
 		kp_node_selector_requirement sel;
+		kp_node_selector_requirement_init(&sel);
 		rc = kp_nodeclaim_requirement_view(sp->requirements[i], &sel, err);
 		if (rc == KP_OK)
 			rc = kp_requirements_add_selector(r->reqs, &sel, r->wk, err);
