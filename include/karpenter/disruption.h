@@ -171,7 +171,11 @@ enum kp_disruption_flags {
 	KP_DISRUPTION_F_SPOT_TO_SPOT = 1u << 0,
 	/** Run passes until one finds no command (at most max_passes when
 	 *  it is not 0, and never more than the number of nodes plus one). */
-	KP_DISRUPTION_F_CONVERGE = 1u << 1
+	KP_DISRUPTION_F_CONVERGE = 1u << 1,
+	/** Do not explain the nodes: each pass stops at the first command, as
+	 *  upstream's loop does (the result then has no nodes, only commands,
+	 *  budgets and costs). For controllers and benchmarks. */
+	KP_DISRUPTION_F_NO_EXPLAIN = 1u << 2
 };
 
 /**

@@ -134,6 +134,15 @@ static int explain_nodes(kp_disruption_result *r, kp__dstate *st)
 	return oom ? KP_ENOMEM : KP_OK;
 }
 
+static int budgets_only(kp_disruption_result *r, kp__dstate *st)
+{
+	size_t n = st->n_nodes;
+	st->n_nodes = 0; /* explain no node, keep the budgets */
+	int rc = explain_nodes(r, st);
+	st->n_nodes = n;
+	return rc;
+}
+
 static double cluster_cost(const kp__dstate *st)
 {
 	double c = 0;
@@ -386,7 +395,8 @@ static int check_opts(const kp_disruption_options *o, kp_error *err)
 		return rc;
 	if (o->reserved)
 		return kp__error(err, KP_EINVAL, "reserved", "reserved must be zero");
-	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_SPOT_TO_SPOT | KP_DISRUPTION_F_CONVERGE))
+	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_SPOT_TO_SPOT | KP_DISRUPTION_F_CONVERGE |
+				  KP_DISRUPTION_F_NO_EXPLAIN))
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o->flags);
 	return KP_OK;
 }
@@ -416,12 +426,16 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 	}
 	for (size_t pass = 1; rc == KP_OK && pass <= limit; pass++) {
 		kp__dstate st;
-		rc = kp__dstate_build(&st, &w.spec, &o, pass == 1, err);
+		uint32_t explain = pass == 1 && !(o.flags & KP_DISRUPTION_F_NO_EXPLAIN);
+		rc = kp__dstate_build(&st, &w.spec, &o, explain, err);
 		kp__cmd *cmd = NULL;
 		if (rc == KP_OK)
 			rc = kp__methods_run(&st, (uint32_t)pass, &cmd, err);
 		if (rc == KP_OK && pass == 1) {
-			rc = explain_nodes(r, &st);
+			if (explain)
+				rc = explain_nodes(r, &st);
+			else
+				rc = budgets_only(r, &st);
 			r->before = cluster_cost(&st);
 		}
 		if (rc == KP_OK)
