@@ -300,6 +300,38 @@ static int per_candidate(const char *label, size_t n, size_t sample)
 	return 0;
 }
 
+/* C1's manifests as DIR/c1-NN.yaml, 100 nodes a file (the CLI decodes
+ * at most KP_DECODE_DEFAULT_MAX_NODES YAML nodes a file). */
+static int write_c1(const char *dir)
+{
+	text t = { 0 };
+	generate(&t, 1000, 0.2, 1);
+	static const char mark[] = "---\napiVersion: v1\nkind: Node\n";
+	const char *start = t.s, *p = t.s;
+	size_t nodes = 0, file = 0;
+	for (;;) {
+		const char *next = strstr(p, mark);
+		if (next && (nodes++ % 100 != 0 || next == t.s)) {
+			p = next + 1;
+			continue;
+		}
+		const char *end = next ? next : t.s + t.len;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/c1-%02zu.yaml", dir, file++);
+		FILE *f = fopen(path, "w");
+		if (!f || fwrite(start, 1, (size_t)(end - start), f) != (size_t)(end - start) || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		if (!next)
+			break;
+		start = next;
+		p = next + 1;
+	}
+	free(t.s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int want[5] = { 0 }, any = 0;
@@ -314,14 +346,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (!strcmp(argv[i], "--write-c1") && i + 1 < argc) {
-			text t = { 0 };
-			generate(&t, 1000, 0.2, 1);
-			FILE *f = fopen(argv[++i], "w");
-			if (!f || fwrite(t.s, 1, t.len, f) != t.len || fclose(f)) {
-				perror(argv[i]);
+			if (write_c1(argv[++i]))
 				return 1;
-			}
-			free(t.s);
 			return 0;
 		}
 		fprintf(stderr, "usage: disrupt-bench [--scenario C1|C2|C3|C4]... [--write-c1 FILE]\n");
