@@ -423,7 +423,7 @@ static void print_text(FILE *out, const kp_disruption_result *res)
 			s_or(x->node, s_or(x->nodeclaim, "-")), x->candidate ? "yes" : "no",
 			x->empty ? "yes" : "no", x->drifted ? "yes" : "no",
 			x->consolidatable ? "yes" : "no");
-		if (cmd && cmd->pass == 1)
+		if (cmd)
 			fprintf(out, "(pass %u: %s, %s)\n", cmd->pass, kp_disruption_method_name(cmd->method),
 				kp_disruption_decision_name(cmd->decision));
 		else if (why)
