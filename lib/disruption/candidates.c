@@ -674,6 +674,8 @@ void kp__dstate_free(kp__dstate *st)
 		kp__free(d->drift_msg);
 		for (size_t k = 0; k < d->why.count; k++) {
 			kp_disruption_why *w = d->why.items[k];
+			if (!w)
+				continue; /* moved into a result */
 			kp__free(KP__DMUT(w->message));
 			kp__free(w);
 		}

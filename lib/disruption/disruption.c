@@ -98,8 +98,8 @@ static int explain_nodes(kp_disruption_result *r, kp__dstate *st)
 			if (kp__dptrs_push(&r->whys, d->why.items[k]))
 				return KP_ENOMEM;
 			reasons[x->n_reasons++] = d->why.items[k];
+			d->why.items[k] = NULL; /* owned by the result now */
 		}
-		d->why.count = 0;
 	}
 	r->node_ptrs = kp__calloc(r->n_nodes + 1, sizeof(*r->node_ptrs));
 	if (oom || !r->node_ptrs)

@@ -23,6 +23,7 @@ struct dh {
 	const void **objs[12];
 	size_t n[12];
 	kp_instance_types **pool_its;
+	kp_cluster_spec spec;
 	kp_disruption_result *res;
 };
 
@@ -155,10 +156,11 @@ static int slot(uint32_t kind)
 	}
 }
 
-const kp_disruption_result *dh_run(dh *h, const char *now, uint32_t flags, uint32_t passes)
+static void prepare(dh *h, const char *now)
 {
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_ptr_null(h->dec);
+	if (h->dec)
+		return;
 	if (kp_decode(&h->dec, h->text, h->len, NULL, &e))
 		ck_abort_msg("decode: %s", e.message);
 	for (size_t i = 0; i < kp_decode_result_count(h->dec); i++) {
@@ -189,10 +191,24 @@ const kp_disruption_result *dh_run(dh *h, const char *now, uint32_t flags, uint3
 	spec.n_daemonsets = h->n[5];
 	spec.wellknown = h->wk;
 	ck_assert_int_eq(kp_time_parse_rfc3339(&spec.now_ms, now, &e), KP_OK);
+	h->spec = spec;
+}
+
+int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err)
+{
+	prepare(h, now);
+	kp_disruption_result_free(h->res);
+	h->res = NULL;
 	kp_disruption_options o = KP_DISRUPTION_OPTIONS_INIT;
 	o.flags = flags;
 	o.max_passes = passes;
-	if (kp_disruption_run(&h->res, &spec, &o, &e))
+	return kp_disruption_run(&h->res, &h->spec, &o, err);
+}
+
+const kp_disruption_result *dh_run(dh *h, const char *now, uint32_t flags, uint32_t passes)
+{
+	kp_error e = KP_ERROR_INIT;
+	if (dh_run_rc(h, now, flags, passes, &e))
 		ck_abort_msg("kp_disruption_run: %s: %s", e.field, e.message);
 	return h->res;
 }

@@ -36,6 +36,8 @@ void dh_node_ex(dh *h, const char *name, const char *pool, const char *type, con
 /* A running pod bound to NODE requesting CPU; meta_extra lines under metadata. */
 void dh_pod(dh *h, const char *ns, const char *name, const char *node, const char *cpu,
 	    const char *meta_extra);
+/* Run and return kp_disruption_run's code (the manifests are decoded once). */
+int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err);
 /* Run; the result stays owned by the harness. */
 const kp_disruption_result *dh_run(dh *h, const char *now, uint32_t flags, uint32_t passes);
 /* The explained node named NAME (Node or NodeClaim), or NULL. */

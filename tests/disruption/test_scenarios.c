@@ -508,6 +508,40 @@ START_TEST(passes_converge)
 }
 END_TEST
 
+/* Every allocation of a run with passes fails in turn: KP_ENOMEM (never a
+ * crash, a partial result or, under ASan, a leak), then KP_OK once none
+ * fails. */
+START_TEST(out_of_memory_sweep)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_node(h, "old", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, STALE_HASH, "");
+	dh_node(h, "big", "default", "c-16x-amd64-linux", "test-zone-b", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "old", "1", "");
+	dh_pod(h, "shop", "p2", "big", "500m", "");
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(dh_run_rc(h, NOW, KP_DISRUPTION_F_CONVERGE, 0, &e), KP_OK);
+	size_t want = kp_disruption_result_command_count(dh_run(h, NOW, KP_DISRUPTION_F_CONVERGE, 0));
+	ck_assert_uint_ge(want, 3);
+	kp_test_alloc_install();
+	long n = 0;
+	for (;; n++) {
+		kp_test_alloc_fail_at(n);
+		int rc = dh_run_rc(h, NOW, KP_DISRUPTION_F_CONVERGE, 0, &e);
+		if (rc == KP_OK)
+			break;
+		ck_assert_msg(rc == KP_ENOMEM, "allocation %ld: %s (%s)", n, kp_strerror(rc), e.message);
+		ck_assert_ptr_null(kp_disruption_result_command(NULL, 0));
+	}
+	kp_test_alloc_fail_at(-1);
+	kp_test_alloc_uninstall();
+	ck_assert_int_gt(n, 100);
+	ck_assert_int_eq(dh_run_rc(h, NOW, KP_DISRUPTION_F_CONVERGE, 0, &e), KP_OK);
+	dh_free(h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("disruption-scenarios");
@@ -534,6 +568,7 @@ int main(void)
 	tcase_add_test(tc, bad_budget_schedule_fails_closed);
 	tcase_add_test(tc, disrupting_nodes_consume_budget);
 	tcase_add_test(tc, passes_converge);
+	tcase_add_test(tc, out_of_memory_sweep);
 	suite_add_tcase(s, tc);
 	return kp_test_run(&s, 1);
 }
