@@ -440,6 +440,10 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 		}
 		if (rc == KP_OK)
 			r->after = cluster_cost(&st);
+		if (rc && cmd) {
+			kp__cmd_free(cmd);
+			cmd = NULL;
+		}
 		if (rc == KP_OK && cmd) {
 			rc = kp__dptrs_push(&r->cmds, cmd);
 			if (rc)
@@ -447,7 +451,6 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 			else if (pass < limit)
 				rc = apply(&w, &st, cmd, err);
 			if (rc == KP_OK) {
-				r->after -= 0; /* recomputed below */
 				for (size_t i = 0; i < cmd->n_dn; i++)
 					r->after -= cmd->dn[i]->price;
 				for (size_t i = 0; i < cmd->pub.n_replacements; i++)

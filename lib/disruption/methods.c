@@ -1081,6 +1081,8 @@ int kp__methods_run(kp__dstate *st, uint32_t pass, kp__cmd **out, kp_error *err)
 		int rc = methods[i](st, pass, &cmd, err);
 		if (rc) {
 			kp__cmd_free(cmd);
+			kp__cmd_free(*out);
+			*out = NULL;
 			if (rc == KP_ENOMEM)
 				kp__error(err, rc, NULL, "out of memory");
 			kp__free(saved);
@@ -1099,6 +1101,8 @@ int kp__methods_run(kp__dstate *st, uint32_t pass, kp__cmd **out, kp_error *err)
 					 kp_disruption_method_name((*out)->pub.method));
 			if (r) {
 				kp__cmd_free(cmd);
+				kp__cmd_free(*out);
+				*out = NULL;
 				kp__free(saved);
 				return kp__error(err, r, NULL, "out of memory");
 			}
