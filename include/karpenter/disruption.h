@@ -326,41 +326,114 @@ typedef struct kp_disruption_result kp_disruption_result;
 int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spec *spec,
 		      const kp_disruption_options *opts, kp_error *err);
 
-/** @brief Release a result (NULL-safe). @since 0.1 */
+/**
+ * @brief Release a result (NULL-safe).
+ * @param[in] result the result, or NULL
+ * @since 0.1
+ * Thread-safety: needs exclusive access to @p result.
+ */
 void kp_disruption_result_free(kp_disruption_result *result);
 
-/** @brief Number of commands (one per productive pass). @since 0.1 */
+/**
+ * @brief Number of commands, one per productive pass, in pass order.
+ * @param[in] result the result, or NULL (0)
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 size_t kp_disruption_result_command_count(const kp_disruption_result *result);
-/** @brief Command @p index, or NULL. Borrowed from the result. @since 0.1 */
+
+/**
+ * @brief Command @p index.
+ * @param[in] result the result
+ * @param[in] index 0 .. kp_disruption_result_command_count() - 1
+ * @return the command, or NULL when out of range or @p result is NULL
+ * @since 0.1
+ * Ownership: borrowed from the result.
+ * Thread-safety: safe.
+ */
 const kp_disruption_command *kp_disruption_result_command(const kp_disruption_result *result,
 							  size_t index);
-/** @brief Number of explained nodes (every Node and NodeClaim, sorted by name). @since 0.1 */
+
+/**
+ * @brief Number of explained nodes: every Node and NodeClaim of the input
+ *        at the first pass, sorted by name (0 with KP_DISRUPTION_F_NO_EXPLAIN).
+ * @param[in] result the result, or NULL (0)
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 size_t kp_disruption_result_node_count(const kp_disruption_result *result);
-/** @brief Explained node @p index, or NULL. Borrowed from the result. @since 0.1 */
+
+/**
+ * @brief Explained node @p index.
+ * @param[in] result the result
+ * @param[in] index 0 .. kp_disruption_result_node_count() - 1
+ * @return the node, or NULL when out of range or @p result is NULL
+ * @since 0.1
+ * Ownership: borrowed from the result.
+ * Thread-safety: safe.
+ */
 const kp_disruption_node *kp_disruption_result_node(const kp_disruption_result *result,
 						    size_t index);
-/** @brief Number of budget entries (NodePool by name, then Empty, Drifted,
- *  Underutilized). @since 0.1 */
+
+/**
+ * @brief Number of budget entries at the first pass: NodePools by name,
+ *        each with Empty, Drifted, Underutilized.
+ * @param[in] result the result, or NULL (0)
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 size_t kp_disruption_result_budget_count(const kp_disruption_result *result);
-/** @brief Budget entry @p index, or NULL. Borrowed from the result. @since 0.1 */
+
+/**
+ * @brief Budget entry @p index.
+ * @param[in] result the result
+ * @param[in] index 0 .. kp_disruption_result_budget_count() - 1
+ * @return the entry, or NULL when out of range or @p result is NULL
+ * @since 0.1
+ * Ownership: borrowed from the result.
+ * Thread-safety: safe.
+ */
 const kp_disruption_budget_status *kp_disruption_result_budget(const kp_disruption_result *result,
 							       size_t index);
+
 /**
- * @brief Hourly cost of the managed nodes before the first pass and after
- *        the last (each node at its offering's price; unknown prices 0).
- * @param[in] result the result
+ * @brief Hourly cost of the managed, not deleting nodes before the first
+ *        pass and after the last command (each node at its offering's
+ *        price; unknown prices count 0).
+ * @param[in] result the result, or NULL (both 0)
  * @param[out] before may be NULL
  * @param[out] after may be NULL
  * @since 0.1
+ * Thread-safety: safe.
  */
 void kp_disruption_result_cost(const kp_disruption_result *result, double *before, double *after);
 
-/** @brief "Emptiness", "Drift", "MultiNodeConsolidation", "SingleNodeConsolidation",
- *  "" for NONE, "Unknown" otherwise. @since 0.1 */
+/**
+ * @brief Name of a method: "Emptiness", "Drift", "MultiNodeConsolidation",
+ *        "SingleNodeConsolidation"; "" for KP_DISRUPTION_METHOD_NONE.
+ * @param[in] method a kp_disruption_method
+ * @return static text, never NULL; "Unknown" for another value
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 const char *kp_disruption_method_name(uint32_t method);
-/** @brief "delete", "replace", "no-op"; "Unknown" otherwise. @since 0.1 */
+
+/**
+ * @brief Name of a decision: "delete", "replace", "no-op".
+ * @param[in] decision a kp_disruption_decision
+ * @return static text, never NULL; "Unknown" for another value
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 const char *kp_disruption_decision_name(uint32_t decision);
-/** @brief The code's name ("Unmanaged", "Budget", ...); "Unknown" otherwise. @since 0.1 */
+
+/**
+ * @brief Stable name of a block code ("Unmanaged", "Budget", ...).
+ * @param[in] code a kp_disruption_block_code
+ * @return static text, never NULL; "Unknown" for another value
+ * @since 0.1
+ * Thread-safety: safe.
+ */
 const char *kp_disruption_block_code_name(uint32_t code);
 
 KP_END_DECLS
