@@ -568,7 +568,11 @@ int main(void)
 	tcase_add_test(tc, bad_budget_schedule_fails_closed);
 	tcase_add_test(tc, disrupting_nodes_consume_budget);
 	tcase_add_test(tc, passes_converge);
-	tcase_add_test(tc, out_of_memory_sweep);
 	suite_add_tcase(s, tc);
+	/* one full run per allocation: slow under sanitizers and a loaded machine */
+	TCase *oom = tcase_create("out-of-memory");
+	tcase_set_timeout(oom, 900);
+	tcase_add_test(oom, out_of_memory_sweep);
+	suite_add_tcase(s, oom);
 	return kp_test_run(&s, 1);
 }
