@@ -971,6 +971,25 @@ static int multi(kp__dstate *st, uint32_t pass, kp__cmd **out, kp_error *err)
 	}
 	if (rc == KP_OK && best)
 		rc = own_strings(best);
+	/* explain the batch's candidates that the command does not take */
+	for (size_t i = 0; rc == KP_OK && st->explain && i < k; i++) {
+		int in = 0;
+		for (size_t j = 0; best && j < best->n_dn && !in; j++)
+			in = best->dn[j] == c[i];
+		if (in)
+			continue;
+		if (k < 2)
+			rc = kp__dwhy(st, c[i], KP_BLOCK_OTHER_COMMAND, KP_DISRUPTION_METHOD_MULTI_NODE,
+				      "multi-node consolidation needs at least two candidates within the budgets");
+		else if (!best)
+			rc = kp__dwhy(st, c[i], KP_BLOCK_OTHER_COMMAND, KP_DISRUPTION_METHOD_MULTI_NODE,
+				      "no batch of the first 2 to %zu candidates (by savings per disruption cost) consolidates together",
+				      k <= MULTI_NODE_MAX ? k : (size_t)MULTI_NODE_MAX + 1);
+		else
+			rc = kp__dwhy(st, c[i], KP_BLOCK_OTHER_COMMAND, KP_DISRUPTION_METHOD_MULTI_NODE,
+				      "outside the largest batch that consolidates together (its first %zu candidates)",
+				      best->n_dn);
+	}
 	if (rc == KP_OK && best)
 		*out = best;
 	else

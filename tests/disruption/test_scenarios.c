@@ -367,6 +367,9 @@ START_TEST(multi_node_deletes_batch)
 	ck_assert_uint_eq(c->n_candidates, 2);
 	ck_assert_uint_eq(c->decision, KP_DISRUPTION_DELETE);
 	ck_assert_str_eq(c->candidates[0]->node, "a");
+	const char *left = strcmp(c->candidates[1]->node, "b") ? "b" : "c";
+	assert_reason(r, left, KP_BLOCK_OTHER_COMMAND, KP_DISRUPTION_METHOD_MULTI_NODE,
+		      "outside the largest batch that consolidates together (its first 2 candidates)");
 	dh_free(h);
 }
 END_TEST
