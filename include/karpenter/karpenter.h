@@ -28,5 +28,6 @@
 #include <karpenter/hash.h>
 #include <karpenter/builder.h>
 #include <karpenter/lifecycle.h>
+#include <karpenter/disruption.h>
 
 #endif /* KARPENTER_KARPENTER_H */

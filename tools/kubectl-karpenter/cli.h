@@ -29,5 +29,6 @@ extern const cli_command cli_cmd_validate;
 extern const cli_command cli_cmd_simulate;
 extern const cli_command cli_cmd_hash;
 extern const cli_command cli_cmd_reconcile;
+extern const cli_command cli_cmd_disrupt;
 
 #endif

@@ -16,6 +16,7 @@ static const cli_command *const commands[] = {
 	&cli_cmd_simulate,
 	&cli_cmd_hash,
 	&cli_cmd_reconcile,
+	&cli_cmd_disrupt,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -1,0 +1,692 @@
+/*
+ * libkarpenter disruption: the cluster as upstream's cluster state sees it
+ * (Nodes paired with their NodeClaims by provider ID, their pods), the
+ * candidate filters of both disruption classes with upstream's messages,
+ * emptiness, eviction costs, drift and the budgets of the pass.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <karpenter/duration.h>
+#include <karpenter/hash.h>
+#include <karpenter/labels.h>
+#include <karpenter/taints.h>
+
+#include "disruption_private.h"
+
+int kp__dptrs_push(kp__dptrs *v, void *p)
+{
+	if (kp__grow((void **)&v->items, &v->cap, v->count + 1, sizeof(*v->items)))
+		return KP_ENOMEM;
+	v->items[v->count++] = p;
+	return KP_OK;
+}
+
+static char *vfmt(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return NULL;
+	char *s = kp__malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+static char *fmt(const char *f, ...) KP_PRINTF(1, 2);
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *s = vfmt(f, ap);
+	va_end(ap);
+	return s;
+}
+
+int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const char *f, ...)
+{
+	if (!st->explain)
+		return KP_OK;
+	for (size_t i = 0; i < n->why.count; i++) {
+		const kp_disruption_why *w = n->why.items[i];
+		if (w->code == code && w->method == method)
+			return KP_OK; /* one reason per code and method */
+	}
+	kp_disruption_why *w = kp__calloc(1, sizeof(*w));
+	if (!w)
+		return KP_ENOMEM;
+	w->struct_size = sizeof(*w);
+	w->code = code;
+	w->method = method;
+	va_list ap;
+	va_start(ap, f);
+	char *m = vfmt(f, ap);
+	va_end(ap);
+	w->message = m;
+	if (!m || kp__dptrs_push(&n->why, w)) {
+		kp__free(m);
+		kp__free(w);
+		return KP_ENOMEM;
+	}
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Small object helpers                                                */
+
+static const char *meta_name(const kp_object_meta *m)
+{
+	return m && m->name ? m->name : "";
+}
+
+static const char *meta_ns(const kp_object_meta *m)
+{
+	return m && m->namespace_ && *m->namespace_ ? m->namespace_ : "default";
+}
+
+static const char *annotation(const kp_object_meta *m, const char *key)
+{
+	return m ? kp_labels_get(&m->annotations, key) : NULL;
+}
+
+static int owned_by(const kp_pod *p, const char *api_version, const char *kind)
+{
+	const kp_object_meta *m = p->metadata;
+	for (size_t i = 0; m && i < m->n_owner_references; i++) {
+		const kp_owner_reference *o = m->owner_references[i];
+		if (o && o->api_version && o->kind && !strcmp(o->api_version, api_version) &&
+		    !strcmp(o->kind, kind))
+			return 1;
+	}
+	return 0;
+}
+
+static int pod_terminal(const kp_pod *p)
+{
+	return p->status && p->status->phase &&
+	       (!strcmp(p->status->phase, "Succeeded") || !strcmp(p->status->phase, "Failed"));
+}
+
+static int pod_terminating(const kp_pod *p)
+{
+	return p->metadata && p->metadata->deletion_timestamp_ms != 0;
+}
+
+static int pod_active(const kp_pod *p)
+{
+	return !pod_terminal(p) && !pod_terminating(p);
+}
+
+static int pod_reschedulable(const kp_pod *p)
+{
+	return (pod_active(p) || (owned_by(p, "apps/v1", "StatefulSet") && pod_terminating(p))) &&
+	       !owned_by(p, "apps/v1", "DaemonSet") && !owned_by(p, "v1", "Node");
+}
+
+/* upstream IsDoNotDisruptActive: "true", or a positive duration not yet
+ * elapsed since the pod started (no start time: active). */
+static int dnd_active(const kp_pod *p, int64_t now_ms)
+{
+	const char *v = annotation(p->metadata, KP_ANNOTATION_DO_NOT_DISRUPT);
+	if (!v)
+		return 0;
+	if (!strcmp(v, "true"))
+		return 1;
+	int64_t ns = 0;
+	if (kp_duration_parse_ns(&ns, v, NULL) || ns <= 0)
+		return 0;
+	if (!p->status || !p->status->start_time_ms)
+		return 1;
+	int64_t age = now_ms - p->status->start_time_ms;
+	return age < ns / 1000000 || (age == ns / 1000000 && ns % 1000000);
+}
+
+static int tolerates_disrupted(const kp_pod *p)
+{
+	static const kp_taint t = { KP_TAINT_KEY_DISRUPTED, "", KP_TAINT_EFFECT_NO_SCHEDULE, 0, 0 };
+	if (!p->spec || !p->spec->n_tolerations)
+		return 0;
+	return kp_taints_tolerates(&t, 1, p->spec->tolerations, p->spec->n_tolerations, NULL) ==
+	       KP_OK;
+}
+
+static int pod_evictable(const kp_pod *p, int64_t now_ms)
+{
+	return pod_active(p) && !tolerates_disrupted(p) && !owned_by(p, "v1", "Node") &&
+	       !dnd_active(p, now_ms);
+}
+
+static int pod_not_ready(const kp_pod *p)
+{
+	for (size_t i = 0; p->status && i < p->status->n_conditions; i++) {
+		const kp_condition *c = p->status->conditions[i];
+		if (c && c->type && !strcmp(c->type, "Ready") && c->status &&
+		    !strcmp(c->status, "False"))
+			return 1;
+	}
+	return 0;
+}
+
+/* upstream disruptionutils.EvictionCost */
+static double eviction_cost(const kp_pod *p)
+{
+	double cost = 1.0;
+	const char *dc = annotation(p->metadata, "controller.kubernetes.io/pod-deletion-cost");
+	if (dc && *dc) {
+		char *end = NULL;
+		double v = strtod(dc, &end);
+		if (end && !*end && isfinite(v))
+			cost += v / 134217728.0; /* 2^27 */
+	}
+	if (p->spec && p->spec->has_priority)
+		cost += (double)p->spec->priority / 33554432.0; /* 2^25 */
+	return cost < -10.0 ? -10.0 : cost > 10.0 ? 10.0 : cost;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairing                                                             */
+
+static int cmp_pod_node(const void *a, const void *b)
+{
+	const kp_pod *x = *(const kp_pod *const *)a, *y = *(const kp_pod *const *)b;
+	return strcmp(x->spec->node_name, y->spec->node_name);
+}
+
+static const kp_nodepool *find_pool(const kp_cluster_spec *s, const char *name, size_t *idx)
+{
+	for (size_t i = 0; name && i < s->n_nodepools; i++) {
+		if (s->nodepools[i] && !strcmp(meta_name(s->nodepools[i]->metadata), name)) {
+			*idx = i;
+			return s->nodepools[i];
+		}
+	}
+	return NULL;
+}
+
+static int node_ready(const kp_node *n)
+{
+	for (size_t i = 0; n && n->status && i < n->status->n_conditions; i++) {
+		const kp_condition *c = n->status->conditions[i];
+		if (c && c->type && !strcmp(c->type, "Ready"))
+			return c->status && !strcmp(c->status, "True");
+	}
+	return 0;
+}
+
+static int cond_is_true(const kp_nodeclaim *nc, const char *type)
+{
+	const kp_condition *c = kp__nc_condition(nc, type);
+	return c && c->status && !strcmp(c->status, "True");
+}
+
+static void resolve_type(kp__dstate *st, kp__dnode *d)
+{
+	const kp_labels *l = d->labels;
+	d->it_name = l ? kp_labels_get(l, KP_LABEL_INSTANCE_TYPE) : NULL;
+	d->zone = l ? kp_labels_get(l, KP_LABEL_TOPOLOGY_ZONE) : NULL;
+	d->ct = l ? kp_labels_get(l, KP_LABEL_CAPACITY_TYPE) : NULL;
+	d->pool_name = l ? kp_labels_get(l, KP_LABEL_NODEPOOL) : NULL;
+	if (!d->pool_name && d->nc && d->nc->metadata)
+		d->pool_name = kp_labels_get(&d->nc->metadata->labels, KP_LABEL_NODEPOOL);
+	d->np = find_pool(st->spec, d->pool_name, &d->pool);
+	if (!d->np || !st->spec->instance_types || !st->spec->instance_types[d->pool] || !d->it_name)
+		return;
+	d->it = kp_instance_types_find(st->spec->instance_types[d->pool], d->it_name);
+	if (!d->it)
+		return;
+	for (size_t i = 0; i < d->it->n_offerings; i++) {
+		const kp_offering *o = d->it->offerings[i];
+		if (o->zone && o->capacity_type && d->zone && d->ct && !strcmp(o->zone, d->zone) &&
+		    !strcmp(o->capacity_type, d->ct)) {
+			d->price = isnan(o->price) ? 0 : o->price;
+			break;
+		}
+	}
+}
+
+static int pair_nodes(kp__dstate *st)
+{
+	const kp_cluster_spec *s = st->spec;
+	st->nodes = kp__calloc(s->n_nodes + s->n_nodeclaims + 1, sizeof(*st->nodes));
+	if (!st->nodes)
+		return KP_ENOMEM;
+	char *used = kp__calloc(s->n_nodes + 1, 1);
+	if (!used)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < s->n_nodeclaims; i++) {
+		const kp_nodeclaim *nc = s->nodeclaims[i];
+		if (!nc)
+			continue;
+		kp__dnode *d = &st->nodes[st->n_nodes++];
+		d->nc = nc;
+		d->nc_name = meta_name(nc->metadata);
+		const char *pid = nc->status ? nc->status->provider_id : NULL;
+		for (size_t j = 0; pid && *pid && j < s->n_nodes; j++) {
+			const kp_node *n = s->nodes[j];
+			if (!used[j] && n && n->spec && n->spec->provider_id &&
+			    !strcmp(n->spec->provider_id, pid)) {
+				d->node = n;
+				used[j] = 1;
+				break;
+			}
+		}
+	}
+	for (size_t j = 0; j < s->n_nodes; j++)
+		if (!used[j] && s->nodes[j])
+			st->nodes[st->n_nodes++].node = s->nodes[j];
+	kp__free(used);
+	for (size_t i = 0; i < st->n_nodes; i++) {
+		kp__dnode *d = &st->nodes[i];
+		d->node_name = d->node ? meta_name(d->node->metadata) : NULL;
+		d->name = d->node_name ? d->node_name
+			  : d->nc->status && d->nc->status->node_name ? d->nc->status->node_name
+								       : d->nc_name;
+		d->labels = d->node && d->node->metadata ? &d->node->metadata->labels
+			    : d->nc->metadata ? &d->nc->metadata->labels : NULL;
+		d->managed = d->nc != NULL;
+		d->initialized = d->nc && d->node && cond_is_true(d->nc, "Initialized");
+		d->terminating = d->nc && cond_is_true(d->nc, "InstanceTerminating");
+		d->deleting = (d->nc && d->nc->metadata && d->nc->metadata->deletion_timestamp_ms) ||
+			      (d->node && d->node->metadata && d->node->metadata->deletion_timestamp_ms) ||
+			      d->terminating;
+		d->ready = node_ready(d->node);
+		resolve_type(st, d);
+	}
+	return KP_OK;
+}
+
+static int cmp_dnode(const void *a, const void *b)
+{
+	const kp__dnode *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+static int assign_pods(kp__dstate *st)
+{
+	const kp_cluster_spec *s = st->spec;
+	const kp_pod **bound = kp__calloc(s->n_pods + 1, sizeof(*bound));
+	size_t nb = 0;
+	if (!bound)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < s->n_pods; i++)
+		if (s->pods[i] && s->pods[i]->spec && s->pods[i]->spec->node_name &&
+		    *s->pods[i]->spec->node_name)
+			bound[nb++] = s->pods[i];
+	qsort(bound, nb, sizeof(*bound), cmp_pod_node);
+	int rc = KP_OK;
+	for (size_t i = 0; i < st->n_nodes && rc == KP_OK; i++) {
+		kp__dnode *d = &st->nodes[i];
+		if (!d->node)
+			continue;
+		size_t lo = 0, hi = nb;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(bound[mid]->spec->node_name, d->node_name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t end = lo;
+		while (end < nb && !strcmp(bound[end]->spec->node_name, d->node_name))
+			end++;
+		d->n_pods = end - lo;
+		d->pods = kp__calloc(d->n_pods + 1, sizeof(*d->pods));
+		d->resched = kp__calloc(d->n_pods + 1, sizeof(*d->resched));
+		if (!d->pods || !d->resched) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		d->resched_cost = 1.0;
+		for (size_t k = lo; k < end; k++) {
+			const kp_pod *p = bound[k];
+			d->pods[k - lo] = p;
+			d->disruption_cost += eviction_cost(p);
+			if (pod_reschedulable(p)) {
+				d->resched[d->n_resched++] = p;
+				double c = eviction_cost(p);
+				d->resched_cost += c > 0 ? c : 0;
+			}
+		}
+	}
+	kp__free(bound);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Candidate filters                                                   */
+
+/* upstream ValidateNodeDisruptable: 0 or a code with *msg */
+static uint32_t node_block(const kp__dnode *d, char **msg)
+{
+	if (!d->nc) {
+		*msg = fmt("node isn't managed by karpenter");
+		return KP_BLOCK_UNMANAGED;
+	}
+	if (!d->node) {
+		*msg = fmt("nodeclaim does not have an associated node");
+		return KP_BLOCK_NOT_INITIALIZED;
+	}
+	if (!d->initialized) {
+		*msg = fmt("node isn't initialized");
+		return KP_BLOCK_NOT_INITIALIZED;
+	}
+	if (d->deleting) {
+		*msg = fmt("node is deleting or marked for deletion");
+		return KP_BLOCK_DELETING;
+	}
+	const char *dnd = annotation(d->node->metadata, KP_ANNOTATION_DO_NOT_DISRUPT);
+	if (dnd && !strcmp(dnd, "true")) {
+		*msg = fmt("disruption is blocked through the \"%s\" annotation",
+			   KP_ANNOTATION_DO_NOT_DISRUPT);
+		return KP_BLOCK_DO_NOT_DISRUPT;
+	}
+	if (!d->pool_name) {
+		*msg = fmt("node doesn't have required label (label=%s)", KP_LABEL_NODEPOOL);
+		return KP_BLOCK_NODEPOOL_NOT_FOUND;
+	}
+	if (!d->np) {
+		*msg = fmt("NodePool not found (NodePool=%s)", d->pool_name);
+		return KP_BLOCK_NODEPOOL_NOT_FOUND;
+	}
+	return KP_BLOCK_NONE;
+}
+
+/* The PDBs that select a pod (upstream pdb.Limits.isEvictable). */
+static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
+{
+	const kp_cluster_spec *s = st->spec;
+	if (!pod_evictable(p, st->now_ms))
+		return KP_BLOCK_NONE;
+	const kp_pdb *match[2] = { NULL, NULL };
+	size_t n = 0;
+	const kp_labels *labels = p->metadata ? &p->metadata->labels : NULL;
+	for (size_t i = 0; i < s->n_pdbs; i++) {
+		const kp_pdb *b = s->pdbs[i];
+		if (!b || strcmp(meta_ns(b->metadata), meta_ns(p->metadata)) ||
+		    !kp_label_selector_matches(b->spec ? b->spec->selector : NULL, labels))
+			continue;
+		if (n < 2)
+			match[n] = b;
+		n++;
+	}
+	if (n > 1) {
+		*msg = fmt("eviction does not support multiple PDBs (PodDisruptionBudget(s)=[%s/%s %s/%s%s], Pod=%s/%s)",
+			   meta_ns(match[0]->metadata), meta_name(match[0]->metadata),
+			   meta_ns(match[1]->metadata), meta_name(match[1]->metadata),
+			   n > 2 ? " ..." : "", meta_ns(p->metadata), meta_name(p->metadata));
+		return KP_BLOCK_PDB;
+	}
+	if (n == 1) {
+		const kp_pdb *b = match[0];
+		int always = b->spec && b->spec->unhealthy_pod_eviction_policy &&
+			     !strcmp(b->spec->unhealthy_pod_eviction_policy, "AlwaysAllow");
+		if (always && pod_not_ready(p))
+			return KP_BLOCK_NONE;
+		if (b->status && b->status->disruptions_allowed == 0) {
+			*msg = fmt("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
+				   meta_ns(b->metadata), meta_name(b->metadata), meta_ns(p->metadata),
+				   meta_name(p->metadata));
+			return KP_BLOCK_PDB;
+		}
+	}
+	return KP_BLOCK_NONE;
+}
+
+/* upstream ValidatePodsDisruptable: do-not-disrupt pods first, then PDBs */
+static uint32_t pods_block(kp__dstate *st, const kp__dnode *d, char **msg)
+{
+	for (size_t i = 0; i < d->n_pods; i++) {
+		const kp_pod *p = d->pods[i];
+		if (pod_active(p) && dnd_active(p, st->now_ms)) {
+			*msg = fmt("pod has \"%s\" annotation (Pod=%s/%s)", KP_ANNOTATION_DO_NOT_DISRUPT,
+				   meta_ns(p->metadata), meta_name(p->metadata));
+			return KP_BLOCK_DO_NOT_DISRUPT;
+		}
+	}
+	for (size_t i = 0; i < d->n_pods; i++) {
+		uint32_t c = pdb_block(st, d->pods[i], msg);
+		if (c)
+			return c;
+	}
+	return KP_BLOCK_NONE;
+}
+
+static int filter_node(kp__dstate *st, kp__dnode *d)
+{
+	char *msg = NULL;
+	uint32_t code = node_block(d, &msg);
+	if (code) {
+		if (!msg)
+			return KP_ENOMEM;
+		d->graceful_code = d->eventual_code = code;
+		d->graceful_msg = msg;
+		d->eventual_msg = kp__strdup(msg);
+		return d->eventual_msg ? KP_OK : KP_ENOMEM;
+	}
+	code = pods_block(st, d, &msg);
+	if (!code)
+		return KP_OK;
+	if (!msg)
+		return KP_ENOMEM;
+	d->graceful_code = code;
+	d->graceful_msg = msg;
+	/* eventual class: a NodeClaim with terminationGracePeriod ignores pod blocks */
+	if (d->nc->spec && d->nc->spec->termination_grace_period.text)
+		return KP_OK;
+	d->eventual_code = code;
+	d->eventual_msg = kp__strdup(msg);
+	return d->eventual_msg ? KP_OK : KP_ENOMEM;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drift                                                               */
+
+static int drift_of(kp__dstate *st, kp__dnode *d, kp_error *err)
+{
+	const kp_condition *c = kp__nc_condition(d->nc, "Drifted");
+	if (c && c->status && !strcmp(c->status, "True")) {
+		d->drifted = 1;
+		d->drift_time_ms = c->last_transition_time_ms;
+		d->drift_reason = kp__strdup(c->reason ? c->reason : "Drifted");
+		d->drift_msg = kp__strdup(c->message && *c->message ? c->message
+						: "the input's Drifted condition is True");
+		return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
+	}
+	kp_drift_options o = KP_DRIFT_OPTIONS_INIT;
+	o.flags = KP_DRIFT_HASH_FROM_SPEC;
+	o.wk = st->spec->wellknown;
+	kp_drift *dr = NULL;
+	int rc = kp_drift_check(&dr, d->np, d->nc, &o, err);
+	if (rc)
+		return rc;
+	d->drift_time_ms = st->now_ms;
+	if (dr->reason_code != KP_DRIFT_NONE) {
+		d->drifted = 1;
+		d->drift_reason = kp__strdup(dr->reason);
+		d->drift_msg = kp__strdup(dr->message);
+		kp_drift_free(dr);
+		return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
+	}
+	kp_drift_free(dr);
+	/* instance type no longer offered (checked an hour after creation, as
+	 * upstream's drift controller) */
+	int64_t created = d->nc->metadata ? d->nc->metadata->creation_timestamp_ms : 0;
+	kp_instance_types *its = st->spec->instance_types ? st->spec->instance_types[d->pool] : NULL;
+	if (its && st->now_ms - created > 3600 * 1000) {
+		int found = d->it != NULL;
+		if (found) {
+			found = 0;
+			for (size_t i = 0; i < d->it->n_offerings && !found; i++) {
+				const kp_offering *of = d->it->offerings[i];
+				found = of->available && d->zone && d->ct && of->zone && of->capacity_type &&
+					!strcmp(of->zone, d->zone) &&
+					(!strcmp(of->capacity_type, d->ct) ||
+					 (!strcmp(d->ct, "reserved") && !strcmp(of->capacity_type, "on-demand")));
+			}
+		}
+		if (!found) {
+			d->drifted = 1;
+			d->drift_reason = kp__strdup("InstanceTypeNotFound");
+			d->drift_msg = fmt("instance type %s is no longer offered in %s as %s",
+					   d->it_name ? d->it_name : "(none)", d->zone ? d->zone : "(no zone)",
+					   d->ct ? d->ct : "(no capacity type)");
+			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
+		}
+	}
+	if (st->opts->cloudprovider) {
+		char reason[128] = "";
+		rc = kp_cloudprovider_is_drifted(st->opts->cloudprovider, d->nc, reason, sizeof(reason),
+						 err);
+		if (rc)
+			return rc;
+		if (*reason) {
+			d->drifted = 1;
+			d->drift_reason = kp__strdup(reason);
+			d->drift_msg = fmt("the cloud provider reports drift: %s", reason);
+			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
+		}
+	}
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Budgets of the pass                                                 */
+
+static int build_budgets(kp__dstate *st)
+{
+	const kp_cluster_spec *s = st->spec;
+	size_t np = s->n_nodepools;
+	int64_t *num = kp__calloc(np + 1, sizeof(*num)), *dis = kp__calloc(np + 1, sizeof(*dis));
+	st->remaining = kp__calloc(np * KP__N_REASONS + 1, sizeof(*st->remaining));
+	st->budgets = kp__calloc(np * KP__N_REASONS + 1, sizeof(*st->budgets));
+	st->budget_errors = kp__calloc(np + 1, sizeof(*st->budget_errors));
+	if (!num || !dis || !st->remaining || !st->budgets || !st->budget_errors) {
+		kp__free(num);
+		kp__free(dis);
+		return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < st->n_nodes; i++) {
+		const kp__dnode *d = &st->nodes[i];
+		if (!d->managed || !d->initialized || d->terminating || !d->np)
+			continue;
+		num[d->pool]++;
+		if (!d->ready || d->deleting)
+			dis[d->pool]++;
+	}
+	int rc = KP_OK;
+	for (size_t p = 0; p < np && rc == KP_OK; p++) {
+		for (int r = 0; r < KP__N_REASONS; r++) {
+			kp_disruption_budget_status *b = &st->budgets[p * KP__N_REASONS + r];
+			int64_t allowed = 0;
+			kp_error e = KP_ERROR_INIT;
+			int br = kp_disruption_budget_allowed(&allowed, s->nodepools[p],
+							      kp__disruption_reasons[r], num[p],
+							      st->now_ms, &e);
+			if (br == KP_EINVAL) {
+				rc = br;
+				break;
+			}
+			if (br && !st->budget_errors[p]) {
+				st->budget_errors[p] = fmt("%s: %s", e.field, e.message);
+				if (!st->budget_errors[p]) {
+					rc = KP_ENOMEM;
+					break;
+				}
+			}
+			b->struct_size = sizeof(*b);
+			b->nodepool = meta_name(s->nodepools[p]->metadata);
+			b->reason = kp__disruption_reasons[r];
+			b->limited = allowed != KP_DISRUPTION_UNLIMITED;
+			b->allowed = allowed;
+			b->disrupting = dis[p];
+			b->remaining = allowed - dis[p] > 0 ? allowed - dis[p] : 0;
+			b->error = st->budget_errors[p];
+			st->remaining[p * KP__N_REASONS + r] = b->remaining;
+		}
+	}
+	kp__free(num);
+	kp__free(dis);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The pass's state                                                    */
+
+static int node_info(kp__dstate *st, kp__dnode *d, kp_error *err)
+{
+	int rc = filter_node(st, d);
+	if (rc)
+		return rc;
+	d->empty = d->resched_cost <= 1.0;
+	if (d->nc && d->np) {
+		int64_t at = 0;
+		rc = kp_disruption_consolidatable(d->nc, d->np, st->now_ms, &d->cons_state, &at, err);
+		if (rc)
+			return rc;
+		d->cons_at_ms = at;
+		if (d->nc->status && d->node && cond_is_true(d->nc, "Launched"))
+			rc = drift_of(st, d, err);
+	}
+	return rc;
+}
+
+int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
+		     const kp_disruption_options *opts, uint32_t explain, kp_error *err)
+{
+	memset(st, 0, sizeof(*st));
+	st->spec = spec;
+	st->opts = opts;
+	st->now_ms = spec->now_ms;
+	st->explain = explain;
+	int rc = pair_nodes(st);
+	if (rc == KP_OK)
+		qsort(st->nodes, st->n_nodes, sizeof(*st->nodes), cmp_dnode);
+	if (rc == KP_OK)
+		rc = assign_pods(st);
+	for (size_t i = 0; rc == KP_OK && i < st->n_nodes; i++)
+		rc = node_info(st, &st->nodes[i], err);
+	if (rc == KP_OK)
+		rc = build_budgets(st);
+	if (rc == KP_OK)
+		rc = kp_cluster_new(&st->cluster, spec, err);
+	if (rc == KP_ENOMEM)
+		kp__error(err, rc, NULL, "out of memory");
+	return rc;
+}
+
+void kp__dstate_free(kp__dstate *st)
+{
+	for (size_t i = 0; i < st->n_nodes; i++) {
+		kp__dnode *d = &st->nodes[i];
+		kp__free(KP__DMUT(d->pods));
+		kp__free(KP__DMUT(d->resched));
+		kp__free(d->graceful_msg);
+		kp__free(d->eventual_msg);
+		kp__free(d->drift_reason);
+		kp__free(d->drift_msg);
+		for (size_t k = 0; k < d->why.count; k++) {
+			kp_disruption_why *w = d->why.items[k];
+			if (!w)
+				continue; /* moved into a result */
+			kp__free(KP__DMUT(w->message));
+			kp__free(w);
+		}
+		kp__free(d->why.items);
+	}
+	kp__free(st->nodes);
+	kp__free(st->remaining);
+	kp__free(st->budgets);
+	for (size_t p = 0; st->budget_errors && p < st->spec->n_nodepools; p++)
+		kp__free(st->budget_errors[p]);
+	kp__free(st->budget_errors);
+	kp_cluster_free(st->cluster);
+	memset(st, 0, sizeof(*st));
+}

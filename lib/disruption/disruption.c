@@ -1,0 +1,526 @@
+/*
+ * libkarpenter disruption: passes (upstream's controller loop), applying a
+ * command between passes, and the result with its accessors.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <karpenter/codec.h>
+#include <karpenter/labels.h>
+#include <karpenter/quantity.h>
+#include <karpenter/requirements.h>
+#include <karpenter/timestamp.h>
+
+#include "disruption_private.h"
+
+struct kp_disruption_result {
+	kp__dptrs cmds;  /* kp__cmd * */
+	kp_disruption_node *nodes;
+	const kp_disruption_node **node_ptrs;
+	size_t n_nodes;
+	kp_disruption_budget_status *budgets;
+	size_t n_budgets;
+	kp__dptrs strs;  /* owned strings */
+	kp__dptrs whys;  /* owned kp_disruption_why * */
+	double before, after;
+};
+
+static const char *keep(kp_disruption_result *r, const char *s, int *oom)
+{
+	if (!s)
+		return NULL;
+	char *d = kp__strdup(s);
+	if (!d || kp__dptrs_push(&r->strs, d)) {
+		kp__free(d);
+		*oom = 1;
+		return NULL;
+	}
+	return d;
+}
+
+KP_EXPORT void kp_disruption_result_free(kp_disruption_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->cmds.count; i++)
+		kp__cmd_free(r->cmds.items[i]);
+	kp__free(r->cmds.items);
+	for (size_t i = 0; i < r->strs.count; i++)
+		kp__free(r->strs.items[i]);
+	kp__free(r->strs.items);
+	for (size_t i = 0; i < r->whys.count; i++) {
+		kp_disruption_why *w = r->whys.items[i];
+		kp__free(KP__DMUT(w->message));
+		kp__free(w);
+	}
+	kp__free(r->whys.items);
+	for (size_t i = 0; i < r->n_nodes; i++)
+		kp__free(KP__DMUT(r->nodes[i].reasons));
+	kp__free(r->nodes);
+	kp__free(KP__DMUT(r->node_ptrs));
+	kp__free(r->budgets);
+	kp__free(r);
+}
+
+/* The explanation of the first pass, moved into the result. */
+static int explain_nodes(kp_disruption_result *r, kp__dstate *st)
+{
+	int oom = 0;
+	r->nodes = kp__calloc(st->n_nodes + 1, sizeof(*r->nodes));
+	if (!r->nodes)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < st->n_nodes && !oom; i++) {
+		kp__dnode *d = &st->nodes[i];
+		kp_disruption_node *x = &r->nodes[r->n_nodes++];
+		x->struct_size = sizeof(*x);
+		x->nodeclaim = keep(r, d->nc_name, &oom);
+		x->node = keep(r, d->node_name, &oom);
+		x->nodepool = keep(r, d->pool_name, &oom);
+		x->candidate = d->managed && (!d->graceful_code || !d->eventual_code);
+		x->empty = d->empty;
+		x->drifted = d->drifted;
+		x->drift_reason = keep(r, d->drift_reason, &oom);
+		x->drift_message = keep(r, d->drift_msg, &oom);
+		x->consolidatable = d->cons_state == KP_CONSOLIDATABLE_TRUE;
+		x->consolidatable_at_ms = d->cons_state == KP_CONSOLIDATABLE_TRUE ||
+						  d->cons_state == KP_CONSOLIDATABLE_WAITING
+					  ? d->cons_at_ms : 0;
+		/* steal the reasons */
+		const kp_disruption_why **reasons = kp__calloc(d->why.count + 1, sizeof(*reasons));
+		if (!reasons)
+			return KP_ENOMEM;
+		x->reasons = reasons;
+		for (size_t k = 0; k < d->why.count; k++) {
+			if (kp__dptrs_push(&r->whys, d->why.items[k]))
+				return KP_ENOMEM;
+			reasons[x->n_reasons++] = d->why.items[k];
+			d->why.items[k] = NULL; /* owned by the result now */
+		}
+	}
+	r->node_ptrs = kp__calloc(r->n_nodes + 1, sizeof(*r->node_ptrs));
+	if (oom || !r->node_ptrs)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		r->node_ptrs[i] = &r->nodes[i];
+	size_t nb = st->spec->n_nodepools * KP__N_REASONS;
+	r->budgets = kp__calloc(nb + 1, sizeof(*r->budgets));
+	if (!r->budgets)
+		return KP_ENOMEM;
+	/* NodePools by name */
+	size_t *order = kp__calloc(st->spec->n_nodepools + 1, sizeof(*order));
+	if (!order)
+		return KP_ENOMEM;
+	for (size_t p = 0; p < st->spec->n_nodepools; p++) {
+		size_t j = p;
+		while (j > 0 && strcmp(st->budgets[order[j - 1] * KP__N_REASONS].nodepool,
+				       st->budgets[p * KP__N_REASONS].nodepool) > 0) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = p;
+	}
+	for (size_t p = 0; p < st->spec->n_nodepools; p++)
+		for (int k = 0; k < KP__N_REASONS; k++) {
+			kp_disruption_budget_status *b = &r->budgets[r->n_budgets++];
+			*b = st->budgets[order[p] * KP__N_REASONS + (size_t)k];
+			b->nodepool = keep(r, b->nodepool, &oom);
+			b->error = keep(r, b->error, &oom);
+		}
+	kp__free(order);
+	return oom ? KP_ENOMEM : KP_OK;
+}
+
+static int budgets_only(kp_disruption_result *r, kp__dstate *st)
+{
+	size_t n = st->n_nodes;
+	st->n_nodes = 0; /* explain no node, keep the budgets */
+	int rc = explain_nodes(r, st);
+	st->n_nodes = n;
+	return rc;
+}
+
+static double cluster_cost(const kp__dstate *st)
+{
+	double c = 0;
+	for (size_t i = 0; i < st->n_nodes; i++)
+		if (st->nodes[i].managed && !st->nodes[i].deleting)
+			c += st->nodes[i].price;
+	return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Applying a command between passes                                   */
+
+typedef struct work {
+	kp_cluster_spec spec;
+	kp__dptrs nodes, ncs, pods;
+	kp__dptrs own_nodes, own_ncs, own_pods;
+} work;
+
+static void work_free(work *w)
+{
+	for (size_t i = 0; i < w->own_nodes.count; i++)
+		kp_node_free(w->own_nodes.items[i]);
+	for (size_t i = 0; i < w->own_ncs.count; i++)
+		kp_nodeclaim_free(w->own_ncs.items[i]);
+	for (size_t i = 0; i < w->own_pods.count; i++)
+		kp_pod_free(w->own_pods.items[i]);
+	kp__dptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		kp__free(all[i]->items);
+}
+
+static int work_sync(work *w)
+{
+	w->spec.nodes = (const kp_node *const *)w->nodes.items;
+	w->spec.n_nodes = w->nodes.count;
+	w->spec.nodeclaims = (const kp_nodeclaim *const *)w->ncs.items;
+	w->spec.n_nodeclaims = w->ncs.count;
+	w->spec.pods = (const kp_pod *const *)w->pods.items;
+	w->spec.n_pods = w->pods.count;
+	return KP_OK;
+}
+
+static int work_init(work *w, const kp_cluster_spec *spec)
+{
+	memset(w, 0, sizeof(*w));
+	memcpy(&w->spec, spec, spec->struct_size < sizeof(w->spec) ? spec->struct_size : sizeof(w->spec));
+	w->spec.struct_size = sizeof(w->spec);
+	for (size_t i = 0; i < spec->n_nodes; i++)
+		if (kp__dptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
+			return KP_ENOMEM;
+	for (size_t i = 0; i < spec->n_nodeclaims; i++)
+		if (kp__dptrs_push(&w->ncs, KP__DMUT(spec->nodeclaims[i])))
+			return KP_ENOMEM;
+	for (size_t i = 0; i < spec->n_pods; i++)
+		if (kp__dptrs_push(&w->pods, KP__DMUT(spec->pods[i])))
+			return KP_ENOMEM;
+	return work_sync(w);
+}
+
+static void drop(kp__dptrs *v, const void *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < v->count; i++)
+		if (v->items[i] != p)
+			v->items[k++] = v->items[i];
+	v->count = k;
+}
+
+/* A growable text buffer. */
+typedef struct tbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+} tbuf;
+
+static void tput(tbuf *b, const char *f, ...) KP_PRINTF(2, 3);
+static void tput(tbuf *b, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	if (n < 0 || b->oom || kp__grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1)) {
+		b->oom = 1;
+		return;
+	}
+	va_start(ap, f);
+	vsnprintf(b->s + b->len, (size_t)n + 1, f, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static void tput_resources(tbuf *b, const kp_resource_list *l)
+{
+	for (size_t i = 0; l && i < l->count; i++) {
+		char q[128];
+		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) < 0)
+			continue;
+		tput(b, "%s\"%s\":\"%s\"", i ? "," : "", l->items[i].name, q);
+	}
+}
+
+/* The replacement launched, registered and initialized at now. */
+static int launch(work *w, const kp_disruption_replacement *x, const kp_instance_type *it,
+		  kp_error *err)
+{
+	kp_nodeclaim *nc = NULL;
+	int rc = kp_nodeclaim_copy(&nc, x->nodeclaim, err);
+	if (rc)
+		return rc;
+	if (kp__dptrs_push(&w->own_ncs, nc)) {
+		kp_nodeclaim_free(nc);
+		return KP_ENOMEM;
+	}
+	/* the labels the provider's Create puts on it: the instance type's
+	 * single-valued requirements (arch, os, family ...) */
+	size_t nr = it ? kp_requirements_count(it->requirements) : 0;
+	for (size_t i = 0; i < nr && nc->metadata; i++) {
+		kp_requirement *q = kp_requirements_at(it->requirements, i);
+		if (kp_requirement_operator(q) != KP_SELECTOR_OP_IN || kp_requirement_value_count(q) != 1 ||
+		    kp_labels_get(&nc->metadata->labels, kp_requirement_key(q)))
+			continue;
+		rc = kp_labels_set(&nc->metadata->labels, kp_requirement_key(q), kp_requirement_value(q, 0),
+				   err);
+		if (rc)
+			return rc;
+	}
+	const char *name = nc->metadata && nc->metadata->name ? nc->metadata->name : "replacement";
+	char now[40];
+	kp_time_format_rfc3339(w->spec.now_ms, now, sizeof(now));
+	tbuf b = { 0 };
+	tput(&b, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"%s\"},"
+		 "\"status\":{\"providerID\":\"disrupt://%s\",\"nodeName\":\"%s\",\"conditions\":[", name,
+	     name, name);
+	static const char *const conds[] = { "Launched", "Registered", "Initialized" };
+	for (size_t i = 0; i < 3; i++)
+		tput(&b, "%s{\"type\":\"%s\",\"status\":\"True\",\"reason\":\"%s\",\"message\":\"\","
+			 "\"lastTransitionTime\":\"%s\"}", i ? "," : "", conds[i], conds[i], now);
+	tput(&b, "]}}");
+	kp_nodeclaim *st = NULL;
+	if (!b.oom)
+		rc = kp_decode_one((void **)&st, KP_KIND_NODECLAIM, b.s, b.len, NULL, err);
+	else
+		rc = KP_ENOMEM;
+	if (rc == KP_OK) {
+		kp_nodeclaim_status *tmp = nc->status;
+		nc->status = st->status;
+		st->status = tmp;
+		kp_nodeclaim_free(st);
+	}
+	b.len = 0;
+	tput(&b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"labels\":{"
+		 "\"%s\":\"%s\"", name, KP_LABEL_HOSTNAME, name);
+	const kp_labels *l = nc->metadata ? &nc->metadata->labels : NULL;
+	for (size_t i = 0; l && i < l->count; i++)
+		if (strcmp(l->items[i].key, KP_LABEL_HOSTNAME))
+			tput(&b, ",\"%s\":\"%s\"", l->items[i].key, l->items[i].value);
+	tput(&b, ",\"%s\":\"true\",\"%s\":\"true\"}},\"spec\":{\"providerID\":\"disrupt://%s\"},"
+		 "\"status\":{\"capacity\":{", KP_LABEL_NODE_REGISTERED, KP_LABEL_NODE_INITIALIZED, name);
+	tput_resources(&b, it ? it->capacity : NULL);
+	tput(&b, "},\"allocatable\":{");
+	tput_resources(&b, it ? it->allocatable : NULL);
+	tput(&b, "},\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"%s\"}]}}",
+	     now);
+	kp_node *node = NULL;
+	if (rc == KP_OK)
+		rc = b.oom ? KP_ENOMEM : kp_decode_one((void **)&node, KP_KIND_NODE, b.s, b.len, NULL, err);
+	kp__free(b.s);
+	if (rc)
+		return rc;
+	if (kp__dptrs_push(&w->own_nodes, node)) {
+		kp_node_free(node);
+		return KP_ENOMEM;
+	}
+	if (kp__dptrs_push(&w->ncs, nc) || kp__dptrs_push(&w->nodes, node))
+		return KP_ENOMEM;
+	return KP_OK;
+}
+
+static int move_pod(work *w, const kp_disruption_move *m, kp_error *err)
+{
+	const char *to = m->node ? m->node : m->nodeclaim;
+	for (size_t i = 0; i < w->pods.count; i++) {
+		kp_pod *p = w->pods.items[i];
+		const kp_object_meta *pm = p->metadata;
+		const char *ns = pm && pm->namespace_ && *pm->namespace_ ? pm->namespace_ : "default";
+		if (!pm || !pm->name || strcmp(pm->name, m->name) || strcmp(ns, m->namespace_))
+			continue;
+		if (!to) {
+			w->pods.items[i] = NULL;
+			return KP_OK;
+		}
+		kp_pod *c = NULL;
+		int rc = kp_pod_copy(&c, p, err);
+		if (rc)
+			return rc;
+		if (kp__dptrs_push(&w->own_pods, c)) {
+			kp_pod_free(c);
+			return KP_ENOMEM;
+		}
+		char *nn = kp__strdup(to);
+		if (!nn || !c->spec) {
+			kp__free(nn);
+			return KP_ENOMEM;
+		}
+		kp__free(KP__DMUT(c->spec->node_name));
+		c->spec->node_name = nn;
+		w->pods.items[i] = c;
+		return KP_OK;
+	}
+	return KP_OK;
+}
+
+static int apply(work *w, kp__dstate *st, const kp__cmd *cmd, kp_error *err)
+{
+	int rc = KP_OK;
+	for (size_t i = 0; i < cmd->n_dn; i++) {
+		drop(&w->nodes, cmd->dn[i]->node);
+		drop(&w->ncs, cmd->dn[i]->nc);
+	}
+	for (size_t i = 0; rc == KP_OK && i < cmd->pub.n_replacements; i++) {
+		const kp_disruption_replacement *x = cmd->pub.replacements[i];
+		const kp_instance_type *it = NULL;
+		for (size_t p = 0; p < st->spec->n_nodepools && !it; p++) {
+			const kp_object_meta *m = st->spec->nodepools[p]->metadata;
+			if (m && m->name && x->nodepool && !strcmp(m->name, x->nodepool) &&
+			    st->spec->instance_types && st->spec->instance_types[p])
+				it = kp_instance_types_find(st->spec->instance_types[p], x->instance_type);
+		}
+		rc = launch(w, x, it, err);
+	}
+	for (size_t i = 0; rc == KP_OK && i < cmd->pub.n_moves; i++)
+		rc = move_pod(w, cmd->pub.moves[i], err);
+	/* pods left on the removed nodes (DaemonSet pods ...) go with them */
+	for (size_t i = 0; rc == KP_OK && i < cmd->n_dn; i++)
+		for (size_t p = 0; p < cmd->dn[i]->n_pods; p++)
+			drop(&w->pods, cmd->dn[i]->pods[p]);
+	drop(&w->pods, NULL);
+	work_sync(w);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                            */
+
+static int check_opts(const kp_disruption_options *o, kp_error *err)
+{
+	int rc = kp__check_struct_size(o, sizeof(*o), sizeof(*o), "kp_disruption_options", err);
+	if (rc)
+		return rc;
+	if (o->reserved)
+		return kp__error(err, KP_EINVAL, "reserved", "reserved must be zero");
+	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_SPOT_TO_SPOT | KP_DISRUPTION_F_CONVERGE |
+				  KP_DISRUPTION_F_NO_EXPLAIN))
+		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o->flags);
+	return KP_OK;
+}
+
+KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spec *spec,
+				const kp_disruption_options *opts, kp_error *err)
+{
+	if (!out || !spec)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	*out = NULL;
+	kp_disruption_options o = KP_DISRUPTION_OPTIONS_INIT;
+	if (opts) {
+		int rc = check_opts(opts, err);
+		if (rc)
+			return rc;
+		o = *opts;
+	}
+	if (spec->struct_size < offsetof(kp_cluster_spec, namespaces))
+		return kp__error(err, KP_EVERSION, "struct_size", "kp_cluster_spec is too small");
+	kp_disruption_result *r = kp__calloc(1, sizeof(*r));
+	work w;
+	int rc = r ? work_init(&w, spec) : KP_ENOMEM;
+	size_t limit = o.max_passes ? o.max_passes : 1;
+	if (o.flags & KP_DISRUPTION_F_CONVERGE) {
+		size_t bound = spec->n_nodes + spec->n_nodeclaims + 1;
+		limit = o.max_passes && o.max_passes < bound ? o.max_passes : bound;
+	}
+	for (size_t pass = 1; rc == KP_OK && pass <= limit; pass++) {
+		kp__dstate st;
+		uint32_t explain = pass == 1 && !(o.flags & KP_DISRUPTION_F_NO_EXPLAIN);
+		rc = kp__dstate_build(&st, &w.spec, &o, explain, err);
+		kp__cmd *cmd = NULL;
+		if (rc == KP_OK)
+			rc = kp__methods_run(&st, (uint32_t)pass, &cmd, err);
+		if (rc == KP_OK && pass == 1) {
+			if (explain)
+				rc = explain_nodes(r, &st);
+			else
+				rc = budgets_only(r, &st);
+			r->before = cluster_cost(&st);
+		}
+		if (rc == KP_OK)
+			r->after = cluster_cost(&st);
+		if (rc && cmd) {
+			kp__cmd_free(cmd);
+			cmd = NULL;
+		}
+		if (rc == KP_OK && cmd) {
+			rc = kp__dptrs_push(&r->cmds, cmd);
+			if (rc)
+				kp__cmd_free(cmd);
+			else if (pass < limit)
+				rc = apply(&w, &st, cmd, err);
+			if (rc == KP_OK) {
+				for (size_t i = 0; i < cmd->n_dn; i++)
+					r->after -= cmd->dn[i]->price;
+				for (size_t i = 0; i < cmd->pub.n_replacements; i++)
+					r->after += cmd->pub.replacements[i]->price;
+			}
+			/* the candidates' state is gone with the pass */
+			if (rc == KP_OK) {
+				kp__free(cmd->dn);
+				cmd->dn = NULL;
+				cmd->n_dn = 0;
+			}
+		}
+		if (st.nodes || st.cluster)
+			kp__dstate_free(&st);
+		if (!cmd)
+			break;
+	}
+	if (r)
+		work_free(&w);
+	if (rc) {
+		if (rc == KP_ENOMEM)
+			kp__error(err, rc, NULL, "out of memory");
+		kp_disruption_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return KP_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Accessors                                                           */
+
+KP_EXPORT size_t kp_disruption_result_command_count(const kp_disruption_result *r)
+{
+	return r ? r->cmds.count : 0;
+}
+
+KP_EXPORT const kp_disruption_command *kp_disruption_result_command(const kp_disruption_result *r,
+								    size_t i)
+{
+	return r && i < r->cmds.count ? &((const kp__cmd *)r->cmds.items[i])->pub : NULL;
+}
+
+KP_EXPORT size_t kp_disruption_result_node_count(const kp_disruption_result *r)
+{
+	return r ? r->n_nodes : 0;
+}
+
+KP_EXPORT const kp_disruption_node *kp_disruption_result_node(const kp_disruption_result *r,
+							      size_t i)
+{
+	return r && i < r->n_nodes ? &r->nodes[i] : NULL;
+}
+
+KP_EXPORT size_t kp_disruption_result_budget_count(const kp_disruption_result *r)
+{
+	return r ? r->n_budgets : 0;
+}
+
+KP_EXPORT const kp_disruption_budget_status *
+kp_disruption_result_budget(const kp_disruption_result *r, size_t i)
+{
+	return r && i < r->n_budgets ? &r->budgets[i] : NULL;
+}
+
+KP_EXPORT void kp_disruption_result_cost(const kp_disruption_result *r, double *before,
+					 double *after)
+{
+	if (before)
+		*before = r ? r->before : 0;
+	if (after)
+		*after = r ? r->after : 0;
+}
