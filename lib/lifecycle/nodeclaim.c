@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <karpenter/disruption.h>
 #include <karpenter/hash.h>
 #include <karpenter/wellknown.h>
 
@@ -787,16 +788,40 @@ static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 }
 
 /*
- * Consolidatable: the disruption helper computes it in lib/disruption; the
- * lead wires it in here after merging (a call that sets or clears the
- * Consolidatable condition on w, with KP_LIFECYCLE_REASON_CONSOLIDATABLE as
- * the status update's reason).
+ * Consolidatable, as upstream's NodeClaim disruption controller sets it:
+ * True once consolidateAfter has elapsed since status.lastPodEventTime (or
+ * the Initialized transition); removed while the NodeClaim is inside the
+ * window (then a requeue for when it ends), not initialized, or its
+ * NodePool's consolidateAfter is Never. The clock rule is
+ * kp_disruption_consolidatable's, which the disruption decisions use too.
  */
 static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 {
-	(void)w;
-	(void)np;
-	(void)err;
+	uint32_t state = 0;
+	int64_t since_ms = 0;
+	int rc = kp_disruption_consolidatable(&w->nc, np, w->in->now_ms, &state, &since_ms, err);
+	if (rc)
+		return rc;
+	int ch;
+	if (state == KP_CONSOLIDATABLE_TRUE) {
+		ch = set_cond(w, "Consolidatable", KP__COND_TRUE, "Consolidatable", "");
+		if (ch > 0)
+			status_why(w, KP_LIFECYCLE_REASON_CONSOLIDATABLE, "", "marking consolidatable");
+	} else {
+		ch = kp__cond_clear(&w->arena, &w->status.conditions, &w->status.n_conditions,
+				    "Consolidatable");
+		if (ch > 0) {
+			w->status_changed = 1;
+			status_why(w, KP_LIFECYCLE_REASON_CONSOLIDATABLE, "",
+				   "removing consolidatable status condition");
+		}
+	}
+	if (ch < 0)
+		return oom(err);
+	if (state == KP_CONSOLIDATABLE_WAITING && since_ms > w->in->now_ms)
+		return kp__lc_requeue(w->r, KP_KIND_NODECLAIM,
+				      KP_LIFECYCLE_CONTROLLER_NODECLAIM_DISRUPTION, nc_ns(w),
+				      w->meta.name, since_ms - w->in->now_ms, err);
 	return KP_OK;
 }
 

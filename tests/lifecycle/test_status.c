@@ -1,5 +1,5 @@
 /*
- * Status controllers: nodeclaim.disruption (Drifted), nodeclaim.podevents,
+ * Status controllers: nodeclaim.disruption (Drifted, Consolidatable), nodeclaim.podevents,
  * nodeclaim.consistency and nodepool.counter, after upstream
  * pkg/controllers/nodeclaim/{disruption,podevents,consistency} and
  * pkg/controllers/nodepool/counter suite tests.
@@ -85,6 +85,80 @@ START_TEST(drifted_cleared_when_not_drifted)
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "no longer drifted");
 	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)), "Launched=True/Launched");
+}
+END_TEST
+
+/* nodeclaim.disruption's Consolidatable (upstream consolidation_test.go):
+ * the clock runs from status.lastPodEventTime, else from the Initialized
+ * transition; now is T0 + 60 s. */
+static kp_nodeclaim *consolidation_case(const char *consolidate_after, const char *status)
+{
+	char np[512];
+	snprintf(np, sizeof(np),
+		 "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+		 "spec: {disruption: {consolidateAfter: '%s'}, template: {spec: {nodeClassRef: "
+		 "{group: karpenter.test.sh, kind: TestNodeClass, name: default}, requirements: []}}}\n",
+		 consolidate_after);
+	lc_add(&w, np);
+	return lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, status));
+}
+
+START_TEST(consolidatable_after_initialized)
+{
+	/* no pod event: 60 s since Initialized, consolidateAfter 30s */
+	kp_nodeclaim *nc = consolidation_case("30s", STATUS);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Consolidatable\n");
+	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Consolidatable");
+	ck_assert_str_eq(c->status, "True");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "marking consolidatable");
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(consolidatable_waits_for_last_pod_event)
+{
+	/* a pod event 20 s ago, consolidateAfter 30s: not yet, look again in 10 s */
+	kp_nodeclaim *nc = consolidation_case("30s", STATUS ", lastPodEventTime: '2024-01-01T00:00:40Z'");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "");
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
+	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(w.r, 0);
+	ck_assert_str_eq(q->controller, "nodeclaim.disruption");
+	ck_assert_int_eq(q->after_ms, 10000);
+}
+END_TEST
+
+START_TEST(consolidatable_removed_inside_window)
+{
+	/* the condition from an earlier reconcile goes when a pod event restarts the clock */
+	kp_nodeclaim *nc = consolidation_case("30s",
+		"providerID: 'fake://nc-1', nodeName: node-1, lastPodEventTime: '2024-01-01T00:00:50Z', "
+		"conditions: [" LAUNCHED ", " REGISTERED ", " INITIALIZED ", "
+		"{type: Consolidatable, status: 'True', reason: Consolidatable, lastTransitionTime: '" T0 "'}]");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Consolidatable\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "removing consolidatable status condition");
+	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)),
+			 "Launched=True/Launched Registered=True/Registered Initialized=True/Initialized");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 20000);
+}
+END_TEST
+
+START_TEST(consolidatable_never_and_not_initialized)
+{
+	kp_nodeclaim *nc = consolidation_case("Never", STATUS);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "");
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
+START_TEST(consolidatable_not_initialized)
+{
+	kp_nodeclaim *nc = consolidation_case("0s", "providerID: 'fake://nc-1', conditions: [" LAUNCHED "]");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "");
 }
 END_TEST
 
@@ -354,6 +428,11 @@ static Suite *status_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, drifted_when_nodepool_hash_differs);
 	tcase_add_test(tc, drifted_cleared_when_not_drifted);
+	tcase_add_test(tc, consolidatable_after_initialized);
+	tcase_add_test(tc, consolidatable_waits_for_last_pod_event);
+	tcase_add_test(tc, consolidatable_removed_inside_window);
+	tcase_add_test(tc, consolidatable_never_and_not_initialized);
+	tcase_add_test(tc, consolidatable_not_initialized);
 	tcase_add_test(tc, pod_event_moves_last_pod_event_time);
 	tcase_add_test(tc, pod_event_deduped_within_10s_and_daemonset_ignored);
 	tcase_add_test(tc, consistency_node_shape);

@@ -14,7 +14,9 @@ check "example: exact JSON (tests/tools/fixtures/reconcile-lifecycle.json)" \
 
 run_cmd "$tool" reconcile -f "$ex" --now "$now"
 check "text: exit 0" [ "$rc" -eq 0 ]
-check "text: header" contains "$out" "Reconcile at 2025-01-01T12:00:00Z: 6 actions"
+check "text: header" contains "$out" "Reconcile at 2025-01-01T12:00:00Z: 7 actions"
+check "text: consolidatable (initialized, consolidateAfter elapsed)" contains "$out" \
+	"  nodeclaim.disruption: updateStatus [Consolidatable] marking consolidatable"
 check "text: waiting for registration" contains "$out" \
 	"  nodeclaim.lifecycle: updateStatus [NotRegistered] Node not registered with cluster"
 check "text: startup taint" contains "$out" \
