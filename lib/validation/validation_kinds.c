@@ -886,8 +886,12 @@ static void runtime_nodepool(kp__vctx *c, const kp_nodepool *np)
 	kp__v_pop(c, m0);
 }
 
-/* Each budget schedule must parse as a cron (upstream fails at run time
- * otherwise); the cron module's message names the bad field. */
+/* Each budget schedule should parse as a cron: the CRD's pattern accepts
+ * some that robfig/cron refuses ("0 9 * * fri-mon"), and the API server
+ * stores them; upstream's disruption controller then fails closed for that
+ * NodePool (no disruption for any reason). So this is a warning, not an
+ * error: the object is valid, as stored; `disrupt` fails closed as
+ * upstream. The cron module's message names the bad field. */
 static void runtime_budget_crons(kp__vctx *c, const kp_disruption *d)
 {
 	if (!d || !d->budgets)
@@ -917,7 +921,7 @@ static void runtime_budget_crons(kp__vctx *c, const kp_disruption *d)
 		char *q = kp__v_quote(c, s);
 		char *msg = q ? kp__v_printf(c, "Invalid value: %s: %s", q, e.message) : NULL;
 		if (msg && r)
-			kp__v_report(c, KP__VP_RUNTIME, KP_FIELD_ERROR_INVALID, r, NULL, msg, e.message);
+			kp__v_report(c, KP__VP_WARNING, KP_FIELD_ERROR_INVALID, r, NULL, msg, e.message);
 		kp__free(q);
 		kp__free(msg);
 		kp__v_pop(c, ms);

@@ -291,9 +291,21 @@ py "--apply outside the window: drift replaces them pass after pass" "
 assert [c['method'] for c in d['commands']] == ['Emptiness', 'Drift', 'Drift', 'Drift'], d['commands']"
 
 # ------------------------------------------------------------------ gates --
-# (A budget schedule the cron parser rejects fails closed in the library,
-# tests/disruption test_scenarios.c bad_budget_schedule_fails_closed; the
-# CLI cannot show it while validation refuses such a NodePool as invalid.)
+# A budget schedule the CRD's pattern accepts but cron rejects: the input is
+# valid (a warning), and disrupt fails closed for that NodePool as upstream.
+mkdir "$tmpd/badcron"
+cp "$ex/nodes.yaml" "$ex/pods.yaml" "$tmpd/badcron/"
+sed 's/schedule: "0 9 \* \* mon-fri"/schedule: "0 9 * * fri-mon"/' "$ex/nodepools.yaml" \
+	>"$tmpd/badcron/nodepools.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/badcron" --now "$now" -o json
+check "bad cron schedule: exit 0 (valid input)" [ "$rc" -eq 0 ]
+check "bad cron schedule: a warning" contains "$errout" \
+	'spec.disruption.budgets[1].schedule: Invalid value: "0 9 * * fri-mon": day-of-week field "fri-mon": range start FRI (5) is after end MON (1)'
+py "bad cron schedule: fails closed (nothing allowed, no command, Budget names the schedule)" "
+assert d['commands'] == [], d['commands']
+assert all(b['allowed'] == 0 and b['remaining'] == 0 for b in d['budgets']), d['budgets']
+empty = [n for n in d['nodes'] if n['node'] == 'default-empty'][0]
+assert {'code': 'Budget', 'method': 'Emptiness', 'message': 'NodePool \"default\": no disruptions allowed: invalid disruption budget (spec.disruption.budgets[1].schedule: day-of-week field \"fri-mon\": range start FRI (5) is after end MON (1))'} in empty['reasons'], empty"
 run_cmd "$tool" disrupt -f "$ex" --now "$now" --feature-gates SpotToSpotConsolidation=true -o json
 check "the spot-to-spot gate is accepted" [ "$rc" -eq 0 ]
 

@@ -71,7 +71,7 @@ check "a bad --instance-types file names the field" contains "$errout" "[0].reso
 # ------------------------------------------------ everything placed (0) --
 run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" -f "$fx/other-kinds.yaml"
 check "all pods placed exits 0" [ "$rc" -eq 0 ]
-check "other kinds are skipped on stderr" contains "$errout" "other-kinds.yaml: skipped ConfigMap/settings (v1): not a kind the simulation reads"
+check "other kinds are skipped on stderr" contains "$errout" "other-kinds.yaml: skipped ConfigMap/settings (v1): not a kind this command reads"
 check "all pods placed: the pods line" has_line "$out" "Pods: 4 pending: 4 on new NodeClaims, 0 on existing nodes, 0 cannot be placed"
 # Namespaces are read: a pod affinity namespaceSelector matches their labels.
 cat >"$tmpd/ns.yaml" <<'EOF'

@@ -189,7 +189,7 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 		const kp_decoded_object *d = kp_decode_result_at(res, i);
 		cli_ptrvec *v = vector_of(o, d->kind, in->kwok_kind);
 		if (!v) {
-			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind the simulation reads\n",
+			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind this command reads\n",
 				prog, fname, d->kind_name, d->name, d->api_version);
 			continue;
 		}
