@@ -65,6 +65,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_decode_options KP__SIZE_THROUGH(kp_decode_options, max_nodes)
 #define KP__FIRST_SIZE_kp_decoded_object KP__SIZE_THROUGH(kp_decoded_object, object)
 #define KP__FIRST_SIZE_kp_disruption KP__SIZE_THROUGH(kp_disruption, n_budgets)
+#define KP__FIRST_SIZE_kp_disruption_options KP__SIZE_THROUGH(kp_disruption_options, cloudprovider)
 #define KP__FIRST_SIZE_kp_drift KP__SIZE_THROUGH(kp_drift, message)
 #define KP__FIRST_SIZE_kp_drift_options KP__SIZE_THROUGH(kp_drift_options, hash)
 #define KP__FIRST_SIZE_kp_ephemeral_volume_source KP__SIZE_THROUGH(kp_ephemeral_volume_source, volume_claim_template)
@@ -73,6 +74,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_instance KP__SIZE_THROUGH(kp_instance, deletion_ms)
 #define KP__FIRST_SIZE_kp_instance_type KP__SIZE_THROUGH(kp_instance_type, n_offerings)
 #define KP__FIRST_SIZE_kp_instance_type_spec KP__SIZE_THROUGH(kp_instance_type_spec, n_offerings)
+#define KP__FIRST_SIZE_kp_lifecycle_input KP__SIZE_THROUGH(kp_lifecycle_input, n_nodeclasses)
 #define KP__FIRST_SIZE_kp_namespace KP__SIZE_THROUGH(kp_namespace, metadata)
 #define KP__FIRST_SIZE_kp_node KP__SIZE_THROUGH(kp_node, status)
 #define KP__FIRST_SIZE_kp_node_affinity KP__SIZE_THROUGH(kp_node_affinity, n_preferred)
@@ -154,6 +156,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_decode_options) \
 	X(kp_decoded_object) \
 	X(kp_disruption) \
+	X(kp_disruption_options) \
 	X(kp_drift) \
 	X(kp_drift_options) \
 	X(kp_ephemeral_volume_source) \
@@ -162,6 +165,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_instance) \
 	X(kp_instance_type) \
 	X(kp_instance_type_spec) \
+	X(kp_lifecycle_input) \
 	X(kp_namespace) \
 	X(kp_node) \
 	X(kp_node_affinity) \

@@ -15,6 +15,7 @@
 #include <karpenter/requirements.h>
 #include <karpenter/timestamp.h>
 
+#include "common/sized.h"
 #include "disruption_private.h"
 
 struct kp_disruption_result {
@@ -188,8 +189,7 @@ static int work_sync(work *w)
 static int work_init(work *w, const kp_cluster_spec *spec)
 {
 	memset(w, 0, sizeof(*w));
-	memcpy(&w->spec, spec, spec->struct_size < sizeof(w->spec) ? spec->struct_size : sizeof(w->spec));
-	w->spec.struct_size = sizeof(w->spec);
+	w->spec = *spec; /* read with its size by kp_disruption_run */
 	for (size_t i = 0; i < spec->n_nodes; i++)
 		if (kp__dptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
 			return KP_ENOMEM;
@@ -390,9 +390,6 @@ static int apply(work *w, kp__dstate *st, const kp__cmd *cmd, kp_error *err)
 
 static int check_opts(const kp_disruption_options *o, kp_error *err)
 {
-	int rc = kp__check_struct_size(o, sizeof(*o), sizeof(*o), "kp_disruption_options", err);
-	if (rc)
-		return rc;
 	if (o->reserved)
 		return kp__error(err, KP_EINVAL, "reserved", "reserved must be zero");
 	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_SPOT_TO_SPOT | KP_DISRUPTION_F_CONVERGE |
@@ -407,15 +404,21 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 	if (!out || !spec)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	*out = NULL;
+	/* Callers' structs read with their recorded size (lib/common/sized.h):
+	 * an older, shorter struct is served with a zero tail. */
 	kp_disruption_options o = KP_DISRUPTION_OPTIONS_INIT;
 	if (opts) {
-		int rc = check_opts(opts, err);
+		int rc = KP__READ_SIZED(&o, opts, kp_disruption_options, err);
+		if (rc == KP_OK)
+			rc = check_opts(&o, err);
 		if (rc)
 			return rc;
-		o = *opts;
 	}
-	if (spec->struct_size < offsetof(kp_cluster_spec, namespaces))
-		return kp__error(err, KP_EVERSION, "struct_size", "kp_cluster_spec is too small");
+	kp_cluster_spec cs;
+	int src = KP__READ_SIZED(&cs, spec, kp_cluster_spec, err);
+	if (src)
+		return src;
+	spec = &cs;
 	kp_disruption_result *r = kp__calloc(1, sizeof(*r));
 	work w;
 	int rc = r ? work_init(&w, spec) : KP_ENOMEM;

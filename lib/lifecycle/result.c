@@ -9,6 +9,7 @@
 
 #include <karpenter/duration.h>
 
+#include "common/sized.h"
 #include "lifecycle_private.h"
 
 struct kp_lifecycle_result {
@@ -573,6 +574,7 @@ int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 {
 	if (!r || !in)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	return kp__check_struct_size(in, sizeof(kp_lifecycle_input), sizeof(kp_lifecycle_input),
-				     "kp_lifecycle_input", err);
+	/* read in place: every member of the first release is required (a
+	 * member added later must be read with KP__READ_SIZED) */
+	return KP__CHECK_SIZED(in, kp_lifecycle_input, err);
 }
