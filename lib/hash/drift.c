@@ -135,7 +135,7 @@ static int static_eval(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_d
 KP_EXPORT int kp_drift_static(const kp_nodepool *nodepool, const kp_nodeclaim *nodeclaim,
 			      const kp_drift_options *opts, uint32_t *out_drifted, kp_error *err)
 {
-	const kp_drift_options *o;
+	const kp_drift_options *o = NULL;
 	if (!out_drifted)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	int rc = check_args(nodepool, nodeclaim, opts, &o, err);
@@ -245,7 +245,7 @@ KP_EXPORT int kp_drift_requirements(const kp_nodepool *nodepool, const kp_nodecl
 				    const kp_drift_options *opts, uint32_t *out_drifted,
 				    kp_error *err)
 {
-	const kp_drift_options *o;
+	const kp_drift_options *o = NULL;
 	if (!out_drifted)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	int rc = check_args(nodepool, nodeclaim, opts, &o, err);
@@ -283,7 +283,7 @@ KP_EXPORT int kp_drift_check(kp_drift **out, const kp_nodepool *nodepool,
 			     const kp_nodeclaim *nodeclaim, const kp_drift_options *opts,
 			     kp_error *err)
 {
-	const kp_drift_options *o;
+	const kp_drift_options *o = NULL;
 	if (!out)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	*out = NULL;

@@ -508,7 +508,7 @@ static int fk_time_hash(const kp__hs_opts *o, const kp__type *t, const kp__field
 	int rc = KP_OK;
 	int64_t ms = present ? *CAT(s, f->off, int64_t) : 0;
 	if (ms == 0 && ptr) {
-		uint64_t zero;
+		uint64_t zero = 0;
 		rc = meta_time(o, 0, &zero, err);
 		*out = nil_ptr(o, zero);
 		return rc;
