@@ -430,7 +430,9 @@ static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
 			     !strcmp(b->spec->unhealthy_pod_eviction_policy, "AlwaysAllow");
 		if (always && pod_not_ready(p))
 			return KP_BLOCK_NONE;
-		if (b->status && b->status->disruptions_allowed == 0) {
+		/* a PDB the controller has not written status to yet allows
+		 * nothing (upstream reads the zero value) */
+		if (!b->status || b->status->disruptions_allowed <= 0) {
 			*msg = fmt("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
 				   meta_ns(b->metadata), meta_name(b->metadata), meta_ns(p->metadata),
 				   meta_name(p->metadata));

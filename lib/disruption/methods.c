@@ -341,7 +341,8 @@ static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, 
 			   dst->cons_state == KP_CONSOLIDATABLE_WAITING) {
 			s->code = KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION;
 			s->msg = dupf("pod %s/%s would move to node %s, which is inside its consolidateAfter window",
-				      p->namespace_, p->name, dst->name);
+				      p->namespace_ ? p->namespace_ : "default",
+				      p->name ? p->name : "", dst->name);
 		}
 	}
 	if (s->code && !s->msg)

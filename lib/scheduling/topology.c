@@ -782,7 +782,8 @@ static int class_sel_groups(struct kp_cluster *c, const struct sel_index *x, sc_
 	}
 	if (cand_add(cand, &n, cap, &x->rest) != KP_OK)
 		return KP_ENOMEM;
-	qsort(*cand, n, sizeof(uint32_t), cmp_u32);
+	if (n > 1) /* *cand may still be NULL when nothing was added */
+		qsort(*cand, n, sizeof(uint32_t), cmp_u32);
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++)
 		if ((!kept || (*cand)[kept - 1] != (*cand)[i]) &&

@@ -152,6 +152,12 @@ START_TEST(candidate_filters)
 	dh_pod(h, "shop", "db-0", "pdb", "1", "  labels: {app: db}");
 	dh_add(h, "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: db, namespace: shop}\n"
 		  "spec: {maxUnavailable: 0, selector: {matchLabels: {app: db}}}\nstatus: {disruptionsAllowed: 0}\n");
+	/* a PDB whose status is not written yet allows nothing, as upstream's
+	 * zero value */
+	dh_node(h, "pdb-new", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "cache", "c-0", "pdb-new", "1", "  labels: {app: cache}");
+	dh_add(h, "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: cache, namespace: cache}\n"
+		  "spec: {minAvailable: 1, selector: {matchLabels: {app: cache}}}\n");
 	dh_node(h, "orphan", "missing", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
 	dh_add(h, "apiVersion: v1\nkind: Node\nmetadata: {name: unmanaged}\nspec: {providerID: \"x://u\"}\n");
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
@@ -161,6 +167,8 @@ START_TEST(candidate_filters)
 		      "pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=shop/keep)");
 	assert_reason(r, "pdb", KP_BLOCK_PDB, 0,
 		      "pdb prevents pod evictions (PodDisruptionBudget=[shop/db], Pod=shop/db-0)");
+	assert_reason(r, "pdb-new", KP_BLOCK_PDB, 0,
+		      "pdb prevents pod evictions (PodDisruptionBudget=[cache/cache], Pod=cache/c-0)");
 	assert_reason(r, "orphan", KP_BLOCK_NODEPOOL_NOT_FOUND, 0, "NodePool not found (NodePool=missing)");
 	assert_reason(r, "unmanaged", KP_BLOCK_UNMANAGED, 0, "node isn't managed by karpenter");
 	ck_assert(!dh_find(r, "dnd")->candidate);
