@@ -41,7 +41,8 @@ static const kp_condition *unhealthy(const kp_node *node, const kp_repair_policy
 		const kp_condition *c = node_cond(node, pol[i].condition_type);
 		if (!matches(c, &pol[i]))
 			continue;
-		int64_t t = c->last_transition_time_ms + pol[i].toleration_ms;
+		int64_t lt = c->last_transition_time_ms, tol = pol[i].toleration_ms;
+		int64_t t = tol > 0 && lt > INT64_MAX - tol ? INT64_MAX : lt + tol; /* saturated */
 		if (!hit || t < *when_ms) {
 			hit = c;
 			*when_ms = t;

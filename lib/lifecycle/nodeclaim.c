@@ -883,7 +883,9 @@ static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	    listed(list, n, s->provider_id ? s->provider_id : ""))
 		return KP_OK;
 	const kp_node *node = NULL;
-	if (kp__nodes_for_provider_id(in, s->provider_id, &node) >= 1 &&
+	/* upstream's NodeForNodeClaim: several Nodes for one provider ID is an
+	 * error, so such a NodeClaim is collected like one without a Node */
+	if (kp__nodes_for_provider_id(in, s->provider_id, &node) == 1 &&
 	    strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) == 0)
 		return KP_OK;
 	char msg[MSG_MAX];

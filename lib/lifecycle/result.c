@@ -328,7 +328,10 @@ int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *
 	c->reason = reason;
 	c->message = message ? message : "";
 	c->observed_generation = generation;
-	c->last_transition_time_ms = now_ms;
+	/* operatorpkg: the transition time moves only when the status does;
+	 * a new reason or message keeps it (the liveness timers read it) */
+	c->last_transition_time_ms =
+		old && str_eq(old->status, status) ? old->last_transition_time_ms : now_ms;
 	size_t m = 0;
 	int placed = 0;
 	for (size_t i = 0; i < *n; i++) {
@@ -475,7 +478,10 @@ int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *
 
 void kp__copy_sized(void *dst, const void *src, size_t ours)
 {
+	/* an object struct shorter than ours (an older caller's) reads its
+	 * missing tail as zero; the view never holds stack garbage */
 	uint32_t size = *(const uint32_t *)src;
+	memset(dst, 0, ours);
 	memcpy(dst, src, size < ours ? size : ours);
 	*(uint32_t *)dst = (uint32_t)ours;
 }

@@ -284,7 +284,16 @@ static int needs_force_delete(const kp_pod *p, int64_t term_ms, int64_t now)
 		return 0;
 	if (pod_deleting(p))
 		return pod_deleting(p) > term_ms;
-	return now > term_ms - pod_grace_seconds(p) * 1000;
+	/* any non-negative grace the API server accepts: saturated, never an
+	 * int64 overflow */
+	int64_t grace_s = pod_grace_seconds(p);
+	if (grace_s < 0)
+		grace_s = 0; /* a caller-built pod; the API server refuses it */
+	int64_t grace_ms = grace_s > INT64_MAX / 2000 ? INT64_MAX / 2 : grace_s * 1000;
+	/* delete once now is past term - grace (a grace longer than all of
+	 * time: at once) */
+	int64_t deadline = term_ms < INT64_MIN + grace_ms ? INT64_MIN : term_ms - grace_ms;
+	return now > deadline;
 }
 
 static int do_not_disrupt_active(const kp_pod *p, int64_t now)

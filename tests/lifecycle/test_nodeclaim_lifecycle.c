@@ -319,6 +319,25 @@ START_TEST(liveness_launch_timeout)
 }
 END_TEST
 
+/* A launch that fails again with another message keeps the Launched
+ * condition's transition time (operatorpkg moves it only with the status),
+ * so the launch timeout still counts from the first failure: a provider
+ * whose messages carry request IDs cannot restart it. */
+START_TEST(launch_error_keeps_transition_time)
+{
+	w.in.now_ms = LC_T0 + 4 * LC_MIN;
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
+				     "conditions: [{type: Launched, status: Unknown, reason: LaunchFailed, "
+				     "message: \"request 1: boom\", lastTransitionTime: '" T0 "'}]"));
+	w.cloud->create_rc = KP_EINVAL;
+	snprintf(w.cloud->create_msg, sizeof(w.cloud->create_msg), "request 2: boom");
+	lc_reconcile(&w);
+	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Launched");
+	ck_assert_str_eq(c->message, "request 2: boom");
+	ck_assert_int_eq(c->last_transition_time_ms, LC_T0);
+}
+END_TEST
+
 START_TEST(liveness_launch_requeue)
 {
 	w.in.now_ms = LC_T0 + 4 * LC_MIN;
@@ -487,6 +506,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, launch_insufficient_capacity_deletes);
 	tcase_add_test(tc, launch_nodeclass_not_ready_deletes);
 	tcase_add_test(tc, launch_create_error_sets_launched_unknown);
+	tcase_add_test(tc, launch_error_keeps_transition_time);
 	tcase_add_test(tc, launch_generic_error_reason_launch_failed);
 	tcase_add_test(tc, launched_not_launched_again);
 	suite_add_tcase(s, tc);
