@@ -410,10 +410,13 @@ int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 		if (rc) {
 			kp__buf_dispose(&j.scratch);
 			kp__node_free(list);
+			b->arena = NULL; /* freed with the root */
 			return rc;
 		}
 	}
 	kp__buf_dispose(&j.scratch);
+	/* the nodes carry their arena; the budget must not outlive it */
+	b->arena = NULL;
 	*docs = list;
 	return KP_OK;
 }

@@ -152,6 +152,10 @@ static int compile_field(cctx *c, const kp_schema_type *t, const kp_schema_field
 		return cerr(c, KP_EINVAL, "aux_offset beyond the C struct");
 	if (t->sized && main && pf->offset < sizeof(uint32_t))
 		return cerr(c, KP_EINVAL, "offset overlaps struct_size");
+	/* a count, has-flag or enum code left at aux_offset 0 would be
+	 * written over struct_size */
+	if (t->sized && aux && pf->aux_offset < sizeof(uint32_t))
+		return cerr(c, KP_EINVAL, "aux_offset overlaps struct_size");
 	if ((pf->kind == KP_FIELD_TAG || pf->tag) && !t->tag_offset)
 		return cerr(c, KP_EINVAL, "a tag needs the type's tag_offset");
 	memset(f, 0, sizeof(*f));

@@ -337,6 +337,14 @@ START_TEST(bad_descriptions)
 	ck_assert_int_eq(compile_one(&f, 1, sizeof(f), &e), KP_ENOTSUP);
 	ck_assert_str_eq(e.message, "T.a: unknown field flags");
 	f.flags = 0;
+	/* a list's count left at aux_offset 0 would overwrite struct_size */
+	f.kind = KP_FIELD_STRINGS;
+	ck_assert_int_eq(compile_one(&f, 1, sizeof(f), &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "T.a: aux_offset overlaps struct_size");
+	f.aux_offset = 16;
+	ck_assert_int_eq(compile_one(&f, 1, sizeof(f), &e), KP_OK);
+	f.aux_offset = 0;
+	f.kind = KP_FIELD_STRING;
 	f.kind = KP_FIELD_STRUCT;
 	ck_assert_int_eq(compile_one(&f, 1, sizeof(f), &e), KP_EINVAL);
 	ck_assert_str_eq(e.message, "T.a: a STRUCT, LIST or VALUES field needs an element type");
