@@ -3,7 +3,33 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdio.h>
+
 #include "lifecycle_private.h"
+
+/*
+ * One object's controllers failing on that object's own input (KP_EINVAL:
+ * e.g. an unparsable termination-timestamp annotation, which the API
+ * server accepts) stop that object only, as controller-runtime retries only
+ * the failing object: its actions of this round are dropped, a Warning
+ * event ReconcileError (this project's, upstream only logs) says why, and
+ * it is looked at again at once (with the controller's backoff). Any other
+ * failure (out of memory, a provider error) stops the whole round.
+ */
+static int isolate(kp_lifecycle_result *r, kp__lc_mark mark, int rc, uint32_t kind,
+		   const char *controller, const kp_object_meta *m, kp_error *err)
+{
+	if (rc != KP_EINVAL || !m || !m->name)
+		return rc;
+	kp__lc_rollback(r, mark);
+	char msg[KP_ERROR_MESSAGE_MAX];
+	snprintf(msg, sizeof(msg), "%s", err && err->message[0] ? err->message : "invalid input");
+	const char *ns = m->namespace_ && *m->namespace_ ? m->namespace_ : NULL;
+	rc = kp__lc_event(r, kind, ns, m->name, "Warning", "ReconcileError", msg, err);
+	if (rc == KP_OK)
+		rc = kp__lc_requeue(r, kind, controller, ns, m->name, 0, err);
+	return rc;
+}
 
 static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			 const kp_nodeclaim *nc, kp_error *err)
@@ -30,12 +56,19 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 		return rc0;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
-	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++)
-		rc = per_nodeclaim(r, in, in->nodeclaims[i], err);
+	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++) {
+		kp__lc_mark m = kp__lc_mark_get(r);
+		const kp_nodeclaim *nc = in->nodeclaims[i];
+		rc = isolate(r, m, per_nodeclaim(r, in, nc, err), KP_KIND_NODECLAIM,
+			     KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE, nc ? nc->metadata : NULL, err);
+	}
 	if (rc == KP_OK)
 		rc = kp_lifecycle_garbage_collection(r, in, err);
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodes; i++) {
-		rc = kp_lifecycle_node_termination(r, in, in->nodes[i], err);
+		kp__lc_mark m = kp__lc_mark_get(r);
+		rc = isolate(r, m, kp_lifecycle_node_termination(r, in, in->nodes[i], err),
+			     KP_KIND_NODE, KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION,
+			     in->nodes[i] ? in->nodes[i]->metadata : NULL, err);
 		if (rc == KP_OK)
 			rc = kp_lifecycle_node_health(r, in, in->nodes[i], err);
 		if (rc == KP_OK)

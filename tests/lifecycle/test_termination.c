@@ -240,6 +240,33 @@ START_TEST(node_force_deletes_past_grace_period)
 }
 END_TEST
 
+/* A termination-timestamp annotation that is not a time (the API server
+ * stores any text) stops that Node's termination only: the round goes on
+ * for every other object, and the Node is named in a Warning event and
+ * looked at again (kp_lifecycle_reconcile; upstream returns the error for
+ * that object only). */
+START_TEST(node_bad_termination_timestamp_isolated)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL ", annotations: "
+				     "{karpenter.sh/nodeclaim-termination-timestamp: 'soon'}",
+				     NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_add(&w, lc_nodeclaim_yaml("nc-2", FIN, NULL, NULL)); /* to be launched */
+	lc_instance(&w, "fake://nc-1");
+	lc_reconcile(&w);
+	ck_assert_ptr_null(strstr(lc_summary(&w), "Node/node-1"));
+	ck_assert_ptr_nonnull(strstr(lc_summary(&w), "NodeClaim/nc-2"));
+	size_t ne = kp_lifecycle_result_event_count(w.r);
+	const kp_lifecycle_event *ev = NULL;
+	for (size_t i = 0; i < ne; i++)
+		if (!strcmp(kp_lifecycle_result_event(w.r, i)->reason, "ReconcileError"))
+			ev = kp_lifecycle_result_event(w.r, i);
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_str_eq(ev->name, "node-1");
+	ck_assert_ptr_nonnull(strstr(ev->message, "invalid time \"soon\""));
+}
+END_TEST
+
 START_TEST(node_min_drain_time_then_instance_then_finalizer)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL,
@@ -307,6 +334,7 @@ static Suite *termination_suite(void)
 	tcase_add_test(tc, node_pdb_blocks_eviction);
 	tcase_add_test(tc, node_do_not_disrupt_not_evicted);
 	tcase_add_test(tc, node_force_deletes_past_grace_period);
+	tcase_add_test(tc, node_bad_termination_timestamp_isolated);
 	tcase_add_test(tc, node_min_drain_time_then_instance_then_finalizer);
 	tcase_add_test(tc, node_not_ready_without_instance_released);
 	tcase_add_test(tc, node_not_deleting_untouched);
