@@ -52,7 +52,7 @@ int kp_time_parse_rfc3339(int64_t *out_ms, const char *text, kp_error *err);
  * @param[in] ms the instant
  * @param[out] buf receives the text and its NUL
  * @param[in] size bytes at @p buf (KP_TIME_BUF_SIZE always suffices)
- * @return KP_OK, KP_ERANGE (@p buf too small: it holds "" when size > 0),
+ * @return KP_OK, KP_ERANGE (@p buf too small; it is left untouched),
  *         KP_EINVAL (NULL @p buf or size 0)
  * @since 0.1
  * Ownership: nothing is retained. Thread-safety: reentrant.

@@ -152,10 +152,8 @@ KP_EXPORT int kp_time_format_rfc3339(int64_t ms, char *buf, size_t size)
 	if (!buf || size == 0)
 		return KP_EINVAL;
 	size_t n = strlen(tmp);
-	if (n >= size) {
-		buf[0] = '\0';
-		return KP_ERANGE;
-	}
+	if (n >= size)
+		return KP_ERANGE; /* buf untouched (STYLE: outputs only on success) */
 	memcpy(buf, tmp, n + 1);
 	return KP_OK;
 }

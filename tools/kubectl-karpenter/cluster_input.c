@@ -58,11 +58,12 @@ static void objects_free(cli_objects *o)
 	o->n_seen = o->cap_seen = 0;
 }
 
-/* Kinds in the order of enum kp_kind; KWOKNodeClass, the registered kind,
- * keeps the place its old number 3 gave it. */
-static uint32_t kind_order(uint32_t kind)
+/* Kinds in the order of enum kp_kind; registered kinds (KWOKNodeClass)
+ * keep the place KWOKNodeClass's old number 3 gave it, among themselves in
+ * id order (a total order, as qsort needs). */
+static uint64_t kind_order(uint32_t kind)
 {
-	return kind >= KP_KIND_FIRST_REGISTERED ? 3 : kind;
+	return kind >= KP_KIND_FIRST_REGISTERED ? ((uint64_t)3 << 32) | kind : (uint64_t)kind << 32;
 }
 
 static int cmp_seen(const void *a, const void *b)
