@@ -22,6 +22,7 @@
 
 #include "kp_internal.h"
 #include "time/cron_private.h"
+#include "time/timestamp_private.h"
 
 #define STAR_BIT (UINT64_C(1) << 63)
 #define SEARCH_YEARS 5
@@ -537,30 +538,6 @@ static int64_t floor_mod(int64_t a, int64_t b)
 	return r < 0 ? r + b : r;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-	z += 719468;
-	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-	int64_t doe = z - era * 146097;
-	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	int64_t mp = (5 * doy + 2) / 153;
-	*d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 static unsigned days_in_month(int64_t y, unsigned m)
 {
 	static const unsigned dim[13] = { 0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
@@ -596,7 +573,7 @@ static int next_bit(uint64_t bits, unsigned after, unsigned max)
 
 static int day_matches(const kp_cron *c, const struct civil *t)
 {
-	int64_t days = days_from_civil(t->y, t->mo, t->d);
+	int64_t days = kp__days_from_civil(t->y, t->mo, t->d);
 	int64_t wd = (days + 4) % 7; /* 1970-01-01 was a Thursday */
 	if (wd < 0)
 		wd += 7;
@@ -625,7 +602,7 @@ static int spec_next(const kp_cron *c, int64_t start_s, int64_t *out_s)
 
 	struct civil t;
 	int64_t days = floor_div(start_s, 86400), sod = start_s - days * 86400;
-	civil_from_days(days, &t.y, &t.mo, &t.d);
+	kp__civil_from_days(days, &t.y, &t.mo, &t.d);
 	t.h = (unsigned)(sod / 3600);
 	t.mi = (unsigned)(sod / 60 % 60);
 	t.s = (unsigned)(sod % 60);
@@ -710,7 +687,7 @@ wrap:
 		t.s = (unsigned)v;
 	}
 
-	*out_s = days_from_civil(t.y, t.mo, t.d) * 86400 + t.h * 3600 + t.mi * 60 + t.s;
+	*out_s = kp__days_from_civil(t.y, t.mo, t.d) * 86400 + t.h * 3600 + t.mi * 60 + t.s;
 	return 1;
 }
 

@@ -17,7 +17,7 @@
 #include "kp_internal.h"
 #include "time/timestamp_private.h"
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+int64_t kp__days_from_civil(int64_t y, unsigned m, unsigned d)
 {
 	y -= m <= 2;
 	const int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -27,7 +27,7 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+void kp__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
 	z += 719468;
 	const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
@@ -96,7 +96,7 @@ int kp__time_parse_rfc3339(const char *s, int64_t *out_ms)
 	}
 	if (*p != '\0')
 		return KP_EPARSE;
-	int64_t days = days_from_civil(Y, (unsigned)M, (unsigned)D);
+	int64_t days = kp__days_from_civil(Y, (unsigned)M, (unsigned)D);
 	int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - offset_s;
 	*out_ms = secs * 1000 + ms;
 	return KP_OK;
@@ -116,7 +116,7 @@ void kp__time_format_rfc3339(int64_t ms, char *buf, size_t size)
 	}
 	int64_t y;
 	unsigned m, d;
-	civil_from_days(days, &y, &m, &d);
+	kp__civil_from_days(days, &y, &m, &d);
 	int hh = (int)(rem / 3600), mm = (int)(rem / 60 % 60), ss = (int)(rem % 60);
 	if (frac == 0) {
 		snprintf(buf, size, "%04lld-%02u-%02uT%02d:%02d:%02dZ", (long long)y, m, d, hh, mm, ss);
