@@ -8,6 +8,7 @@
 #ifndef KP_INTERNAL_H
 #define KP_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,10 @@ void *kp__realloc(void *ptr, size_t size);
 void kp__free(void *ptr);
 char *kp__strdup(const char *s);
 char *kp__strndup(const char *s, size_t n);
+/* A printf-formatted string allocated to its full length (results such as
+ * reason messages are never cut); NULL when out of memory. */
+char *kp__strdup_printf(const char *fmt, ...) KP_PRINTF(1, 2);
+char *kp__strdup_vprintf(const char *fmt, va_list ap);
 /* Grow *items (of elem_size bytes each) so that it holds at least need. */
 int kp__grow(void **items, size_t *cap, size_t need, size_t elem_size);
 

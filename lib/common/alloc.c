@@ -2,6 +2,8 @@
  * Allocation through the caller-installed hooks (kp_set_allocator).
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +131,25 @@ KP_EXPORT void *kp_realloc(void *ptr, size_t size)
 KP_EXPORT void kp_free(void *ptr)
 {
 	kp__free(ptr);
+}
+
+char *kp__strdup_vprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *s = n < 0 ? NULL : kp__malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *kp__strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = kp__strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }

@@ -27,30 +27,6 @@ int kp__dptrs_push(kp__dptrs *v, void *p)
 	return KP_OK;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
-{
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (n < 0)
-		return NULL;
-	char *s = kp__malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
-static char *fmt(const char *f, ...) KP_PRINTF(1, 2);
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	char *s = vfmt(f, ap);
-	va_end(ap);
-	return s;
-}
-
 int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const char *f, ...)
 {
 	if (!st->explain)
@@ -68,7 +44,7 @@ int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const
 	w->method = method;
 	va_list ap;
 	va_start(ap, f);
-	char *m = vfmt(f, ap);
+	char *m = kp__strdup_vprintf(f, ap);
 	va_end(ap);
 	w->message = m;
 	if (!m || kp__dptrs_push(&n->why, w)) {
@@ -367,33 +343,33 @@ static int assign_pods(kp__dstate *st)
 static uint32_t node_block(const kp__dnode *d, char **msg)
 {
 	if (!d->nc) {
-		*msg = fmt("node isn't managed by karpenter");
+		*msg = kp__strdup_printf("node isn't managed by karpenter");
 		return KP_BLOCK_UNMANAGED;
 	}
 	if (!d->node) {
-		*msg = fmt("nodeclaim does not have an associated node");
+		*msg = kp__strdup_printf("nodeclaim does not have an associated node");
 		return KP_BLOCK_NOT_INITIALIZED;
 	}
 	if (!d->initialized) {
-		*msg = fmt("node isn't initialized");
+		*msg = kp__strdup_printf("node isn't initialized");
 		return KP_BLOCK_NOT_INITIALIZED;
 	}
 	if (d->deleting) {
-		*msg = fmt("node is deleting or marked for deletion");
+		*msg = kp__strdup_printf("node is deleting or marked for deletion");
 		return KP_BLOCK_DELETING;
 	}
 	const char *dnd = annotation(d->node->metadata, KP_ANNOTATION_DO_NOT_DISRUPT);
 	if (dnd && !strcmp(dnd, "true")) {
-		*msg = fmt("disruption is blocked through the \"%s\" annotation",
+		*msg = kp__strdup_printf("disruption is blocked through the \"%s\" annotation",
 			   KP_ANNOTATION_DO_NOT_DISRUPT);
 		return KP_BLOCK_DO_NOT_DISRUPT;
 	}
 	if (!d->pool_name) {
-		*msg = fmt("node doesn't have required label (label=%s)", KP_LABEL_NODEPOOL);
+		*msg = kp__strdup_printf("node doesn't have required label (label=%s)", KP_LABEL_NODEPOOL);
 		return KP_BLOCK_NODEPOOL_NOT_FOUND;
 	}
 	if (!d->np) {
-		*msg = fmt("NodePool not found (NodePool=%s)", d->pool_name);
+		*msg = kp__strdup_printf("NodePool not found (NodePool=%s)", d->pool_name);
 		return KP_BLOCK_NODEPOOL_NOT_FOUND;
 	}
 	return KP_BLOCK_NONE;
@@ -418,7 +394,7 @@ static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
 		n++;
 	}
 	if (n > 1) {
-		*msg = fmt("eviction does not support multiple PDBs (PodDisruptionBudget(s)=[%s/%s %s/%s%s], Pod=%s/%s)",
+		*msg = kp__strdup_printf("eviction does not support multiple PDBs (PodDisruptionBudget(s)=[%s/%s %s/%s%s], Pod=%s/%s)",
 			   meta_ns(match[0]->metadata), meta_name(match[0]->metadata),
 			   meta_ns(match[1]->metadata), meta_name(match[1]->metadata),
 			   n > 2 ? " ..." : "", meta_ns(p->metadata), meta_name(p->metadata));
@@ -433,7 +409,7 @@ static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
 		/* a PDB the controller has not written status to yet allows
 		 * nothing (upstream reads the zero value) */
 		if (!b->status || b->status->disruptions_allowed <= 0) {
-			*msg = fmt("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
+			*msg = kp__strdup_printf("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
 				   meta_ns(b->metadata), meta_name(b->metadata), meta_ns(p->metadata),
 				   meta_name(p->metadata));
 			return KP_BLOCK_PDB;
@@ -448,7 +424,7 @@ static uint32_t pods_block(kp__dstate *st, const kp__dnode *d, char **msg)
 	for (size_t i = 0; i < d->n_pods; i++) {
 		const kp_pod *p = d->pods[i];
 		if (pod_active(p) && dnd_active(p, st->now_ms)) {
-			*msg = fmt("pod has \"%s\" annotation (Pod=%s/%s)", KP_ANNOTATION_DO_NOT_DISRUPT,
+			*msg = kp__strdup_printf("pod has \"%s\" annotation (Pod=%s/%s)", KP_ANNOTATION_DO_NOT_DISRUPT,
 				   meta_ns(p->metadata), meta_name(p->metadata));
 			return KP_BLOCK_DO_NOT_DISRUPT;
 		}
@@ -537,7 +513,7 @@ static int drift_of(kp__dstate *st, kp__dnode *d, kp_error *err)
 		if (!found) {
 			d->drifted = 1;
 			d->drift_reason = kp__strdup("InstanceTypeNotFound");
-			d->drift_msg = fmt("instance type %s is no longer offered in %s as %s",
+			d->drift_msg = kp__strdup_printf("instance type %s is no longer offered in %s as %s",
 					   d->it_name ? d->it_name : "(none)", d->zone ? d->zone : "(no zone)",
 					   d->ct ? d->ct : "(no capacity type)");
 			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
@@ -552,7 +528,7 @@ static int drift_of(kp__dstate *st, kp__dnode *d, kp_error *err)
 		if (*reason) {
 			d->drifted = 1;
 			d->drift_reason = kp__strdup(reason);
-			d->drift_msg = fmt("the cloud provider reports drift: %s", reason);
+			d->drift_msg = kp__strdup_printf("the cloud provider reports drift: %s", reason);
 			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
 		}
 	}
@@ -597,7 +573,7 @@ static int build_budgets(kp__dstate *st)
 				break;
 			}
 			if (br && !st->budget_errors[p]) {
-				st->budget_errors[p] = fmt("%s: %s", e.field, e.message);
+				st->budget_errors[p] = kp__strdup_printf("%s: %s", e.field, e.message);
 				if (!st->budget_errors[p]) {
 					rc = KP_ENOMEM;
 					break;

@@ -6,7 +6,6 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <float.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,22 +287,6 @@ static kp__dnode *find_dnode(kp__dstate *st, const char *name)
 	return NULL;
 }
 
-static char *dupf(const char *f, ...) KP_PRINTF(1, 2);
-static char *dupf(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = n < 0 ? NULL : kp__malloc((size_t)n + 1);
-	if (s) {
-		va_start(ap, f);
-		vsnprintf(s, (size_t)n + 1, f, ap);
-		va_end(ap);
-	}
-	return s;
-}
-
 static char *unplaced_message(const kp_sched_placement *p)
 {
 	char codes[256] = "";
@@ -318,7 +301,7 @@ static char *unplaced_message(const kp_sched_placement *p)
 	}
 	kp__sbuf_end(&b);
 	const char *first = p->n_reasons && p->reasons[0]->message ? p->reasons[0]->message : "";
-	return dupf("pod %s/%s would not schedule (%s): %s", p->namespace_ ? p->namespace_ : "",
+	return kp__strdup_printf("pod %s/%s would not schedule (%s): %s", p->namespace_ ? p->namespace_ : "",
 		    p->name ? p->name : "", codes, first);
 }
 
@@ -330,17 +313,17 @@ static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, 
 		s->msg = unplaced_message(p);
 	} else if (p->target == KP_SCHED_INFLIGHT) {
 		s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
-		s->msg = dupf("would schedule against uninitialized nodeclaim/%s", p->node);
+		s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s", p->node);
 	} else if (p->target == KP_SCHED_EXISTING_NODE) {
 		kp__dnode *dst = find_dnode(st, p->node);
 		if (dst && dst->managed && !dst->initialized) {
 			s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
-			s->msg = dupf("would schedule against uninitialized nodeclaim/%s, node/%s",
+			s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s, node/%s",
 				      dst->nc_name, dst->name);
 		} else if (consolidation && dst && dst->managed && !dst->deleting &&
 			   dst->cons_state == KP_CONSOLIDATABLE_WAITING) {
 			s->code = KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION;
-			s->msg = dupf("pod %s/%s would move to node %s, which is inside its consolidateAfter window",
+			s->msg = kp__strdup_printf("pod %s/%s would move to node %s, which is inside its consolidateAfter window",
 				      p->namespace_ ? p->namespace_ : "default",
 				      p->name ? p->name : "", dst->name);
 		}

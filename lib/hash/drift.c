@@ -5,7 +5,6 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,29 +13,6 @@
 
 #include "common/sized.h"
 #include "hash_private.h"
-
-/*
- * A message built from the objects' own text (annotation values, condition
- * statuses), allocated to its full length: a drift decision's message is a
- * result, never truncated. NULL when out of memory.
- */
-static char *message_printf(const char *fmt, ...) KP_PRINTF(1, 2);
-static char *message_printf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	char *s = kp__malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 KP_EXPORT void kp_drift_options_init(kp_drift_options *opts)
 {
@@ -108,20 +84,20 @@ static int static_eval(const kp_nodepool *np, const kp_nodeclaim *nc, const kp_d
 	char *text = NULL;
 	if (missing_what) {
 		if (why)
-			text = message_printf("static drift not evaluated: the %s has no %s annotation",
+			text = kp__strdup_printf("static drift not evaluated: the %s has no %s annotation",
 					      missing_on, missing_what);
 	} else if (strcmp(np_version, nc_version) != 0) {
 		if (why)
-			text = message_printf("static drift not evaluated: hash versions differ "
+			text = kp__strdup_printf("static drift not evaluated: hash versions differ "
 					      "(NodePool %s, NodeClaim %s)", np_version, nc_version);
 	} else if (strcmp(np_hash, nc_hash) != 0) {
 		*drifted = 1;
 		if (why)
-			text = message_printf("NodePool hash %s differs from the NodeClaim's %s (hash "
+			text = kp__strdup_printf("NodePool hash %s differs from the NodeClaim's %s (hash "
 					      "version %s): a static field of spec.template changed",
 					      np_hash, nc_hash, np_version);
 	} else if (why) {
-		text = message_printf("static fields match (hash %s, version %s)", np_hash,
+		text = kp__strdup_printf("static fields match (hash %s, version %s)", np_hash,
 				      np_version);
 	}
 	if (why) {
@@ -298,7 +274,7 @@ KP_EXPORT int kp_drift_check(kp_drift **out, const kp_nodepool *nodepool,
 				return make_drift(out, KP_DRIFT_NONE,
 						  "not evaluated: the NodeClaim is not launched (no "
 						  "Launched condition)", err);
-			char *msg = message_printf("not evaluated: the NodeClaim is not launched "
+			char *msg = kp__strdup_printf("not evaluated: the NodeClaim is not launched "
 						   "(condition Launched is \"%s\")",
 						   status ? status : "");
 			if (!msg)
@@ -329,10 +305,10 @@ KP_EXPORT int kp_drift_check(kp_drift **out, const kp_nodepool *nodepool,
 		why_static = NULL;
 	} else if (rq) {
 		code = KP_DRIFT_REQUIREMENTS;
-		msg = message_printf("the NodeClaim's labels are not compatible with the NodePool's "
+		msg = kp__strdup_printf("the NodeClaim's labels are not compatible with the NodePool's "
 				     "requirements: %s", detail.message);
 	} else {
-		msg = message_printf("not drifted: %s; the NodeClaim's labels are compatible with "
+		msg = kp__strdup_printf("not drifted: %s; the NodeClaim's labels are compatible with "
 				     "the NodePool's requirements", why_static);
 	}
 	kp__free(why_static);
