@@ -233,6 +233,31 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 	return KP_OK;
 }
 
+static int decode_document(void *ctx, size_t index, kp__node *d, int items_streamed)
+{
+	dstate *st = ctx;
+	if (items_streamed || d->type == KP__N_NULL)
+		return KP_OK;
+	char where[48];
+	snprintf(where, sizeof(where), "document %zu", index + 1);
+	if (d->type != KP__N_OBJECT)
+		return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
+				 kp__node_type_name(d->type));
+	return decode_object(st, d, where, index, 0, 0, 0);
+}
+
+/* An item of a top-level List, as decode_object's List branch does it. */
+static int decode_list_item(void *ctx, size_t doc, size_t i, kp__node *it)
+{
+	dstate *st = ctx;
+	char where[80];
+	snprintf(where, sizeof(where), "document %zu: items[%zu]", doc + 1, i);
+	if (it->type != KP__N_OBJECT)
+		return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
+				 kp__node_type_name(it->type));
+	return decode_object(st, it, where, doc, i, 1, 1);
+}
+
 KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 			const kp_decode_options *opts, kp_error *err)
 {
@@ -275,33 +300,17 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 			i++;
 		format = i < len && data[i] == '{' ? KP_FORMAT_JSON : KP_FORMAT_YAML;
 	}
-	kp__node *docs = NULL;
-	rc = format == KP_FORMAT_JSON ? kp__json_parse(&docs, data ? data : "", len, &b, err)
-				      : kp__yaml_parse(&docs, data ? data : "", len, &b, err);
-	if (rc)
-		return rc;
-
 	kp_decode_result *r = kp__calloc(1, sizeof(*r));
-	if (!r) {
-		kp__node_free(docs);
+	if (!r)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	}
 	r->registry = kp__registry_ref(opts->registry);
+	/* Each document (and each item of a JSON List) is decoded as soon as
+	 * it is parsed and its tree released: memory holds one document's
+	 * tree at a time, not the stream's. */
 	dstate st = { r, opts, err };
-	for (size_t i = 0; i < docs->n && rc == KP_OK; i++) {
-		kp__node *d = docs->items[i];
-		char where[48];
-		snprintf(where, sizeof(where), "document %zu", i + 1);
-		if (d->type == KP__N_NULL)
-			continue;
-		if (d->type != KP__N_OBJECT) {
-			rc = kp__error(err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
-				       kp__node_type_name(d->type));
-			break;
-		}
-		rc = decode_object(&st, d, where, i, 0, 0, 0);
-	}
-	kp__node_free(docs);
+	kp__doc_sink sink = { decode_document, decode_list_item, &st };
+	rc = format == KP_FORMAT_JSON ? kp__json_parse_each(data ? data : "", len, &b, &sink, err)
+				      : kp__yaml_parse_each(data ? data : "", len, &b, &sink, err);
 	if (rc == KP_OK && r->dropped_warnings) {
 		char msg[96];
 		snprintf(msg, sizeof(msg), "%zu more warnings not shown", r->dropped_warnings + 1);

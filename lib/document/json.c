@@ -22,6 +22,12 @@ typedef struct jparser {
 	kp_error *err;
 	int over;
 	kp__buf scratch; /* a string with escapes, before it goes to the arena */
+	/* kp__json_parse_each only: */
+	const kp__doc_sink *sink;
+	kp__tree_arena *item_arena; /* one List item at a time */
+	size_t doc_index;
+	int sink_rc;         /* the sink's first error; the sink is not called after it */
+	kp_error sink_err;   /* and its message */
 } jparser;
 
 static int jerr(jparser *j, const char *what)
@@ -114,6 +120,7 @@ static int parse_string(jparser *j, char **out, size_t *out_len)
 	kp__buf *b = &j->scratch;
 	b->len = 0;
 	int escaped = 0;
+	unsigned char high = 0; /* any byte >= 0x80: UTF-8 to check */
 	j->p++; /* opening quote */
 	const char *start = j->p, *run = j->p;
 	for (;;) {
@@ -178,13 +185,16 @@ static int parse_string(jparser *j, char **out, size_t *out_len)
 			run = j->p;
 			continue;
 		}
+		high |= c;
 		j->p++;
 	}
 	const char *text = escaped ? b->data : start;
 	size_t len = escaped ? b->len : (size_t)(j->p - 1 - start);
 	if (escaped && b->failed)
 		return kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
-	if (!kp__utf8_valid(text ? text : "", len))
+	/* ASCII without control bytes (they end the loop above) is valid
+	 * as it is; escapes may have produced multi-byte characters. */
+	if ((escaped || (high & 0x80)) && !kp__utf8_valid(text ? text : "", len))
 		return kp__error(j->err, KP_EPARSE, NULL, "line %u: invalid UTF-8 in string",
 				 (unsigned)j->line);
 	char *s = kp__node_strndup(j->b, text ? text : "", len);
@@ -270,7 +280,11 @@ static int match_word(jparser *j, const char *w)
 	return 1;
 }
 
-static int parse_container(jparser *j, kp__node **out, uint32_t depth, int object)
+static int parse_items_streamed(jparser *j, kp__node **out, uint32_t depth);
+
+/* list_top: the top-level object of a List whose items are streamed (see
+ * scan_list): its "items" member goes to the sink item by item. */
+static int parse_container(jparser *j, kp__node **out, uint32_t depth, int object, int list_top)
 {
 	if (depth >= j->b->max_depth)
 		return kp__error(j->err, KP_ERANGE, NULL,
@@ -308,7 +322,10 @@ static int parse_container(jparser *j, kp__node **out, uint32_t depth, int objec
 			j->p++;
 		}
 		kp__node *child = NULL;
-		rc = parse_value(j, &child, depth + 1);
+		if (list_top && strcmp(key, "items") == 0)
+			rc = parse_items_streamed(j, &child, depth + 1);
+		else
+			rc = parse_value(j, &child, depth + 1);
 		if (rc)
 			goto fail;
 		rc = object ? kp__node_add(n, key, child) : kp__node_append(n, child);
@@ -344,9 +361,9 @@ static int parse_value(jparser *j, kp__node **out, uint32_t depth)
 	int rc;
 	switch (c) {
 	case '{':
-		return parse_container(j, out, depth, 1);
+		return parse_container(j, out, depth, 1, 0);
 	case '[':
-		return parse_container(j, out, depth, 0);
+		return parse_container(j, out, depth, 0, 0);
 	case '"': {
 		char *s;
 		size_t len;
@@ -389,7 +406,13 @@ int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 	 * create more nodes than it has bytes, so a List of any number of
 	 * objects within the input limit reads. */
 	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
-	jparser j = { data, data + len, 1, b, err, 0, { 0 } };
+	jparser j;
+	memset(&j, 0, sizeof(j));
+	j.p = data;
+	j.end = data + len;
+	j.line = 1;
+	j.b = b;
+	j.err = err;
 	/* Every node, text and key of the parse lives in the root's arena
 	 * (strings are only ever read from the tree, then copied into the
 	 * decoded structs). */
@@ -419,6 +442,233 @@ int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 	b->arena = NULL;
 	*docs = list;
 	return KP_OK;
+}
+
+/* ---- streaming (kp__json_parse_each) ---- */
+
+static void sink_failed(jparser *j, int rc)
+{
+	j->sink_rc = rc;
+	if (j->err)
+		j->sink_err = *j->err;
+}
+
+/* The "items" array of a streamed List (j->p at '['): each element is
+ * parsed into the item arena, handed to the sink, and released. The array
+ * node itself stays, empty, in the document. */
+static int parse_items_streamed(jparser *j, kp__node **out, uint32_t depth)
+{
+	if (depth >= j->b->max_depth)
+		return kp__error(j->err, KP_ERANGE, NULL,
+				 "line %u: document nests deeper than %u levels", (unsigned)j->line,
+				 (unsigned)j->b->max_depth);
+	int rc = new_node(j, KP__N_ARRAY, out);
+	if (rc)
+		return rc;
+	j->p++; /* [ */
+	skip_ws(j);
+	if (j->p < j->end && *j->p == ']') {
+		j->p++;
+		return KP_OK;
+	}
+	for (size_t i = 0;; i++) {
+		kp__tree_arena *doc_arena = j->b->arena;
+		j->b->arena = j->item_arena;
+		kp__node *item = NULL;
+		rc = parse_value(j, &item, depth + 1);
+		j->b->arena = doc_arena;
+		if (rc == KP_OK && j->sink_rc == KP_OK) {
+			int src = j->sink->item(j->sink->ctx, j->doc_index, i, item);
+			if (src)
+				sink_failed(j, src);
+			if (src == KP_ENOMEM)
+				rc = src;
+		}
+		kp__tree_arena_reset(j->item_arena);
+		if (rc)
+			return rc;
+		skip_ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		if (j->p < j->end && *j->p == ']') {
+			j->p++;
+			return KP_OK;
+		}
+		return jerr(j, "after array element");
+	}
+}
+
+/*
+ * The List scan: whether the object at p (its '{') has exactly one "kind"
+ * member, a string ending in "List", exactly one "apiVersion" string and
+ * exactly one "items" array, so that its items can be streamed with the
+ * meaning they have in the whole tree. It builds nothing and checks only
+ * enough syntax to find the top-level members; anything unexpected (an
+ * escaped key or kind, a syntax error) answers "no", and the ordinary parse
+ * then reads the document and reports what is wrong with it.
+ */
+static const char *scan_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/* p after an opening quote; the byte after the closing one, or NULL. */
+static const char *scan_string(const char *p, const char *end, int *escaped)
+{
+	while (p < end) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		if (!q)
+			return NULL;
+		/* a quote preceded by an odd number of backslashes is escaped */
+		size_t bs = 0;
+		while (q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\')
+			bs++;
+		if (bs && escaped)
+			*escaped = 1;
+		if (!(bs & 1))
+			return q + 1;
+		p = q + 1;
+	}
+	return NULL;
+}
+
+static const char *scan_value(const char *p, const char *end)
+{
+	if (p >= end)
+		return NULL;
+	if (*p == '"')
+		return scan_string(p + 1, end, NULL);
+	if (*p != '{' && *p != '[') {
+		while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' &&
+		       *p != '\t' && *p != '\r')
+			p++;
+		return p;
+	}
+	size_t depth = 0;
+	while (p < end) {
+		char c = *p++;
+		if (c == '"') {
+			p = scan_string(p, end, NULL);
+			if (!p)
+				return NULL;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && --depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static int scan_list(const char *p, const char *end)
+{
+	int kinds = 0, apis = 0, items = 0, is_list = 0;
+	p = scan_ws(p + 1, end);
+	while (p < end && *p == '"') {
+		int escaped = 0;
+		const char *key = p + 1;
+		p = scan_string(key, end, &escaped);
+		if (!p || escaped)
+			return 0;
+		size_t klen = (size_t)(p - 1 - key);
+		p = scan_ws(p, end);
+		if (p >= end || *p != ':')
+			return 0;
+		p = scan_ws(p + 1, end);
+		if (p >= end)
+			return 0;
+		const char *v = p;
+		p = scan_value(p, end);
+		if (!p)
+			return 0;
+		if (klen == 4 && memcmp(key, "kind", 4) == 0) {
+			kinds++;
+			escaped = 0;
+			if (*v != '"' || !scan_string(v + 1, end, &escaped) || escaped)
+				return 0;
+			size_t vlen = (size_t)(p - v - 2);
+			is_list = vlen >= 4 && memcmp(p - 5, "List", 4) == 0;
+		} else if (klen == 10 && memcmp(key, "apiVersion", 10) == 0) {
+			apis++;
+			if (*v != '"')
+				return 0;
+		} else if (klen == 5 && memcmp(key, "items", 5) == 0) {
+			items++;
+			if (*v != '[')
+				return 0;
+		}
+		p = scan_ws(p, end);
+		if (p < end && *p == ',')
+			p = scan_ws(p + 1, end);
+		else
+			break;
+	}
+	return p < end && *p == '}' && kinds == 1 && apis == 1 && items == 1 && is_list;
+}
+
+static int parse_each_value(jparser *j)
+{
+	kp__node *doc = NULL;
+	int streamed = j->sink->item && *j->p == '{' && scan_list(j->p, j->end);
+	int rc = streamed ? parse_container(j, &doc, 0, 1, 1) : parse_value(j, &doc, 0);
+	if (rc)
+		return rc;
+	if (j->sink_rc == KP_OK) {
+		int src = j->sink->doc(j->sink->ctx, j->doc_index, doc, streamed);
+		if (src)
+			sink_failed(j, src);
+		if (src == KP_ENOMEM)
+			return src;
+	}
+	return KP_OK;
+}
+
+int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
+			kp_error *err)
+{
+	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
+	jparser j;
+	memset(&j, 0, sizeof(j));
+	j.p = data;
+	j.end = data + len;
+	j.line = 1;
+	j.b = b;
+	j.err = err;
+	j.sink = sink;
+	kp__tree_arena *doc_arena = kp__tree_arena_new();
+	j.item_arena = kp__tree_arena_new();
+	if (!doc_arena || !j.item_arena) {
+		kp__tree_arena_free(doc_arena);
+		kp__tree_arena_free(j.item_arena);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+		j.p += 3;
+	int rc = KP_OK;
+	for (;;) {
+		skip_ws(&j);
+		if (j.p >= j.end)
+			break;
+		b->arena = doc_arena;
+		rc = parse_each_value(&j);
+		kp__tree_arena_reset(doc_arena);
+		if (rc)
+			break;
+		j.doc_index++;
+	}
+	b->arena = NULL;
+	kp__buf_dispose(&j.scratch);
+	kp__tree_arena_free(doc_arena);
+	kp__tree_arena_free(j.item_arena);
+	if (rc)
+		return rc;
+	if (j.sink_rc && err)
+		*err = j.sink_err;
+	return j.sink_rc;
 }
 
 /* ---- writer ---- */

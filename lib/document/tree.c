@@ -32,7 +32,7 @@ const char *kp__node_type_name(uint32_t type)
 
 typedef struct arena_chunk {
 	struct arena_chunk *next;
-	size_t pad; /* keeps the data 16-aligned */
+	size_t cap; /* bytes after the header (also keeps the data 16-aligned) */
 } arena_chunk;
 
 struct kp__tree_arena {
@@ -66,6 +66,7 @@ static void *arena_alloc(kp__tree_arena *a, size_t size)
 	arena_chunk *c = kp__malloc(sizeof(*c) + cap);
 	if (!c)
 		return NULL;
+	c->cap = cap;
 	char *data = (char *)(c + 1);
 	if (own && a->head) {
 		c->next = a->head->next;
@@ -105,14 +106,59 @@ char *kp__node_strndup(kp__budget *b, const char *s, size_t n)
 	return d;
 }
 
-static void arena_release(kp__node *root)
+static void chunks_free(arena_chunk *c)
 {
-	arena_root *r = (arena_root *)(void *)((char *)root - offsetof(arena_root, root));
-	for (arena_chunk *c = r->arena.head, *next; c; c = next) {
+	for (arena_chunk *next; c; c = next) {
 		next = c->next;
 		kp__free(c);
 	}
+}
+
+static void arena_release(kp__node *root)
+{
+	arena_root *r = (arena_root *)(void *)((char *)root - offsetof(arena_root, root));
+	chunks_free(r->arena.head);
 	kp__free(r);
+}
+
+kp__tree_arena *kp__tree_arena_new(void)
+{
+	return kp__calloc(1, sizeof(kp__tree_arena));
+}
+
+void kp__tree_arena_reset(kp__tree_arena *a)
+{
+	if (!a)
+		return;
+	/* Keep one regular chunk: the next document reuses memory that is
+	 * already mapped and warm in the cache instead of faulting in new
+	 * pages, which is most of what a tree costs. */
+	arena_chunk *keep = NULL;
+	for (arena_chunk *c = a->head, *next; c; c = next) {
+		next = c->next;
+		if (!keep && c->cap == ARENA_CHUNK) {
+			keep = c;
+			continue;
+		}
+		kp__free(c);
+	}
+	a->head = keep;
+	if (keep) {
+		keep->next = NULL;
+		a->pos = (char *)(keep + 1);
+		a->left = keep->cap;
+	} else {
+		a->pos = NULL;
+		a->left = 0;
+	}
+}
+
+void kp__tree_arena_free(kp__tree_arena *a)
+{
+	if (!a)
+		return;
+	chunks_free(a->head);
+	kp__free(a);
 }
 
 /* ------------------------------------------------------------------ */

@@ -86,6 +86,14 @@ kp__node *kp__node_new_string(kp__budget *b, const char *s, size_t len, uint32_t
  * one (kp__node_free on one is a no-op; their memory goes with the root).
  * NULL when out of memory. */
 kp__node *kp__node_new_root(kp__budget *b);
+/* An arena of its own (for kp__json_parse_each's documents and List
+ * items): nodes made while it is b->arena belong to it, and
+ * kp__tree_arena_reset releases them all at once for the next document,
+ * keeping one chunk for reuse. NULL when out of memory. */
+kp__tree_arena *kp__tree_arena_new(void);
+void kp__tree_arena_reset(kp__tree_arena *a);
+/* Releases the arena and every node in it; NULL is a no-op. */
+void kp__tree_arena_free(kp__tree_arena *a);
 /* A copy of s[0..n) with a NUL, from b's arena when it has one, else the
  * heap; NULL when out of memory. */
 char *kp__node_strndup(kp__budget *b, const char *s, size_t n);
@@ -143,6 +151,35 @@ void kp__json_write_string(kp__buf *out, const char *s, size_t len);
 /* YAML: parse a stream (every document, including empty ones, which become
  * KP__N_NULL) into *docs. */
 int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err);
+
+/*
+ * Streaming parses: each document goes to a sink as soon as it is complete
+ * and is released when the sink returns, so a stream of any number of
+ * documents holds one document's tree at a time. A JSON document that is a
+ * List (one "kind" ending in "List", one "apiVersion" string, one "items"
+ * array, found by a scan that builds nothing) hands its items to item() one
+ * by one as they are parsed, and reaches doc() without them
+ * (items_streamed = 1); every other document reaches doc() whole.
+ *
+ * Syntax and limit errors win over the sink's, as when the whole stream is
+ * parsed first: after a sink error the parse goes on checking the rest of
+ * the input (without calling the sink again) and returns a parse error if
+ * there is one, else the sink's error (an out-of-memory error stops at once).
+ * Nodes, depth and text are counted over the whole stream as by the
+ * non-streaming parses, so the same inputs are refused.
+ */
+typedef struct kp__doc_sink {
+	/* doc_index counts the stream's documents from 0 (null ones too). */
+	int (*doc)(void *ctx, size_t doc_index, kp__node *doc, int items_streamed);
+	/* JSON only; NULL: Lists reach doc() whole. */
+	int (*item)(void *ctx, size_t doc_index, size_t item_index, kp__node *item);
+	void *ctx;
+} kp__doc_sink;
+
+int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
+			kp_error *err);
+int kp__yaml_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
+			kp_error *err);
 /* YAML block-style text of a tree (one document, no "---"). */
 void kp__yaml_write(kp__buf *out, const kp__node *n);
 

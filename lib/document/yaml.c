@@ -339,6 +339,10 @@ typedef struct yparser {
 	size_t doc_first;   /* nodes created before this document */
 	size_t doc_start;   /* byte offset of this document's start */
 	int doc_limited;    /* the per-document limit is the one in force */
+	/* kp__yaml_parse_each: each document goes to the sink and is freed */
+	const kp__doc_sink *sink;
+	int sink_rc;        /* the sink's first error; not called after it */
+	kp_error sink_err;
 } yparser;
 
 static size_t sat_add(size_t a, size_t b)
@@ -805,12 +809,62 @@ static int parser_error(yparser *y)
 			 p->problem ? p->problem : "invalid YAML", ctx);
 }
 
+/* A complete document: to the sink (then freed) or onto the list. */
+static int document_done(yparser *y, kp__node *list)
+{
+	kp__node *root = y->root;
+	y->root = NULL;
+	y->have_root = 0;
+	if (!y->sink) {
+		if (kp__node_append(list, root) != KP_OK)
+			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+		return KP_OK;
+	}
+	int rc = KP_OK;
+	if (y->sink_rc == KP_OK) {
+		int src = y->sink->doc(y->sink->ctx, y->doc - 1, root, 0);
+		if (src) {
+			y->sink_rc = src;
+			if (y->err)
+				y->sink_err = *y->err;
+		}
+		if (src == KP_ENOMEM)
+			rc = src;
+	}
+	/* An anchor of this document may point into it: anchors are
+	 * document-scoped, and cleared at the next document's start. */
+	anchors_clear(y);
+	kp__node_free(y->keep);
+	y->keep = NULL;
+	kp__node_free(root);
+	return rc;
+}
+
+static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b,
+		    const kp__doc_sink *sink, kp_error *err);
+
 int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err)
+{
+	return yaml_run(docs, data, len, b, NULL, err);
+}
+
+int kp__yaml_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
+			kp_error *err)
+{
+	kp__node *docs = NULL;
+	int rc = yaml_run(&docs, data, len, b, sink, err);
+	kp__node_free(docs); /* the empty list: every document went to the sink */
+	return rc;
+}
+
+static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b,
+		    const kp__doc_sink *sink, kp_error *err)
 {
 	yparser y;
 	memset(&y, 0, sizeof(y));
 	y.b = b;
 	y.err = err;
+	y.sink = sink;
 	b->arena = NULL; /* on the heap: keys and anchors are freed one by one */
 	y.base_nodes = b->max_nodes;
 	y.input_cap = sat_add(b->max_nodes, len);
@@ -860,10 +914,7 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 					break;
 				}
 			}
-			if (kp__node_append(list, y.root) != KP_OK)
-				rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
-			y.root = NULL;
-			y.have_root = 0;
+			rc = document_done(&y, list);
 			break;
 		case YAML_SCALAR_EVENT:
 			rc = on_scalar(&y, &ev);
@@ -898,7 +949,9 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 		return rc;
 	}
 	*docs = list;
-	return KP_OK;
+	if (y.sink_rc && err)
+		*err = y.sink_err;
+	return y.sink_rc;
 }
 
 /* ---- writer ---- */

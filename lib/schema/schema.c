@@ -80,90 +80,118 @@ static const char *enum_name(const kp__enum *e, uint32_t code)
 /* ------------------------------------------------------------------------ */
 /* Decoding                                                                 */
 
-static const char *path_str(const kp__dctx *c)
-{
-	return c->path.data ? c->path.data : "";
-}
-
 /*
- * Three paths are kept in step: the one messages name (map keys in brackets,
- * "spec.limits[cpu]"), the API server's (kube-openapi joins map keys with a
- * dot, "spec.limits.cpu") and the rule inventory's schema path
- * ("spec.limits.*", "taints[*]").
+ * Three paths name where the decoder is: the one messages name (map keys
+ * in brackets, "spec.limits[cpu]"), the API server's (kube-openapi joins
+ * map keys with a dot, "spec.limits.cpu") and the rule inventory's schema
+ * path ("spec.limits.*", "taints[*]"). A decode keeps only the steps (keys
+ * point into the tree or the field table, both alive during the decode) and
+ * renders a path when a message or a CRD rule lookup asks for it: nearly
+ * every field decodes without anyone reading its path.
  */
-typedef struct pmark {
-	size_t path, kpath, spath;
-} pmark;
+enum dstep_kind { STEP_KEY, STEP_INDEX, STEP_MAP_KEY };
 
-static pmark pmark_of(const kp__dctx *c)
+struct kp__dstep {
+	uint32_t kind; /* dstep_kind */
+	const char *key;
+	size_t index;
+};
+
+typedef size_t pmark; /* the number of steps to return to */
+
+static pmark path_push(kp__dctx *c, uint32_t kind, const char *key, size_t index)
 {
-	pmark m = { c->path.len, c->kpath.len, c->spath.len };
+	pmark m = c->n_steps;
+	if (kp__grow((void **)&c->steps, &c->cap_steps, c->n_steps + 1, sizeof(*c->steps)) !=
+	    KP_OK) {
+		c->steps_failed = 1;
+		return m;
+	}
+	c->steps[c->n_steps].kind = kind;
+	c->steps[c->n_steps].key = key;
+	c->steps[c->n_steps].index = index;
+	c->n_steps++;
 	return m;
 }
 
 static int path_failed(const kp__dctx *c)
 {
-	return c->path.failed || c->kpath.failed || c->spath.failed;
+	return c->steps_failed;
 }
 
 static pmark path_push_key(kp__dctx *c, const char *key)
 {
-	pmark m = pmark_of(c);
-	if (m.path) {
-		kp__buf_putc(&c->path, '.');
-		kp__buf_putc(&c->kpath, '.');
-		kp__buf_putc(&c->spath, '.');
-	}
-	kp__buf_puts(&c->path, key);
-	kp__buf_puts(&c->kpath, key);
-	kp__buf_puts(&c->spath, key);
-	return m;
+	return path_push(c, STEP_KEY, key, 0);
 }
 
 static pmark path_push_index(kp__dctx *c, size_t i)
 {
-	pmark m = pmark_of(c);
-	kp__buf_printf(&c->path, "[%zu]", i);
-	kp__buf_printf(&c->kpath, "[%zu]", i);
-	kp__buf_puts(&c->spath, "[*]");
-	return m;
+	return path_push(c, STEP_INDEX, NULL, i);
 }
 
 static pmark path_push_map_key(kp__dctx *c, const char *key)
 {
-	pmark m = pmark_of(c);
-	kp__buf_putc(&c->path, '[');
-	kp__buf_puts(&c->path, key);
-	kp__buf_putc(&c->path, ']');
-	if (m.kpath)
-		kp__buf_putc(&c->kpath, '.');
-	kp__buf_puts(&c->kpath, key);
-	kp__buf_puts(&c->spath, m.spath ? ".*" : "*");
-	return m;
-}
-
-static void buf_cut(kp__buf *b, size_t len)
-{
-	b->len = len;
-	if (b->data)
-		b->data[len] = '\0';
+	return path_push(c, STEP_MAP_KEY, key, 0);
 }
 
 static void path_pop(kp__dctx *c, pmark m)
 {
-	buf_cut(&c->path, m.path);
-	buf_cut(&c->kpath, m.kpath);
-	buf_cut(&c->spath, m.spath);
+	if (m < c->n_steps)
+		c->n_steps = m;
 }
 
-static const char *kpath_str(const kp__dctx *c)
+enum path_style { PATH_MESSAGE, PATH_API, PATH_SCHEMA };
+
+static const char *path_render(kp__buf *b, const kp__dctx *c, enum path_style style)
 {
-	return c->kpath.data ? c->kpath.data : "";
+	b->len = 0;
+	for (size_t i = 0; i < c->n_steps; i++) {
+		const struct kp__dstep *st = &c->steps[i];
+		int first = b->len == 0;
+		switch (st->kind) {
+		case STEP_KEY:
+			if (!first)
+				kp__buf_putc(b, '.');
+			kp__buf_puts(b, st->key);
+			break;
+		case STEP_INDEX:
+			if (style == PATH_SCHEMA)
+				kp__buf_puts(b, "[*]");
+			else
+				kp__buf_printf(b, "[%zu]", st->index);
+			break;
+		default: /* STEP_MAP_KEY */
+			if (style == PATH_MESSAGE) {
+				kp__buf_putc(b, '[');
+				kp__buf_puts(b, st->key);
+				kp__buf_putc(b, ']');
+			} else if (style == PATH_API) {
+				if (!first)
+					kp__buf_putc(b, '.');
+				kp__buf_puts(b, st->key);
+			} else {
+				kp__buf_puts(b, first ? "*" : ".*");
+			}
+			break;
+		}
+	}
+	kp__buf_put(b, "", 0); /* a NUL even for the empty path */
+	return b->data && !b->failed ? b->data : "";
 }
 
-static const char *spath_str(const kp__dctx *c)
+static const char *path_str(kp__dctx *c)
 {
-	return c->spath.data ? c->spath.data : "";
+	return path_render(&c->path, c, PATH_MESSAGE);
+}
+
+static const char *kpath_str(kp__dctx *c)
+{
+	return path_render(&c->kpath, c, PATH_API);
+}
+
+static const char *spath_str(kp__dctx *c)
+{
+	return path_render(&c->spath, c, PATH_SCHEMA);
 }
 
 static int derr(kp__dctx *c, int code, const char *fmt, ...) KP_PRINTF(3, 4);
@@ -1068,6 +1096,9 @@ int kp__schema_decode(const kp__type *t, kp__node *node, void **out, kp__dctx *c
 
 void kp__dctx_dispose(kp__dctx *ctx)
 {
+	kp__free(ctx->steps);
+	ctx->steps = NULL;
+	ctx->n_steps = ctx->cap_steps = 0;
 	kp__buf_dispose(&ctx->path);
 	kp__buf_dispose(&ctx->kpath);
 	kp__buf_dispose(&ctx->spath);

@@ -173,7 +173,13 @@ typedef struct kp__dctx {
 	/* called for each warning; returns KP_OK or KP_ENOMEM */
 	int (*warn)(void *warn_ctx, const char *message);
 	void *warn_ctx;
-	/* private to schema.c */
+	/* private to schema.c: where the decoder is, as a stack of steps
+	 * (a key, an index, a map key) that is rendered into the three
+	 * path texts only when a message or a rule lookup needs one */
+	struct kp__dstep *steps;
+	size_t n_steps;
+	size_t cap_steps;
+	int steps_failed;
 	kp__buf path;           /* field path for messages: "spec.limits[cpu]" */
 	kp__buf kpath;          /* the API server's path: "spec.limits.cpu" */
 	kp__buf spath;          /* schema path of the rule inventory: "spec.limits.*" */

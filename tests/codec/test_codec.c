@@ -758,6 +758,102 @@ START_TEST(stream_list_and_documents)
 }
 END_TEST
 
+#define POD_JSON(name) "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\"}}"
+
+/* The name of object i, "-" for a non-list object. */
+static void assert_list_items(kp_decode_result *r, size_t n, const char *const *names,
+			      size_t document)
+{
+	ck_assert_uint_eq(kp_decode_result_count(r), n);
+	for (size_t i = 0; i < n; i++) {
+		const kp_decoded_object *o = kp_decode_result_at(r, i);
+		ck_assert_str_eq(o->name, names[i]);
+		ck_assert_uint_eq(o->in_list, 1);
+		ck_assert_uint_eq(o->item, i);
+		ck_assert_uint_eq(o->document, document);
+	}
+}
+
+/*
+ * A JSON List is decoded item by item as it is parsed (kp_decode holds one
+ * item's tree at a time); what it reads must be what the whole tree says,
+ * whatever the order of its members, and errors must be the same.
+ */
+START_TEST(json_lists_stream_as_the_tree_reads_them)
+{
+	static const char *const ab[] = { "a", "b" };
+	/* kubectl's order: "items" before "kind" */
+	kp_decode_result *r = decode_str("{\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a") ","
+					 POD_JSON("b") "],\"kind\":\"List\",\"metadata\":{}}");
+	assert_list_items(r, 2, ab, 0);
+	ck_assert_uint_eq(kp_decode_result_at(r, 1)->kind, KP_KIND_POD);
+	kp_decode_result_free(r);
+	/* a second value is the next document */
+	r = decode_str("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[]}\n"
+		       "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a") ","
+		       POD_JSON("b") "]}");
+	assert_list_items(r, 2, ab, 1);
+	kp_decode_result_free(r);
+	/* an escaped kind is still a List (read through the tree) */
+	r = decode_str("{\"kind\":\"Li\\u0073t\",\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a") ","
+		       POD_JSON("b") "]}");
+	assert_list_items(r, 2, ab, 0);
+	kp_decode_result_free(r);
+	/* with "items" twice the last one counts, as in the tree */
+	static const char *const b[] = { "b" };
+	r = decode_str("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a")
+		       "],\"items\":[" POD_JSON("b") "]}");
+	assert_list_items(r, 1, b, 0);
+	kp_decode_result_free(r);
+	/* a List inside an item */
+	r = decode_str("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{\"kind\":\"List\","
+		       "\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a") "," POD_JSON("b") "]}]}");
+	assert_list_items(r, 2, ab, 0);
+	kp_decode_result_free(r);
+	/* "items" in an object that is not a List is just a field */
+	r = decode_str("{\"kind\":\"Thing\",\"apiVersion\":\"example.com/v1\",\"items\":[1,2],"
+		       "\"metadata\":{\"name\":\"t\"}}");
+	ck_assert_uint_eq(kp_decode_result_count(r), 1);
+	ck_assert_str_eq(kp_decode_result_at(r, 0)->kind_name, "Thing");
+	ck_assert_str_eq(kp_decode_result_at(r, 0)->name, "t");
+	ck_assert_uint_eq(kp_decode_result_at(r, 0)->in_list, 0);
+	kp_decode_result_free(r);
+
+	kp_error err = KP_ERROR_INIT;
+	/* an item's error names the item */
+	ck_assert_int_eq(decode_err("{\"apiVersion\":\"v1\",\"items\":[" POD_JSON("a") ",3],"
+				    "\"kind\":\"List\"}", 0, &err),
+			 KP_EINVAL);
+	ck_assert_str_eq(err.message, "document 1: items[1]: expected an object, got number");
+	/* a syntax error anywhere wins over an item's error, as when the
+	 * whole stream is parsed before anything is decoded */
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("{\"apiVersion\":\"v1\",\"items\":[3," POD_JSON("a") "],"
+				    "\"kind\":\"List\"}\n{\"kind\": tru}", 0, &err),
+			 KP_EPARSE);
+	ck_assert_str_eq(err.message, "line 2: invalid character 't' in literal");
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("{\"apiVersion\":\"v1\",\"items\":[3,{\"a\":", 0, &err),
+			 KP_EPARSE);
+	ck_assert_str_eq(err.message,
+			 "line 1: unexpected end of JSON input (looking for beginning of value)");
+	/* and so in a YAML stream decoded document by document */
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("apiVersion: v1\nkind: Pod\nspec: {containers: {name: c}}\n"
+				    "---\napiVersion: v1\nkind: Pod\n---\n[unclosed\n",
+				    0, &err),
+			 KP_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.message, "document 3: line 9, column 1: "));
+	/* without one, the first decode error is the one reported */
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("apiVersion: v1\nkind: Pod\nspec: {containers: {name: c}}\n"
+				    "---\napiVersion: v1\nkind: Pod\nspec: {containers: 3}\n",
+				    0, &err),
+			 KP_EINVAL);
+	ck_assert_str_eq(err.message, "document 1: spec.containers: expected array, got object");
+}
+END_TEST
+
 START_TEST(json_and_yaml_equal)
 {
 	size_t ylen, jlen;
@@ -1963,6 +2059,7 @@ static Suite *codec_suite(void)
 
 	tc = tcase_create("streams");
 	tcase_add_test(tc, stream_list_and_documents);
+	tcase_add_test(tc, json_lists_stream_as_the_tree_reads_them);
 	tcase_add_test(tc, json_and_yaml_equal);
 	tcase_add_test(tc, encode_exact_text);
 	tcase_add_test(tc, encode_random_strings_read_back);
