@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,6 +119,12 @@ typedef struct dstate {
 	kp_decode_result *r;
 	const kp_decode_options *opts;
 	kp_error *err;
+	/* A document whose "items" are streamed (kp__doc_sink): what the
+	 * result held before them, to undo them if it is not a List, and the
+	 * first error of an item, which counts only if it is. */
+	size_t mark_objects, mark_warnings, mark_dropped;
+	int item_rc;
+	kp_error item_err;
 } dstate;
 
 static const char *node_str(const kp__node *obj, const char *key)
@@ -132,8 +139,9 @@ static int is_list_kind(const char *kind)
 	return n >= 4 && strcmp(kind + n - 4, "List") == 0;
 }
 
-static int decode_object(dstate *st, kp__node *obj, const char *where, size_t doc, size_t item,
-			 int in_list, uint32_t depth)
+/* An object's kind and apiVersion, which every object must have. */
+static int kind_and_api(dstate *st, const kp__node *obj, const char *where, const char **kind,
+			const char **api_version)
 {
 	kp__node *kind_node = kp__node_get(obj, "kind");
 	kp__node *api_node = kp__node_get(obj, "apiVersion");
@@ -148,8 +156,18 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 		return kp__error(st->err, KP_EINVAL, "apiVersion",
 				 "%s: apiVersion: expected string, got %s", where,
 				 kp__node_type_name(api_node->type));
-	const char *kind = kind_node->text;
-	const char *api_version = api_node->text;
+	*kind = kind_node->text;
+	*api_version = api_node->text;
+	return KP_OK;
+}
+
+static int decode_object(dstate *st, kp__node *obj, const char *where, size_t doc, size_t item,
+			 int in_list, uint32_t depth)
+{
+	const char *kind = NULL, *api_version = NULL;
+	int krc = kind_and_api(st, obj, where, &kind, &api_version);
+	if (krc)
+		return krc;
 
 	kp__node *items = kp__node_get(obj, "items");
 	if (is_list_kind(kind) && items && items->type == KP__N_ARRAY) {
@@ -233,29 +251,86 @@ static int decode_object(dstate *st, kp__node *obj, const char *where, size_t do
 	return KP_OK;
 }
 
+/* Undo what a document's streamed items added to the result. */
+static void items_undo(dstate *st)
+{
+	kp_decode_result *r = st->r;
+	while (r->n > st->mark_objects)
+		free_entry(r->registry, &r->objects[--r->n]);
+	while (r->n_warnings > st->mark_warnings)
+		kp__free(r->warnings[--r->n_warnings]);
+	r->dropped_warnings = st->mark_dropped;
+	st->item_rc = KP_OK;
+}
+
+static int items_begin(void *ctx, size_t doc)
+{
+	dstate *st = ctx;
+	(void)doc;
+	if (st->mark_objects == SIZE_MAX) { /* the document's first "items" */
+		st->mark_objects = st->r->n;
+		st->mark_warnings = st->r->n_warnings;
+		st->mark_dropped = st->r->dropped_warnings;
+	}
+	items_undo(st); /* a repeated key: the last one counts */
+	return KP_OK;
+}
+
+/* An item of a top-level List, as decode_object's List branch does it.
+ * Its error is held until the document's end tells whether it is a List
+ * (the parse goes on meanwhile; later items are not decoded). */
+static int decode_list_item(void *ctx, size_t doc, size_t i, kp__node *it)
+{
+	dstate *st = ctx;
+	if (st->item_rc)
+		return KP_OK;
+	char where[80];
+	snprintf(where, sizeof(where), "document %zu: items[%zu]", doc + 1, i);
+	int rc = it->type == KP__N_OBJECT
+			 ? decode_object(st, it, where, doc, i, 1, 1)
+			 : kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
+				     kp__node_type_name(it->type));
+	if (rc == KP_ENOMEM)
+		return rc;
+	if (rc) {
+		st->item_rc = rc;
+		if (st->err)
+			st->item_err = *st->err;
+	}
+	return KP_OK;
+}
+
 static int decode_document(void *ctx, size_t index, kp__node *d, int items_streamed)
 {
 	dstate *st = ctx;
-	if (items_streamed || d->type == KP__N_NULL)
-		return KP_OK;
 	char where[48];
 	snprintf(where, sizeof(where), "document %zu", index + 1);
+	if (items_streamed) {
+		/* What decode_object would have done with the whole tree: a
+		 * List (its kind and apiVersion checked first) decodes its
+		 * items, which is done; anything else is read as itself. */
+		const char *kind = NULL, *api_version = NULL;
+		const kp__node *k = kp__node_get(d, "kind");
+		const kp__node *items = kp__node_get(d, "items"); /* the last one counts */
+		if (k && k->type == KP__N_STRING && is_list_kind(k->text) && items &&
+		    items->type == KP__N_ARRAY) {
+			st->mark_objects = SIZE_MAX; /* for the next document */
+			int rc = kind_and_api(st, d, where, &kind, &api_version);
+			if (rc)
+				return rc;
+			if (st->item_rc && st->err)
+				*st->err = st->item_err;
+			return st->item_rc;
+		}
+		items_undo(st);
+		st->mark_objects = SIZE_MAX;
+	}
+	if (d->type == KP__N_NULL)
+		return KP_OK;
 	if (d->type != KP__N_OBJECT)
 		return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
 				 kp__node_type_name(d->type));
 	return decode_object(st, d, where, index, 0, 0, 0);
-}
-
-/* An item of a top-level List, as decode_object's List branch does it. */
-static int decode_list_item(void *ctx, size_t doc, size_t i, kp__node *it)
-{
-	dstate *st = ctx;
-	char where[80];
-	snprintf(where, sizeof(where), "document %zu: items[%zu]", doc + 1, i);
-	if (it->type != KP__N_OBJECT)
-		return kp__error(st->err, KP_EINVAL, NULL, "%s: expected an object, got %s", where,
-				 kp__node_type_name(it->type));
-	return decode_object(st, it, where, doc, i, 1, 1);
 }
 
 KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
@@ -307,8 +382,13 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 	/* Each document (and each item of a JSON List) is decoded as soon as
 	 * it is parsed and its tree released: memory holds one document's
 	 * tree at a time, not the stream's. */
-	dstate st = { r, opts, err };
-	kp__doc_sink sink = { decode_document, decode_list_item, &st };
+	dstate st;
+	memset(&st, 0, sizeof(st));
+	st.r = r;
+	st.opts = opts;
+	st.err = err;
+	st.mark_objects = SIZE_MAX;
+	kp__doc_sink sink = { decode_document, items_begin, decode_list_item, &st };
 	rc = format == KP_FORMAT_JSON ? kp__json_parse_each(data ? data : "", len, &b, &sink, err)
 				      : kp__yaml_parse_each(data ? data : "", len, &b, &sink, err);
 	if (rc == KP_OK && r->dropped_warnings) {

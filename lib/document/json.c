@@ -465,6 +465,13 @@ static int parse_items_streamed(jparser *j, kp__node **out, uint32_t depth)
 	int rc = new_node(j, KP__N_ARRAY, out);
 	if (rc)
 		return rc;
+	if (j->sink_rc == KP_OK && j->sink->items_begin) {
+		int src = j->sink->items_begin(j->sink->ctx, j->doc_index);
+		if (src)
+			sink_failed(j, src);
+		if (src == KP_ENOMEM)
+			return src;
+	}
 	j->p++; /* [ */
 	skip_ws(j);
 	if (j->p < j->end && *j->p == ']') {

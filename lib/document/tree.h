@@ -155,11 +155,18 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 /*
  * Streaming parses: each document goes to a sink as soon as it is complete
  * and is released when the sink returns, so a stream of any number of
- * documents holds one document's tree at a time. A JSON document that is a
- * List (one "kind" ending in "List", one "apiVersion" string, one "items"
- * array, found by a scan that builds nothing) hands its items to item() one
- * by one as they are parsed, and reaches doc() without them
- * (items_streamed = 1); every other document reaches doc() whole.
+ * documents holds one document's tree at a time. The elements of a
+ * document's top-level "items" array go to item() one by one as they are
+ * parsed (after items_begin(), called again if the key repeats: what came
+ * before no longer counts, as the last key wins), and the document then
+ * reaches doc() with an empty "items" array (items_streamed = 1). In JSON
+ * that is done only for a document that is certainly a List (one "kind"
+ * ending in "List", one "apiVersion" string, one "items" array, found by a
+ * scan that builds nothing); in YAML, where only the document's end tells
+ * (kubectl writes "items" before "kind"), for any top-level "items"
+ * sequence, and doc() decides: a List keeps what item() did, anything
+ * else undoes it and reads the document (its "items" empty, which no
+ * kind but a List reads). Every other document reaches doc() whole.
  *
  * Syntax and limit errors win over the sink's, as when the whole stream is
  * parsed first: after a sink error the parse goes on checking the rest of
@@ -171,7 +178,8 @@ int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b,
 typedef struct kp__doc_sink {
 	/* doc_index counts the stream's documents from 0 (null ones too). */
 	int (*doc)(void *ctx, size_t doc_index, kp__node *doc, int items_streamed);
-	/* JSON only; NULL: Lists reach doc() whole. */
+	/* NULL: Lists reach doc() whole. */
+	int (*items_begin)(void *ctx, size_t doc_index);
 	int (*item)(void *ctx, size_t doc_index, size_t item_index, kp__node *item);
 	void *ctx;
 } kp__doc_sink;

@@ -313,6 +313,8 @@ typedef struct frame {
 	char *key;        /* pending key of a mapping, NULL when a key is expected */
 	int key_is_merge; /* the pending key is "<<" */
 	kp__node *merges; /* values of "<<" keys, in order, or NULL */
+	int streamed;     /* the top-level "items" sequence: elements go to the sink */
+	size_t streamed_n; /* elements streamed so far */
 } frame;
 
 typedef struct yparser {
@@ -343,6 +345,9 @@ typedef struct yparser {
 	const kp__doc_sink *sink;
 	int sink_rc;        /* the sink's first error; not called after it */
 	kp_error sink_err;
+	int doc_streamed;   /* this document's "items" went to the sink */
+	size_t anchor_sets; /* anchors defined so far (redefinitions too) */
+	size_t item_anchors; /* anchor_sets when the current streamed element began */
 } yparser;
 
 static size_t sat_add(size_t a, size_t b)
@@ -387,6 +392,7 @@ static int anchor_set(yparser *y, const char *name, kp__node *node)
 	if (inserted)
 		y->n_anchors++;
 	y->anchor_nodes[at] = node;
+	y->anchor_sets++;
 	return KP_OK;
 }
 
@@ -563,6 +569,33 @@ static int consume(yparser *y, kp__node *v, int anchored)
 	return KP_OK;
 }
 
+static void sink_failed(yparser *y, int rc)
+{
+	y->sink_rc = rc;
+	if (y->err)
+		y->sink_err = *y->err;
+}
+
+/* An element of a streamed "items" sequence: to the sink, then freed,
+ * unless an anchor was defined in it (a later alias may copy from it:
+ * such an element is kept until the document ends). */
+static int stream_item(yparser *y, frame *f, kp__node *v)
+{
+	size_t i = f->streamed_n++;
+	if (y->sink_rc == KP_OK) {
+		int src = y->sink->item(y->sink->ctx, y->doc - 1, i, v);
+		if (src)
+			sink_failed(y, src);
+		if (src == KP_ENOMEM) {
+			kp__node_free(v);
+			return src;
+		}
+	}
+	int anchored = y->anchor_sets != y->item_anchors;
+	y->item_anchors = y->anchor_sets;
+	return consume(y, v, anchored);
+}
+
 /* A finished value: attach it to the open container or make it the root. */
 static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_t line)
 {
@@ -572,6 +605,8 @@ static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_
 		return KP_OK;
 	}
 	frame *f = &y->stack[y->depth - 1];
+	if (f->streamed)
+		return stream_item(y, f, v);
 	if (f->node->type == KP__N_ARRAY) {
 		if (kp__node_append(f->node, v) != KP_OK)
 			return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
@@ -739,6 +774,24 @@ static int on_start(yparser *y, yaml_event_t *ev, int mapping)
 		}
 	}
 	y->depth++;
+	/* The value of the top-level mapping's "items" key: streamed (see
+	 * kp__doc_sink; whether the document is a List is only known at its
+	 * end, which the sink sorts out). */
+	const frame *top = &y->stack[0];
+	if (!mapping && y->depth == 2 && y->sink && y->sink->item &&
+	    top->node->type == KP__N_OBJECT && top->key && !top->key_is_merge &&
+	    strcmp(top->key, "items") == 0) {
+		f->streamed = 1;
+		y->doc_streamed = 1;
+		y->item_anchors = y->anchor_sets;
+		if (y->sink_rc == KP_OK && y->sink->items_begin) {
+			int src = y->sink->items_begin(y->sink->ctx, y->doc - 1);
+			if (src)
+				sink_failed(y, src);
+			if (src == KP_ENOMEM)
+				return src;
+		}
+	}
 	return KP_OK;
 }
 
@@ -822,15 +875,13 @@ static int document_done(yparser *y, kp__node *list)
 	}
 	int rc = KP_OK;
 	if (y->sink_rc == KP_OK) {
-		int src = y->sink->doc(y->sink->ctx, y->doc - 1, root, 0);
-		if (src) {
-			y->sink_rc = src;
-			if (y->err)
-				y->sink_err = *y->err;
-		}
+		int src = y->sink->doc(y->sink->ctx, y->doc - 1, root, y->doc_streamed);
+		if (src)
+			sink_failed(y, src);
 		if (src == KP_ENOMEM)
 			rc = src;
 	}
+	y->doc_streamed = 0;
 	/* An anchor of this document may point into it: anchors are
 	 * document-scoped, and cleared at the next document's start. */
 	anchors_clear(y);

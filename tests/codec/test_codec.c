@@ -854,6 +854,79 @@ START_TEST(json_lists_stream_as_the_tree_reads_them)
 }
 END_TEST
 
+/*
+ * A YAML document's top-level "items" sequence is decoded element by
+ * element while it is parsed, before the document's end tells whether it
+ * is a List (kubectl writes "items" before "kind"): what kp_decode returns
+ * must be what the whole tree says either way.
+ */
+START_TEST(yaml_lists_stream_as_the_tree_reads_them)
+{
+	static const char *const ab[] = { "a", "b" };
+	static const char *const aa[] = { "a", "a" };
+	static const char *const b[] = { "b" };
+#define POD_YAML(name) "- {apiVersion: v1, kind: Pod, metadata: {name: " name "}}\n"
+	kp_decode_result *r = decode_str("apiVersion: v1\nitems:\n" POD_YAML("a") POD_YAML("b")
+					 "kind: List\nmetadata: {}\n");
+	assert_list_items(r, 2, ab, 0);
+	kp_decode_result_free(r);
+	/* after another document, and in flow style */
+	r = decode_str("---\n---\n{apiVersion: v1, items: [{apiVersion: v1, kind: Pod, metadata: "
+		       "{name: a}}, {apiVersion: v1, kind: Pod, metadata: {name: b}}], kind: PodList}\n");
+	assert_list_items(r, 2, ab, 1);
+	kp_decode_result_free(r);
+	/* an anchor in one item and an alias to it in the next (and later) */
+	r = decode_str("apiVersion: v1\nitems:\n- &p {apiVersion: v1, kind: Pod, metadata: {name: a}}\n"
+		       "- *p\nkind: List\nmetadata: {labels: *p}\n");
+	assert_list_items(r, 2, aa, 0);
+	kp_decode_result_free(r);
+	/* the last "items" counts */
+	r = decode_str("apiVersion: v1\nitems:\n" POD_YAML("a") "kind: List\nitems:\n" POD_YAML("b"));
+	assert_list_items(r, 1, b, 0);
+	kp_decode_result_free(r);
+	/* not a List: the items were never objects to read */
+	r = decode_str("apiVersion: example.com/v1\nitems: [3, {kind: 4}]\nkind: Thing\n"
+		       "metadata: {name: t}\n");
+	ck_assert_uint_eq(kp_decode_result_count(r), 1);
+	ck_assert_str_eq(kp_decode_result_at(r, 0)->kind_name, "Thing");
+	ck_assert_uint_eq(kp_decode_result_at(r, 0)->in_list, 0);
+	kp_decode_result_free(r);
+	/* "items" turned into a mapping by a later key: not a List */
+	r = decode_str("apiVersion: v1\nitems:\n" POD_YAML("a") "kind: List\nitems: {}\n");
+	ck_assert_uint_eq(kp_decode_result_count(r), 1);
+	ck_assert_str_eq(kp_decode_result_at(r, 0)->kind_name, "List");
+	ck_assert_uint_eq(kp_decode_result_at(r, 0)->in_list, 0);
+	kp_decode_result_free(r);
+	/* lenient warnings of items that do not count are gone with them */
+	r = decode_ok("apiVersion: v1\nitems:\n- {apiVersion: karpenter.sh/v1, kind: NodePool, "
+		      "metadata: {name: n}, spec: {bogus: 1}}\nkind: Thing\n",
+		      strlen("apiVersion: v1\nitems:\n- {apiVersion: karpenter.sh/v1, kind: NodePool, "
+			     "metadata: {name: n}, spec: {bogus: 1}}\nkind: Thing\n"),
+		      KP_DECODE_LENIENT);
+	ck_assert_uint_eq(kp_decode_result_count(r), 1);
+	ck_assert_uint_eq(kp_decode_result_warning_count(r), 0);
+	kp_decode_result_free(r);
+
+	kp_error err = KP_ERROR_INIT;
+	/* an item's error counts once the document is known to be a List */
+	ck_assert_int_eq(decode_err("apiVersion: v1\nitems:\n" POD_YAML("a") "- 3\n" POD_YAML("b")
+				    "kind: List\n", 0, &err),
+			 KP_EINVAL);
+	ck_assert_str_eq(err.message, "document 1: items[1]: expected an object, got number");
+	/* and the List's own kind and apiVersion are checked first */
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("items:\n- 3\nkind: List\n", 0, &err), KP_EINVAL);
+	ck_assert_str_eq(err.message, "document 1: apiVersion not set");
+	/* a Karpenter kind reads a top-level "items" as an unknown field */
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(decode_err("apiVersion: karpenter.sh/v1\nitems: [1]\nkind: NodePool\n"
+				    "metadata: {name: np}\n", 0, &err),
+			 KP_EINVAL);
+	ck_assert_str_eq(err.message, "NodePool/np: strict decoding error: unknown field \"items\"");
+#undef POD_YAML
+}
+END_TEST
+
 START_TEST(json_and_yaml_equal)
 {
 	size_t ylen, jlen;
@@ -2060,6 +2133,7 @@ static Suite *codec_suite(void)
 	tc = tcase_create("streams");
 	tcase_add_test(tc, stream_list_and_documents);
 	tcase_add_test(tc, json_lists_stream_as_the_tree_reads_them);
+	tcase_add_test(tc, yaml_lists_stream_as_the_tree_reads_them);
 	tcase_add_test(tc, json_and_yaml_equal);
 	tcase_add_test(tc, encode_exact_text);
 	tcase_add_test(tc, encode_random_strings_read_back);
