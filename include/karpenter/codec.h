@@ -46,6 +46,14 @@
  * number of documents within the input limit reads, while alias expansion
  * (a "billion laughs") is refused naming the document; text created by
  * alias expansion is bounded by twice the input limit. Every list length is bounded by the node limit.
+ * Memory: documents are decoded one at a time as they are parsed, and so
+ * are the items of a top-level List (JSON or YAML), so a parse holds one
+ * document's (or one item's) tree at a time. A document may hold at once
+ * 200,000 values plus one per 16 bytes of it (a value takes about 100 bytes
+ * in the tree), which no object the API server stores comes near; a denser
+ * one (a flow sequence of a million numbers) is refused naming the document
+ * and line. This limit is fixed, so that memory stays within a small
+ * multiple of the input whatever max_nodes allows.
  * Strings may not contain NUL. Strict mode names at most what fits in
  * kp_error::message; lenient mode keeps at most KP_DECODE_MAX_WARNINGS
  * warnings.

@@ -26,12 +26,19 @@ typedef struct jparser {
 	const kp__doc_sink *sink;
 	kp__tree_arena *item_arena; /* one List item at a time */
 	size_t doc_index;
+	const char *doc_start; /* for the live-node limit */
 	int sink_rc;         /* the sink's first error; the sink is not called after it */
 	kp_error sink_err;   /* and its message */
 } jparser;
 
 static int jerr(jparser *j, const char *what)
 {
+	if (j->over == KP__OVER_LIVE)
+		return kp__error(j->err, KP_ERANGE, NULL,
+				 "line %u: document %zu holds more than %zu values at once (at most %zu "
+				 "plus one for every %u bytes of it)",
+				 (unsigned)j->line, j->doc_index + 1, j->b->max_live, KP__LIVE_BASE,
+				 KP__LIVE_BYTES);
 	if (j->over)
 		return kp__error(j->err, KP_ERANGE, NULL,
 				 "line %u: the input has more than %zu nodes", (unsigned)j->line,
@@ -212,8 +219,16 @@ static int is_digit(char c)
 
 static int parse_value(jparser *j, kp__node **out, uint32_t depth);
 
+/* The live-node limit grows with the document read so far. */
+static void live_limit(jparser *j)
+{
+	if (j->doc_start)
+		j->b->max_live = KP__LIVE_BASE + (size_t)(j->p - j->doc_start) / KP__LIVE_BYTES;
+}
+
 static int new_node(jparser *j, uint32_t type, kp__node **out)
 {
+	live_limit(j);
 	*out = kp__node_new(j->b, type, j->line, &j->over);
 	if (*out)
 		return KP_OK;
@@ -371,6 +386,7 @@ static int parse_value(jparser *j, kp__node **out, uint32_t depth)
 		rc = parse_string(j, &s, &len);
 		if (rc)
 			return rc;
+		live_limit(j);
 		*out = kp__node_new(j->b, KP__N_STRING, line, &j->over);
 		if (!*out) {
 			return j->over ? jerr(j, "") : kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
@@ -480,6 +496,7 @@ static int parse_items_streamed(jparser *j, kp__node **out, uint32_t depth)
 	}
 	for (size_t i = 0;; i++) {
 		kp__tree_arena *doc_arena = j->b->arena;
+		size_t live = j->b->live;
 		j->b->arena = j->item_arena;
 		kp__node *item = NULL;
 		rc = parse_value(j, &item, depth + 1);
@@ -492,6 +509,7 @@ static int parse_items_streamed(jparser *j, kp__node **out, uint32_t depth)
 				rc = src;
 		}
 		kp__tree_arena_reset(j->item_arena);
+		j->b->live = live;
 		if (rc)
 			return rc;
 		skip_ws(j);
@@ -661,6 +679,8 @@ int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__d
 		if (j.p >= j.end)
 			break;
 		b->arena = doc_arena;
+		b->live = 0;
+		j.doc_start = j.p;
 		rc = parse_each_value(&j);
 		kp__tree_arena_reset(doc_arena);
 		if (rc)
@@ -668,6 +688,7 @@ int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__d
 		j.doc_index++;
 	}
 	b->arena = NULL;
+	b->live = b->max_live = 0;
 	kp__buf_dispose(&j.scratch);
 	kp__tree_arena_free(doc_arena);
 	kp__tree_arena_free(j.item_arena);

@@ -172,7 +172,13 @@ kp__node *kp__node_new(kp__budget *b, uint32_t type, uint32_t line, int *over)
 				*over = KP__OVER_NODES;
 			return NULL;
 		}
+		if (b->max_live && b->live >= b->max_live) {
+			if (over)
+				*over = KP__OVER_LIVE;
+			return NULL;
+		}
 		b->nodes++;
+		b->live++;
 	}
 	kp__node *n;
 	if (b && b->arena) {

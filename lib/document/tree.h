@@ -56,14 +56,29 @@ typedef struct kp__budget {
 	size_t text;
 	uint32_t max_depth;
 	/* Where the parse allocates (set by the parser: NULL for the heap).
-	 * Last, so that positional initializers leave it NULL. */
+	 * After the limits, so that positional initializers leave it NULL. */
 	kp__tree_arena *arena;
+	/* The nodes alive at once (the streaming parses free each document,
+	 * and each streamed List item, once it is decoded); 0 = no limit.
+	 * Set by the streaming parsers (KP__LIVE_BASE plus one node per
+	 * KP__LIVE_BYTES bytes of the document read so far), so that the
+	 * memory a tree takes stays a small multiple of its input. */
+	size_t live;
+	size_t max_live;
 } kp__budget;
+
+/* The live-node limit of kp__json_parse_each and kp__yaml_parse_each. A
+ * node takes 90 to 120 bytes with its text and its place in its parent;
+ * no document the API server stores (1.5 MiB) comes near the limit, and a
+ * List of any size reads because its items are freed one by one. */
+#define KP__LIVE_BASE ((size_t)200000)
+#define KP__LIVE_BYTES 16u
 
 /* What *over is set to when a budget is spent (see kp__node_new): */
 enum kp__over {
 	KP__OVER_NODES = 1, /* max_nodes */
-	KP__OVER_TEXT = 2   /* max_text */
+	KP__OVER_TEXT = 2,  /* max_text */
+	KP__OVER_LIVE = 3   /* max_live */
 };
 
 /* Name of a node type for messages: "null", "boolean", "number", ... */

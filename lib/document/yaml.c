@@ -348,6 +348,7 @@ typedef struct yparser {
 	int doc_streamed;   /* this document's "items" went to the sink */
 	size_t anchor_sets; /* anchors defined so far (redefinitions too) */
 	size_t item_anchors; /* anchor_sets when the current streamed element began */
+	size_t item_live;   /* live nodes when the current streamed element began */
 } yparser;
 
 static size_t sat_add(size_t a, size_t b)
@@ -368,6 +369,8 @@ static void doc_limit(yparser *y, size_t at)
 	size_t per_doc = sat_add(sat_add(y->doc_first, y->base_nodes), doc_bytes);
 	y->doc_limited = per_doc < y->input_cap;
 	y->b->max_nodes = y->doc_limited ? per_doc : y->input_cap;
+	if (y->sink) /* the tree is freed document by document */
+		y->b->max_live = KP__LIVE_BASE + doc_bytes / KP__LIVE_BYTES;
 }
 
 static void anchors_clear(yparser *y)
@@ -438,6 +441,12 @@ static int yerr_at(yparser *y, size_t line, const char *fmt, ...)
 static int yerr_budget(yparser *y, size_t line)
 {
 	const char *after = y->expanded ? " after alias expansion" : "";
+	if (y->over == KP__OVER_LIVE)
+		return kp__error(y->err, KP_ERANGE, NULL,
+				 "document %zu: line %zu: the document holds more than %zu values at "
+				 "once%s (at most %zu plus one for every %u bytes of it)",
+				 y->doc, line + 1, y->b->max_live, after, KP__LIVE_BASE,
+				 KP__LIVE_BYTES);
 	if (y->over == KP__OVER_TEXT)
 		return kp__error(y->err, KP_ERANGE, NULL,
 				 "document %zu: line %zu: the input has more than %zu bytes of "
@@ -593,6 +602,9 @@ static int stream_item(yparser *y, frame *f, kp__node *v)
 	}
 	int anchored = y->anchor_sets != y->item_anchors;
 	y->item_anchors = y->anchor_sets;
+	if (!anchored)
+		y->b->live = y->item_live; /* its nodes are freed */
+	y->item_live = y->b->live;
 	return consume(y, v, anchored);
 }
 
@@ -784,6 +796,7 @@ static int on_start(yparser *y, yaml_event_t *ev, int mapping)
 		f->streamed = 1;
 		y->doc_streamed = 1;
 		y->item_anchors = y->anchor_sets;
+		y->item_live = y->b->live;
 		if (y->sink_rc == KP_OK && y->sink->items_begin) {
 			int src = y->sink->items_begin(y->sink->ctx, y->doc - 1);
 			if (src)
@@ -938,6 +951,7 @@ static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b
 		if (ev.type == YAML_DOCUMENT_START_EVENT) {
 			y.doc_first = b->nodes;
 			y.doc_start = ev.start_mark.index;
+			b->live = 0;
 		}
 		doc_limit(&y, ev.end_mark.index);
 		switch (ev.type) {
@@ -995,6 +1009,7 @@ static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b
 	anchors_clear(&y);
 	kp__free(y.stack);
 	yaml_parser_delete(&y.parser);
+	b->live = b->max_live = 0;
 	if (rc) {
 		kp__node_free(list);
 		return rc;

@@ -2626,7 +2626,7 @@ static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		return KP_OK;
 	size_t len = strlen(text);
 	/* the text was written from a decoded tree: these limits are never met */
-	kp__budget b = { (size_t)1 << 20, 0, len * 2 + 64, 0, 1000, NULL };
+	kp__budget b = { (size_t)1 << 20, 0, len * 2 + 64, 0, 1000, NULL, 0, 0 };
 	kp__node *docs = NULL;
 	kp_error e;
 	memset(&e, 0, sizeof(e));

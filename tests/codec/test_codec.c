@@ -1525,10 +1525,20 @@ START_TEST(billion_laughs)
 		"i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n";
 	kp_error err = KP_ERROR_INIT;
 	ck_assert_int_eq(decode_err(doc, 0, &err), KP_ERANGE);
-	/* The limit is max_nodes beyond the bytes read so far: at line 7,
-	 * 228 bytes into the document. */
-	ck_assert_str_eq(err.message, "document 1: line 7: the document has more than 1048804 nodes "
-				      "after alias expansion (at most 1048576 more than its size in "
+	/* The nodes alive at once are the first limit reached: 200,000 plus
+	 * one per 16 bytes read (195 by line 6). */
+	ck_assert_str_eq(err.message, "document 1: line 6: the document holds more than 200012 values "
+				      "at once after alias expansion (at most 200000 plus one for "
+				      "every 16 bytes of it)");
+	/* With a lower max_nodes, that one: max_nodes beyond the bytes read
+	 * so far (at line 5, 158 bytes into the document). */
+	kp_decode_options lo = KP_DECODE_OPTIONS_INIT;
+	lo.max_nodes = 10000;
+	kp_decode_result *lr = NULL;
+	ck_assert_int_eq(kp_decode(&lr, doc, strlen(doc), &lo, &err), KP_ERANGE);
+	ck_assert_ptr_null(lr);
+	ck_assert_str_eq(err.message, "document 1: line 5: the document has more than 10158 nodes "
+				      "after alias expansion (at most 10000 more than its size in "
 				      "bytes)");
 	/* A long string aliased many times hits the text budget. */
 	kp__buf b = { 0 };
@@ -1652,6 +1662,70 @@ END_TEST
  * of 1,000 nodes; 1,048,600 empty documents were once refused), and one
  * document cannot borrow another's allowance: the document whose aliases
  * cross the limit is named. */
+/* The message of the live-node limit, whose count depends on where the
+ * parse stopped: "<prefix>more than N values at once (...)" with N between
+ * the base and the base plus one per 16 bytes of the input. */
+static void assert_live_limit(const char *msg, const char *prefix, size_t len)
+{
+	static const char tail[] = " values at once (at most 200000 plus one for every 16 bytes of it)";
+	ck_assert_msg(strncmp(msg, prefix, strlen(prefix)) == 0, "%s", msg);
+	size_t n = strtoul(msg + strlen(prefix), NULL, 10);
+	ck_assert_uint_ge(n, 200000);
+	ck_assert_uint_le(n, 200000 + len / 16);
+	ck_assert_msg(strlen(msg) > sizeof(tail) &&
+			      strcmp(msg + strlen(msg) - (sizeof(tail) - 1), tail) == 0,
+		      "%s", msg);
+}
+
+/*
+ * Memory stays a small multiple of the input: a document may hold at once
+ * 200,000 nodes plus one per 16 bytes of it (a node costs about 100
+ * bytes), so a 600 KB flow sequence of 300,000 numbers is refused, while a
+ * List of any number of items reads, each item's tree being freed once it
+ * is decoded (750,000 nodes from 6.75 MB here: more than that limit).
+ */
+START_TEST(live_nodes_are_bounded_by_the_document)
+{
+	kp__buf b = { 0 };
+	kp__buf_puts(&b, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"data\":[");
+	for (int i = 0; i < 300000; i++)
+		kp__buf_puts(&b, "1,");
+	kp__buf_puts(&b, "1]}");
+	kp_error err = KP_ERROR_INIT;
+	kp_decode_result *r = NULL;
+	ck_assert_int_eq(kp_decode(&r, b.data, b.len, NULL, &err), KP_ERANGE);
+	assert_live_limit(err.message, "line 1: document 1 holds more than ", b.len);
+	kp__buf_dispose(&b);
+	kp__buf_puts(&b, "apiVersion: v1\nkind: ConfigMap\ndata: [");
+	for (int i = 0; i < 300000; i++)
+		kp__buf_puts(&b, "1,");
+	kp__buf_puts(&b, "1]\n");
+	err = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(kp_decode(&r, b.data, b.len, NULL, &err), KP_ERANGE);
+	assert_live_limit(err.message, "document 1: line 3: the document holds more than ", b.len);
+	kp__buf_dispose(&b);
+
+	const char *heads[] = { "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[",
+				"apiVersion: v1\nkind: List\nitems:\n" };
+	const char *items[] = { "{\"kind\":\"C\",\"apiVersion\":\"v\"},", "- {kind: C, apiVersion: v}\n" };
+	for (int f = 0; f < 2; f++) {
+		kp__buf_puts(&b, heads[f]);
+		for (int i = 0; i < 250000; i++)
+			kp__buf_puts(&b, items[f]);
+		if (f == 0)
+			kp__buf_puts(&b, "{\"kind\":\"C\",\"apiVersion\":\"v\",\"metadata\":{\"name\":\"last\"}}]}");
+		else
+			kp__buf_puts(&b, "- {kind: C, apiVersion: v, metadata: {name: last}}\n");
+		r = decode_ok(b.data, b.len, 0);
+		ck_assert_uint_eq(kp_decode_result_count(r), 250001);
+		ck_assert_str_eq(kp_decode_result_at(r, 250000)->name, "last");
+		ck_assert_uint_eq(kp_decode_result_at(r, 250000)->item, 250000);
+		kp_decode_result_free(r);
+		kp__buf_dispose(&b);
+	}
+}
+END_TEST
+
 START_TEST(empty_documents_node_limit)
 {
 	kp__buf b = { 0 };
@@ -2160,6 +2234,7 @@ static Suite *codec_suite(void)
 	tc = tcase_create("limits");
 	tcase_add_test(tc, deep_nesting);
 	tcase_add_test(tc, size_and_node_limits);
+	tcase_add_test(tc, live_nodes_are_bounded_by_the_document);
 	tcase_add_test(tc, empty_documents_node_limit);
 	tcase_add_test(tc, expanding_documents_add_up);
 	tcase_add_test(tc, yaml_stream_of_25000_documents);

@@ -16,7 +16,7 @@ kp__node *ht_load_unchecked(const char *relative)
 		fprintf(stderr, "cannot read %s\n", relative);
 		return NULL;
 	}
-	kp__budget b = { (size_t)1 << 22, 0, (size_t)1 << 26, 0, 200, NULL };
+	kp__budget b = { (size_t)1 << 22, 0, (size_t)1 << 26, 0, 200, NULL, 0, 0 };
 	kp__node *docs = NULL;
 	kp_error e;
 	memset(&e, 0, sizeof(e));

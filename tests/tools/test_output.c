@@ -92,7 +92,7 @@ static cJSON *node_to_cjson(const kp__node *n)
 /* Read YAML as Kubernetes clients do (go-yaml v2 typing, then JSON). */
 static cJSON *read_yaml(const char *text)
 {
-	kp__budget b = { (size_t)1 << 22, 0, (size_t)1 << 26, 0, 200, NULL };
+	kp__budget b = { (size_t)1 << 22, 0, (size_t)1 << 26, 0, 200, NULL, 0, 0 };
 	kp__node *docs = NULL;
 	kp_error e = KP_ERROR_INIT;
 	int rc = kp__yaml_parse(&docs, text, strlen(text), &b, &e);

@@ -142,7 +142,7 @@ START_TEST(test_inventory_is_the_crds)
 		size_t len;
 		char *text = kp_test_read_file(kp_test_data_path(crds[c].file), &len);
 		ck_assert_ptr_nonnull(text);
-		kp__budget b = { (size_t)1 << 20, 0, (size_t)1 << 26, 0, 100, NULL };
+		kp__budget b = { (size_t)1 << 20, 0, (size_t)1 << 26, 0, 100, NULL, 0, 0 };
 		kp__node *docs = NULL;
 		kp_error e = KP_ERROR_INIT;
 		ck_assert_msg(kp__yaml_parse(&docs, text, len, &b, &e) == KP_OK, "%s", e.message);
