@@ -706,6 +706,40 @@ START_TEST(splice_escapes)
 }
 END_TEST
 
+/* Integers are spliced as written: every int64 (2^53 + 1 here) and longer
+ * ones read back as they were; a fraction or an exponent goes through a
+ * double as before. */
+START_TEST(splice_integers_exact)
+{
+	splice_text = "{\"a\":9007199254740993,\"b\":-0,\"c\":123456789012345678901234567890,"
+		      "\"d\":1e2,\"e\":-9223372036854775808}";
+	splice_len = strlen(splice_text);
+	int rc;
+	char *json = stream(CLI_WRITER_JSON, splice_calls, &rc);
+	ck_assert_int_eq(splice_rc, 0);
+	ck_assert_int_eq(rc, 0);
+	assert_text_eq(json, "{\n    \"a\": 9007199254740993,\n    \"b\": 0,\n"
+			     "    \"c\": 123456789012345678901234567890,\n    \"d\": 100,\n"
+			     "    \"e\": -9223372036854775808\n}\n");
+	char *yaml = stream(CLI_WRITER_YAML, splice_calls, &rc);
+	ck_assert_int_eq(splice_rc, 0);
+	ck_assert_int_eq(rc, 0);
+	assert_text_eq(yaml, "a: 9007199254740993\nb: 0\nc: 123456789012345678901234567890\n"
+			     "d: 100\ne: -9223372036854775808\n");
+	free(json);
+	free(yaml);
+	/* not numbers */
+	static const char *const bad[] = { "-", "1e", "01x", "--1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		splice_text = bad[i];
+		splice_len = strlen(bad[i]);
+		char *out = stream(CLI_WRITER_JSON, splice_calls, &rc);
+		ck_assert_msg(splice_rc == -1, "accepted %s", bad[i]);
+		free(out);
+	}
+}
+END_TEST
+
 static void value_without_key(cli_writer *w)
 {
 	cli_writer_begin_object(w);
@@ -787,6 +821,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, stream_exact_text);
 	tcase_add_loop_test(tc, splice_equals_tree, 0, 3);
 	tcase_add_test(tc, splice_escapes);
+	tcase_add_test(tc, splice_integers_exact);
 	tcase_add_test(tc, stream_errors);
 	suite_add_tcase(s, tc);
 	return s;

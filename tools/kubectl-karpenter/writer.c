@@ -767,6 +767,51 @@ static int literal_is(jtext *t, const char *word)
 	return 1;
 }
 
+/* Whether text is a JSON integer: -?(0|[1-9][0-9]*). */
+static int json_integer(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		return s[1] == '\0';
+	if (*s < '1' || *s > '9')
+		return 0;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return *s == '\0';
+}
+
+/* A number of spliced text. An integer is written as it is, so that every
+ * int64 (and any longer one) reads back as written; only a fraction or an
+ * exponent goes through a double, written in its shortest form (as
+ * before: "-1.5e3" is written -1500). */
+static int splice_number(cli_writer *w, jtext *t)
+{
+	size_t n = 0;
+	while (t->p + n < t->end && t->p[n] && strchr("+-.eE0123456789", t->p[n]))
+		n++;
+	char *num = malloc(n + 1);
+	if (!num) {
+		if (!w->error)
+			w->error = CLI_WRITER_NOMEM;
+		return -1;
+	}
+	memcpy(num, t->p, n);
+	num[n] = '\0';
+	char *endp = NULL;
+	double d = strtod(num, &endp);
+	int ok = n > 0 && endp == num + n;
+	if (ok && json_integer(num))
+		literal(w, strcmp(num, "-0") ? num : "0");
+	else if (ok)
+		cli_writer_number(w, d);
+	free(num);
+	if (!ok)
+		return -1;
+	t->p += n;
+	return 0;
+}
+
 static int splice_value(cli_writer *w, jtext *t, int depth)
 {
 	if (depth > 512)
@@ -790,20 +835,9 @@ static int splice_value(cli_writer *w, jtext *t, int depth)
 		cli_writer_bool(w, 0);
 	else if (literal_is(t, "null"))
 		cli_writer_null(w);
-	else if (c == '-' || (c >= '0' && c <= '9')) {
-		char num[64];
-		size_t n = 0;
-		while (t->p + n < t->end && n < sizeof(num) - 1 && strchr("+-.eE0123456789", t->p[n]))
-			n++;
-		memcpy(num, t->p, n);
-		num[n] = '\0';
-		char *endp = NULL;
-		double d = strtod(num, &endp);
-		if (endp != num + n)
-			return -1;
-		t->p += n;
-		cli_writer_number(w, d);
-	} else {
+	else if (c == '-' || (c >= '0' && c <= '9'))
+		return splice_number(w, t);
+	else {
 		return -1;
 	}
 	return 0;
