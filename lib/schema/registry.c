@@ -21,6 +21,7 @@
 #include <karpenter/sys/schema.h>
 
 #include "common/sized.h"
+#include "schema/metadata_rules.h"
 #include "schema/registry.h"
 
 /* First released sizes of the experimental records (outside SemVer, so not
@@ -447,15 +448,56 @@ static const char *rule_str(kp__reg_kind *k, char *s)
 	return s;
 }
 
-/* Copy the rule inventory: ids "<Kind>:<path>:<keyword>", texts copied. */
+/* One row of the inventory: id "<Kind>:<path>:<keyword>", texts copied. */
+static int add_rule(kp__reg_kind *k, const char *kind, uint32_t source, uint32_t flags,
+		    const char *path, const char *keyword, const char *text, const char *message)
+{
+	kp__buf b = { 0 };
+	kp__buf_printf(&b, "%s:%s:%s", kind, path, keyword);
+	kp_validation_rule *v = &k->rules[k->n_rules];
+	v->struct_size = sizeof(*v);
+	v->source = source;
+	v->flags = flags;
+	v->id = rule_str(k, kp__buf_take(&b, NULL));
+	v->path = rule_str(k, kp__strdup(path));
+	v->keyword = rule_str(k, kp__strdup(keyword));
+	v->text = rule_str(k, kp__strdup(text ? text : ""));
+	v->message = rule_str(k, kp__strdup(message ? message : ""));
+	if (!v->id || !v->path || !v->keyword || !v->text || !v->message)
+		return KP_ENOMEM;
+	k->n_rules++;
+	return KP_OK;
+}
+
+static int has_rule(const kp__reg_kind *k, const char *path, const char *keyword)
+{
+	for (size_t i = 0; i < k->n_rules; i++)
+		if (strcmp(k->rules[i].path, path) == 0 && strcmp(k->rules[i].keyword, keyword) == 0)
+			return 1;
+	return 0;
+}
+
+static const struct {
+	const char *path, *keyword, *text, *message;
+} metadata_rules[] = {
+#define MD_ROW(PATH, KW, TEXT, MSG) { PATH, KW, TEXT, MSG },
+	KP__METADATA_RULES(MD_ROW)
+#undef MD_ROW
+};
+#define N_METADATA_RULES (sizeof(metadata_rules) / sizeof(metadata_rules[0]))
+
+/* Copy the kind's rule inventory, then add the API server's metadata rows
+ * it does not have (every registered kind is cluster-scoped and has
+ * ObjectMeta: its metadata problems carry the core's messages). */
 static int fill_rules(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
 {
-	if (!sp->n_rules)
-		return KP_OK;
-	if (!sp->rules)
+	if (sp->n_rules && !sp->rules)
 		return kp__error(err, KP_EINVAL, "rules", "%s: NULL rules with a count", sp->kind);
-	k->rules = kp__calloc(sp->n_rules, sizeof(*k->rules));
-	k->rule_strs = kp__calloc(sp->n_rules, 5 * sizeof(*k->rule_strs));
+	if (sp->n_rules > SIZE_MAX / 8 - N_METADATA_RULES)
+		return kp__error(err, KP_EINVAL, "rules", "%s: too many rules", sp->kind);
+	size_t cap = sp->n_rules + N_METADATA_RULES;
+	k->rules = kp__calloc(cap, sizeof(*k->rules));
+	k->rule_strs = kp__calloc(cap, 5 * sizeof(*k->rule_strs));
 	if (!k->rules || !k->rule_strs)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; i < sp->n_rules; i++) {
@@ -468,21 +510,17 @@ static int fill_rules(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
 		    r.source > KP_RULE_SOURCE_DECODE)
 			return kp__error(err, KP_EINVAL, "rules", "%s: rule %zu: path, keyword and a "
 					 "known source are required", sp->kind, i);
-		kp__buf b = { 0 };
-		kp__buf_printf(&b, "%s:%s:%s", sp->kind, r.path, r.keyword);
-		kp_validation_rule *v = &k->rules[i];
-		v->struct_size = sizeof(*v);
-		v->source = r.source;
-		v->flags = r.flags;
-		v->id = rule_str(k, kp__buf_take(&b, NULL));
-		v->path = rule_str(k, kp__strdup(r.path));
-		v->keyword = rule_str(k, kp__strdup(r.keyword));
-		v->text = rule_str(k, kp__strdup(r.text ? r.text : ""));
-		v->message = rule_str(k, kp__strdup(r.message ? r.message : ""));
-		if (!v->id || !v->path || !v->keyword || !v->text || !v->message)
+		if (add_rule(k, sp->kind, r.source, r.flags, r.path, r.keyword, r.text, r.message))
 			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	k->n_rules = sp->n_rules;
+	for (size_t i = 0; i < N_METADATA_RULES; i++) {
+		if (has_rule(k, metadata_rules[i].path, metadata_rules[i].keyword))
+			continue;
+		if (add_rule(k, sp->kind, KP_RULE_SOURCE_METADATA, 0, metadata_rules[i].path,
+			     metadata_rules[i].keyword, metadata_rules[i].text,
+			     metadata_rules[i].message))
+			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
 	k->info.rules = k->rules;
 	k->info.n_rules = k->n_rules;
 	return KP_OK;

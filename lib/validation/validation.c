@@ -237,14 +237,6 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
 		r = KP__V_FIND(c, vstr_get(&c->spath), keyword);
 		kp__v_pop(c, m);
 	}
-	/* A registered kind without a rule inventory: its metadata checks (the
-	 * only ones the core makes on it then) are the API server's. */
-	static const kp_validation_rule registered_metadata = {
-		sizeof(kp_validation_rule), KP_KIND_UNKNOWN, KP_RULE_SOURCE_METADATA, 0,
-		"registered:metadata", "metadata", "", "", ""
-	};
-	if (!r && c->reg_kind && !c->info->rules)
-		r = &registered_metadata;
 	if (!r)
 		vfail(c, KP_EINVAL); /* the walk and the inventory disagree */
 	return r;

@@ -16,6 +16,7 @@
 
 #include "crd.h"
 #include "validation_private.h"
+#include "schema/metadata_rules.h"
 #include "schema/registry.h"
 
 #define KIND_NP KP_KIND_NODEPOOL
@@ -27,28 +28,11 @@
 	{ sizeof(kp_validation_rule), KIND_##K, KP_RULE_SOURCE_##SRC, FLAGS, \
 	  NAME_##K ":" PATH ":" KW, PATH, KW, TEXT, MSG }
 
-/* The API server's ObjectMeta validation for a cluster-scoped kind. */
-#define METADATA(K) \
-	R(K, METADATA, 0, "metadata.generateName", "dns1123-subdomain", "IsDNS1123Subdomain", \
-	  ""), \
-	R(K, METADATA, 0, "metadata.name", "required", "", "name or generateName is required"), \
-	R(K, METADATA, 0, "metadata.name", "dns1123-subdomain", "IsDNS1123Subdomain", ""), \
-	R(K, METADATA, 0, "metadata.namespace", "forbidden", "cluster-scoped", \
-	  "not allowed on this type"), \
-	R(K, METADATA, 0, "metadata.generation", "minimum", "0", "must be greater than or equal to 0"), \
-	R(K, METADATA, 0, "metadata.labels", "label-key", "IsQualifiedName", ""), \
-	R(K, METADATA, 0, "metadata.labels", "label-value", "IsValidLabelValue", ""), \
-	R(K, METADATA, 0, "metadata.annotations", "key", "IsQualifiedName(lowercase)", ""), \
-	R(K, METADATA, 0, "metadata.annotations", "size", "262144", ""), \
-	R(K, METADATA, 0, "metadata.ownerReferences[*].apiVersion", "required", "", "must not be empty"), \
-	R(K, METADATA, 0, "metadata.ownerReferences[*].apiVersion", "group-version", "", \
-	  "must be <group>/<version> or <version>"), \
-	R(K, METADATA, 0, "metadata.ownerReferences[*].kind", "required", "", "must not be empty"), \
-	R(K, METADATA, 0, "metadata.ownerReferences[*].name", "required", "", "must not be empty"), \
-	R(K, METADATA, 0, "metadata.ownerReferences[*].uid", "required", "", "must not be empty"), \
-	R(K, METADATA, 0, "metadata.finalizers", "qualified-name", "IsQualifiedName", ""), \
-	R(K, METADATA, 0, "metadata.finalizers", "conflict", "orphan,foregroundDeletion", \
-	  "finalizer orphan and foregroundDeletion cannot be both set")
+/* The API server's ObjectMeta validation for a cluster-scoped kind
+ * (schema/metadata_rules.h). */
+#define MD_NP(PATH, KW, TEXT, MSG) R(NP, METADATA, 0, PATH, KW, TEXT, MSG),
+#define MD_NC(PATH, KW, TEXT, MSG) R(NC, METADATA, 0, PATH, KW, TEXT, MSG),
+#define METADATA(K) KP__METADATA_RULES(MD_##K)
 
 /* Upstream NodeClaimTemplateSpec.validateTaints for one field. */
 #define RUNTIME_TAINTS(PATH) \
@@ -65,7 +49,7 @@
 
 static const kp_validation_rule rules[] = {
 	/* NodePool */
-	METADATA(NP),
+	METADATA(NP)
 	R(NP, CEL, KP_RULE_F_TRANSITION, "spec", "x-kubernetes-validations[0]",
 	  "has(self.replicas) == has(oldSelf.replicas)",
 	  "Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) "
@@ -296,7 +280,7 @@ static const kp_validation_rule rules[] = {
 	  "kp_cron_parse (robfig/cron ParseStandard)", ""),
 
 	/* NodeClaim */
-	METADATA(NC),
+	METADATA(NC)
 	R(NC, CEL, KP_RULE_F_TRANSITION, "spec", "x-kubernetes-validations[0]",
 	  "self == oldSelf",
 	  "spec is immutable"),

@@ -53,27 +53,7 @@ TYPE(t_nodeclass, "KWOKNodeClass");
 
 #define R(SRC, FLAGS, PATH, KW, TEXT, MSG) { KP_RULE_SOURCE_##SRC, FLAGS, PATH, KW, TEXT, MSG }
 static const kp_crd_rule rules[] = {
-	/* the API server's ObjectMeta validation (cluster-scoped) */
-	R(METADATA, 0, "metadata.generateName", "dns1123-subdomain", "IsDNS1123Subdomain",
-	""),
-	R(METADATA, 0, "metadata.name", "required", "", "name or generateName is required"),
-	R(METADATA, 0, "metadata.name", "dns1123-subdomain", "IsDNS1123Subdomain", ""),
-	R(METADATA, 0, "metadata.namespace", "forbidden", "cluster-scoped",
-	"not allowed on this type"),
-	R(METADATA, 0, "metadata.generation", "minimum", "0", "must be greater than or equal to 0"),
-	R(METADATA, 0, "metadata.labels", "label-key", "IsQualifiedName", ""),
-	R(METADATA, 0, "metadata.labels", "label-value", "IsValidLabelValue", ""),
-	R(METADATA, 0, "metadata.annotations", "key", "IsQualifiedName(lowercase)", ""),
-	R(METADATA, 0, "metadata.annotations", "size", "262144", ""),
-	R(METADATA, 0, "metadata.ownerReferences[*].apiVersion", "required", "", "must not be empty"),
-	R(METADATA, 0, "metadata.ownerReferences[*].apiVersion", "group-version", "",
-	"must be <group>/<version> or <version>"),
-	R(METADATA, 0, "metadata.ownerReferences[*].kind", "required", "", "must not be empty"),
-	R(METADATA, 0, "metadata.ownerReferences[*].name", "required", "", "must not be empty"),
-	R(METADATA, 0, "metadata.ownerReferences[*].uid", "required", "", "must not be empty"),
-	R(METADATA, 0, "metadata.finalizers", "qualified-name", "IsQualifiedName", ""),
-	R(METADATA, 0, "metadata.finalizers", "conflict", "orphan,foregroundDeletion",
-	"finalizer orphan and foregroundDeletion cannot be both set"),
+	/* (the API server's ObjectMeta rows are the core's: kp_registry_add_kind adds them) */
 	R(OPENAPI, 0, "spec.nodeRegistrationDelay", "pattern", "^([0-9]+(s|m|h))+$", ""),
 	R(DECODE, 0, "status.conditions[*].lastTransitionTime", "format", "date-time", ""),
 	R(OPENAPI, 0, "status.conditions[*].message", "maxLength", "32768", ""),

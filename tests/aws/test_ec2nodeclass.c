@@ -430,17 +430,30 @@ START_TEST(validate_metadata)
 	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
 	o.registry = reg;
 	static const char m[] = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
-				"metadata:\n  name: Not_A_Name\nspec:\n  role: r\n";
+				"metadata:\n  name: Not_A_Name\n  namespace: x\nspec:\n  role: r\n";
 	void *obj = NULL;
 	ck_assert_int_eq(kp_decode_one(&obj, kind, m, strlen(m), &o, NULL), KP_OK);
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	vo.registry = reg;
 	kp_validation *v = NULL;
 	ck_assert_int_eq(kp_validate(&v, kind, obj, NULL, &vo, NULL), KP_OK);
-	ck_assert_uint_eq(kp_validation_count(v), 1);
+	/* the API server's metadata checks, with the core's messages and the
+	 * kind's own rule ids (the kind's inventory has no metadata rows) */
+	ck_assert_uint_eq(kp_validation_count(v), 2);
 	const kp_field_error *fe = kp_validation_at(v, 0);
 	ck_assert_str_eq(fe->object, "EC2NodeClass/Not_A_Name");
 	ck_assert_str_eq(fe->field, "metadata.name");
+	ck_assert_str_eq(fe->rule, "EC2NodeClass:metadata.name:dns1123-subdomain");
+	ck_assert_str_eq(fe->message,
+			 "Invalid value: \"Not_A_Name\": a lowercase RFC 1123 subdomain "
+			 "must consist of lower case alphanumeric characters, '-' or '.', and must "
+			 "start and end with an alphanumeric character (e.g. 'example.com', regex "
+			 "used for validation is "
+			 "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+	fe = kp_validation_at(v, 1);
+	ck_assert_str_eq(fe->field, "metadata.namespace");
+	ck_assert_str_eq(fe->rule, "EC2NodeClass:metadata.namespace:forbidden");
+	ck_assert_str_eq(fe->message, "Forbidden: not allowed on this type");
 	kp_validation_free(v);
 	/* without the registry the kind is unknown */
 	kp_error e;
