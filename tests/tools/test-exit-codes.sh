@@ -25,6 +25,10 @@ truncate -s $((16 * 1024 * 1024 + 1)) "$tmpd/huge.json"
 for i in 1 2 3 4 5; do truncate -s $((60 * 1024 * 1024)) "$tmpd/big$i.yaml"; done
 printf '[{"name": "x", "offerings": [{"zone": "z", "capacityType": "spot", "Price": 1.7e308}]}]' \
 	>"$tmpd/absurd.json"
+# a document holding more values at once than its size allows (codec.h):
+# a flow sequence of 400,001 numbers in 800 KB
+awk 'BEGIN { printf "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\ndata: ["; for (i = 0; i < 400000; i++) printf "1,"; print "1]" }' \
+	>"$tmpd/dense.yaml"
 
 for cmd in validate hash simulate; do
 	# 0: success.
@@ -34,6 +38,10 @@ for cmd in validate hash simulate; do
 	# 1: invalid input.
 	run_cmd "$tool" $cmd -f "$tmpd/broken.yaml"
 	check "$cmd: a file that cannot be decoded exits 1" [ "$rc" -eq 1 ]
+	run_cmd "$tool" $cmd -f "$tmpd/dense.yaml"
+	check "$cmd: a document denser than the value limit exits 1" [ "$rc" -eq 1 ]
+	check "$cmd: a document denser than the value limit says so" contains "$out$errout" \
+		"document 1: line 4: the document holds more than "
 
 	# 1 for simulate only: a pod that cannot be placed (examples/cluster
 	# has one); validate and hash do not decide placement.
