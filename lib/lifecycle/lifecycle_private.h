@@ -59,15 +59,37 @@ void kp__lc_move_last_action(kp_lifecycle_result *r, size_t to, size_t from);
 #define KP__COND_UNKNOWN "Unknown"
 const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type);
 int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status);
+#define KP__COND_ROOT "Ready"
 /*
- * Set a condition as operatorpkg's ConditionSet does: unchanged when status,
- * reason and message are the same; otherwise lastTransitionTime = now; the
- * list stays sorted by type. Returns 1 if changed, 0 if not, -1 when out of
- * memory. The array is replaced by an arena copy.
+ * A kind's condition set as operatorpkg's status.ConditionSet keeps it: the
+ * root "Ready" and its dependents (NodeClaim: Launched, Registered,
+ * Initialized; NodePool: ValidationSucceeded, NodeClassReady).
  */
-int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type,
-		 const char *status, const char *reason, const char *message, int64_t generation,
-		 int64_t now_ms);
+typedef struct kp__condset {
+	const char *const *deps;
+	size_t n_deps;
+	int64_t generation; /* metadata.generation: every set condition observes it */
+	int64_t created_ms; /* creationTimestamp (now when absent) */
+	int64_t now_ms;
+	int deleting; /* deletionTimestamp set: a change bumps every observedGeneration */
+} kp__condset;
+void kp__condset_nodeclaim(kp__condset *cs, const kp_object_meta *m, int64_t now_ms);
+void kp__condset_nodepool(kp__condset *cs, const kp_object_meta *m, int64_t now_ms);
+/* For(): the root then each dependent set Unknown AwaitingReconciliation
+ * when absent. 1 if changed, 0 if not, -1 when out of memory. */
+int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n);
+/*
+ * Set a condition as operatorpkg's ConditionSet.Set does, after For():
+ * unchanged when status, reason and message are the same at the current
+ * generation; the lastTransitionTime moves only with the status (a new root
+ * or dependent takes the creationTimestamp, any other new one now); the
+ * list is ordered by lastTransitionTime with the root last; then the root
+ * is recomputed from the dependents (ReconcilingDependents,
+ * UnhealthyDependents or True). Returns 1 if changed, 0 if not, -1 when
+ * out of memory. The array is replaced by an arena copy.
+ */
+int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+		 const char *type, const char *status, const char *reason, const char *message);
 /* Remove a condition; 1 if removed, 0 if absent, -1 when out of memory. */
 int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type);
 

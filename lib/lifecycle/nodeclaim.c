@@ -85,44 +85,39 @@ static int oom(kp_error *err)
 	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 }
 
+static void nc_condset(const nc_work *w, kp__condset *cs)
+{
+	kp__condset_nodeclaim(cs, &w->meta, w->in->now_ms);
+}
+
+/* StatusConditions().Set…: the root Ready follows (operatorpkg). */
 static int set_cond(nc_work *w, const char *type, const char *status, const char *reason,
 		    const char *message)
 {
-	int rc = kp__cond_set(&w->arena, &w->status.conditions, &w->status.n_conditions, type,
-			      status, reason, message, w->meta.generation, w->in->now_ms);
+	kp__condset cs;
+	nc_condset(w, &cs);
+	int rc = kp__cond_set(&w->arena, &cs, &w->status.conditions, &w->status.n_conditions, type,
+			      status, reason ? reason : type, message);
 	if (rc > 0)
 		w->status_changed = 1;
 	return rc;
 }
 
-/* operatorpkg: the root condition Ready follows the dependents Launched,
- * Registered, Initialized: the False one, else the Unknown one most
- * recently changed, else True. */
-static int recompute_ready(nc_work *w)
-{
-	static const char *const deps[] = { "Launched", "Registered", "Initialized" };
-	const kp_condition *pick = NULL;
-	for (int pass = 0; pass < 2 && !pick; pass++) {
-		const char *want = pass == 0 ? KP__COND_FALSE : KP__COND_UNKNOWN;
-		for (size_t i = 0; i < 3; i++) {
-			const kp_condition *c = nc_cond(w, deps[i]);
-			if (c && c->status && strcmp(c->status, want) == 0 &&
-			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
-				pick = c;
-		}
-	}
-	if (!pick)
-		return set_cond(w, "Ready", KP__COND_TRUE, "Ready", "");
-	return set_cond(w, "Ready", pick->status, pick->reason, pick->message);
-}
-
 static int set_dep(nc_work *w, const char *type, const char *status, const char *reason,
 		   const char *message)
 {
-	int rc = set_cond(w, type, status, reason ? reason : type, message);
-	if (rc < 0)
-		return rc;
-	return recompute_ready(w) < 0 ? -1 : rc;
+	return set_cond(w, type, status, reason, message);
+}
+
+/* A settled condition is set again as it is, so it observes the current
+ * generation (upstream: "always set the status condition to the latest
+ * generation"); the root follows. */
+static int keep_at_generation(nc_work *w, const kp_condition *c, kp_error *err)
+{
+	kp_condition copy = *c;
+	return set_cond(w, copy.type, copy.status, copy.reason ? copy.reason : "", copy.message) < 0
+		       ? oom(err)
+		       : KP_OK;
 }
 
 /* The status update's reason and message: prefix then arg. */
@@ -271,7 +266,7 @@ static int step_launch(nc_work *w, kp_nodeclaim **created, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Launched");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	if (!w->in->provider)
 		return KP_OK;
 	kp_error perr = KP_ERROR_INIT;
@@ -436,7 +431,7 @@ static int step_registration(nc_work *w, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Registered");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	const kp_node *node = NULL;
 	size_t n = kp__nodes_for_provider_id(w->in, w->status.provider_id, &node);
 	if (n == 0) {
@@ -534,7 +529,7 @@ static int step_initialization(nc_work *w, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Initialized");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	if (!nc_cond_is(w, "Registered", KP__COND_TRUE))
 		return KP_OK;
 	const kp_node *node = NULL;
@@ -630,16 +625,15 @@ static int step_liveness(nc_work *w, int64_t *requeue_ms, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* The controller                                                      */
 
-/* StatusConditions(): the dependents and the root exist. */
+/* StatusConditions(): the root and the dependents exist. */
 static int ensure_conditions(nc_work *w)
 {
-	static const char *const types[] = { "Launched", "Registered", "Initialized", "Ready" };
-	for (size_t i = 0; i < 4; i++)
-		if (!nc_cond(w, types[i]) &&
-		    set_cond(w, types[i], KP__COND_UNKNOWN, "AwaitingReconciliation",
-			     "object is awaiting reconciliation") < 0)
-			return -1;
-	return 0;
+	kp__condset cs;
+	nc_condset(w, &cs);
+	int rc = kp__cond_init(&w->arena, &cs, &w->status.conditions, &w->status.n_conditions);
+	if (rc > 0)
+		w->status_changed = 1;
+	return rc < 0 ? -1 : 0;
 }
 
 static int run_steps(nc_work *w, kp_nodeclaim **created, int64_t *requeue_ms, kp_error *err)

@@ -38,43 +38,27 @@ static void np_view_init(np_view *v, const kp_nodepool *np)
 	v->np.status = &v->status;
 }
 
-static int64_t generation(const np_view *v)
-{
-	return v->np.metadata->generation;
-}
-
 static int set(np_view *v, const char *type, const char *status, const char *reason,
 	       const char *message, int64_t now)
 {
-	int rc = kp__cond_set(&v->arena, &v->status.conditions, &v->status.n_conditions, type,
-			      status, reason, message, generation(v), now);
+	kp__condset cs;
+	kp__condset_nodepool(&cs, v->np.metadata, now);
+	int rc = kp__cond_set(&v->arena, &cs, &v->status.conditions, &v->status.n_conditions, type,
+			      status, reason, message);
 	if (rc > 0)
 		v->changed = 1;
 	return rc;
 }
 
-/* Ready follows ValidationSucceeded and NodeClassReady (operatorpkg). */
-static int recompute_ready(np_view *v, int64_t now)
+/* StatusConditions(): the root and the dependents exist. */
+static int init_conditions(np_view *v, int64_t now)
 {
-	static const char *const deps[] = { "ValidationSucceeded", "NodeClassReady" };
-	const kp_condition *pick = NULL;
-	int missing = 0;
-	for (int pass = 0; pass < 2 && !pick; pass++)
-		for (size_t i = 0; i < 2; i++) {
-			const kp_condition *c = kp__cond_get(v->status.conditions,
-							     v->status.n_conditions, deps[i]);
-			missing |= !c;
-			if (c && c->status &&
-			    strcmp(c->status, pass ? KP__COND_UNKNOWN : KP__COND_FALSE) == 0 &&
-			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
-				pick = c;
-		}
-	if (pick)
-		return set(v, "Ready", pick->status, pick->reason, pick->message, now);
-	if (missing)
-		return set(v, "Ready", KP__COND_UNKNOWN, "AwaitingReconciliation",
-			   "object is awaiting reconciliation", now);
-	return set(v, "Ready", KP__COND_TRUE, "Ready", "", now);
+	kp__condset cs;
+	kp__condset_nodepool(&cs, v->np.metadata, now);
+	int rc = kp__cond_init(&v->arena, &cs, &v->status.conditions, &v->status.n_conditions);
+	if (rc > 0)
+		v->changed = 1;
+	return rc;
 }
 
 static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char *reason,
@@ -142,7 +126,7 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 				in->now_ms);
 	}
 	kp_validation_free(val);
-	if (rc == KP_OK && (ch < 0 || recompute_ready(&v, in->now_ms) < 0))
+	if (rc == KP_OK && (ch < 0 || init_conditions(&v, in->now_ms) < 0))
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	if (rc == KP_OK) {
 		const kp_condition *ready = kp__cond_get(v.status.conditions, v.status.n_conditions,

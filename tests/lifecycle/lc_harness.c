@@ -250,15 +250,29 @@ const kp_condition *lc_nc_cond(const kp_lifecycle_action *a, const char *type)
 	return &none;
 }
 
+const char *lc_np_conds(const kp_lifecycle_action *a)
+{
+	const kp_nodepool *np = a->object;
+	ck_assert_ptr_nonnull(np);
+	return lc_conds(np->status ? np->status->conditions : NULL,
+			np->status ? np->status->n_conditions : 0);
+}
+
 const char *lc_nc_conds(const kp_lifecycle_action *a)
+{
+	const kp_nodeclaim *nc = a->object;
+	ck_assert_ptr_nonnull(nc);
+	return lc_conds(nc->status ? nc->status->conditions : NULL,
+			nc->status ? nc->status->n_conditions : 0);
+}
+
+const char *lc_conds(kp_condition *const *conds, size_t n)
 {
 	static char buf[2048];
 	size_t len = 0;
 	buf[0] = 0;
-	const kp_nodeclaim *nc = a->object;
-	ck_assert_ptr_nonnull(nc);
-	for (size_t i = 0; nc->status && i < nc->status->n_conditions && len < sizeof(buf); i++) {
-		const kp_condition *c = nc->status->conditions[i];
+	for (size_t i = 0; i < n && len < sizeof(buf); i++) {
+		const kp_condition *c = conds[i];
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s/%s", i ? " " : "",
 					c->type, c->status, c->reason ? c->reason : "");
 	}

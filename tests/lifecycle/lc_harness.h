@@ -54,6 +54,10 @@ const char *lc_summary(const lc_world *w);
 /* The condition of a NodeClaim in an action's object ("" fields when absent). */
 const kp_condition *lc_nc_cond(const kp_lifecycle_action *a, const char *type);
 /* "type=status/reason" of the status conditions of a NodeClaim action object. */
+/* "Type=Status/Reason ..." in list order. */
+const char *lc_conds(kp_condition *const *conds, size_t n);
+/* lc_conds of the NodePool an action holds. */
+const char *lc_np_conds(const kp_lifecycle_action *a);
 const char *lc_nc_conds(const kp_lifecycle_action *a);
 
 /* NodeClaim YAML with the fake node class; extra metadata and status as

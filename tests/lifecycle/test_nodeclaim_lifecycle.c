@@ -72,14 +72,21 @@ START_TEST(launch_adds_finalizer_then_launches)
 			 "m-2x");
 	/* the NodeClaim's own labels win */
 	ck_assert_str_eq(kp_labels_get(&nc->metadata->labels, "karpenter.sh/nodepool"), "default");
+	/* operatorpkg: ordered by lastTransitionTime, the root last; the
+	 * dependents initialized at the creationTimestamp */
 	ck_assert_str_eq(lc_nc_conds(st), "Initialized=Unknown/AwaitingReconciliation "
-			 "Launched=True/Launched Ready=Unknown/NodeNotFound "
-			 "Registered=Unknown/NodeNotFound");
+			 "Registered=Unknown/NodeNotFound Launched=True/Launched "
+			 "Ready=Unknown/ReconcilingDependents");
+	ck_assert_str_eq(lc_nc_cond(st, "Ready")->message,
+			 "Initialized=Unknown, Registered=Unknown");
 	ck_assert_str_eq(st->message, "Node not registered with cluster");
 	ck_assert_int_eq(lc_nc_cond(st, "Launched")->last_transition_time_ms, LC_T0 + 60000);
-	/* liveness: the registration timeout from now */
+	ck_assert_int_eq(lc_nc_cond(st, "Registered")->last_transition_time_ms, LC_T0);
+	ck_assert_int_eq(lc_nc_cond(st, "Ready")->last_transition_time_ms, LC_T0);
+	/* liveness: the registration timeout from the Registered transition
+	 * (the creationTimestamp) */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 15 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 14 * LC_MIN);
 	ck_assert_int_eq(w.cloud->create_calls, 1);
 }
 END_TEST

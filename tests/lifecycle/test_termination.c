@@ -284,9 +284,15 @@ START_TEST(node_min_drain_time_then_instance_then_finalizer)
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 	const kp_lifecycle_action *st = lc_action(&w, 1);
-	ck_assert_str_eq(lc_nc_conds(st), "Drained=True/Drained InstanceTerminating=True/"
-			 "InstanceTerminating Launched=True/Launched Registered=True/Registered "
-			 "VolumesDetached=True/VolumesDetached");
+	/* StatusConditions() adds the missing dependent Initialized at the
+	 * creationTimestamp; the order is by transition time, the root last */
+	ck_assert_str_eq(lc_nc_conds(st), "Launched=True/Launched Registered=True/Registered "
+			 "Initialized=Unknown/AwaitingReconciliation Drained=True/Drained "
+			 "VolumesDetached=True/VolumesDetached InstanceTerminating=True/InstanceTerminating "
+			 "Ready=Unknown/ReconcilingDependents");
+	ck_assert_str_eq(lc_nc_cond(st, "Ready")->message, "Initialized=Unknown");
+	ck_assert_int_eq(lc_nc_cond(st, "Initialized")->last_transition_time_ms, LC_T0);
+	ck_assert_int_eq(lc_nc_cond(st, "Drained")->last_transition_time_ms, LC_T0 + 14000);
 	ck_assert_str_eq(st->metric, "karpenter_nodes_drained_total");
 	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
 	run_node(); /* the instance is gone */
