@@ -51,43 +51,35 @@ static const kp_condition *unhealthy(const kp_node *node, const kp_repair_policy
 	return hit;
 }
 
-/* More than 20% (rounded up) of the Nodes are unhealthy? */
-static int too_many_unhealthy(const kp_lifecycle_input *in, const char *pool,
-			      const kp_repair_policy *pol, size_t n)
+static int node_unhealthy(const kp_node *node, const kp_repair_policy *pol, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (matches(node_cond(node, pol[j].condition_type), &pol[j]))
+			return 1;
+	return 0;
+}
+
+/* More than 20% (rounded up) of the Nodes (of the NodePool when pool is
+ * not NULL) are unhealthy? */
+static int too_many_unhealthy(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const char *pool, const kp_repair_policy *pol, size_t n)
 {
 	size_t total = 0, bad = 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *node = in->nodes[i];
-		if (!node || !node->metadata)
-			continue;
-		const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
-		if (pool && (!np || strcmp(np, pool) != 0))
-			continue;
-		total++;
-		for (size_t j = 0; j < n; j++)
-			if (matches(node_cond(node, pol[j].condition_type), &pol[j])) {
-				bad++;
-				break;
-			}
+	if (pool) {
+		kp__lc_iter it;
+		kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODES, pool);
+		for (const kp_node *node; (node = kp__lc_iter_next(&it)) != NULL; total++)
+			bad += (size_t)node_unhealthy(node, pol, n);
+	} else {
+		for (size_t i = 0; i < in->n_nodes; i++) {
+			if (!in->nodes[i] || !in->nodes[i]->metadata)
+				continue;
+			total++;
+			bad += (size_t)node_unhealthy(in->nodes[i], pol, n);
+		}
 	}
 	size_t threshold = (total * 20 + 99) / 100;
 	return bad > threshold;
-}
-
-static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL;
-			hit = nc;
-		}
-	}
-	return hit;
 }
 
 static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -154,7 +146,7 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
 		  kp_error *err)
 {
-	const kp_nodeclaim *nc = nodeclaim_for(in, node);
+	const kp_nodeclaim *nc = kp__nodeclaim_for_node(r, in, node);
 	const kp_repair_policy *pol = NULL;
 	size_t n = 0;
 	if (!nc || kp_cloudprovider_repair_policies(&pol, &n, in->provider, NULL) != KP_OK)
@@ -167,7 +159,7 @@ static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 		return kp__lc_requeue(r, KP_KIND_NODE, CTRL, NULL, node->metadata->name,
 				      when - in->now_ms, err);
 	const char *pool = kp__nc_label(nc, KP_LABEL_NODEPOOL);
-	if (too_many_unhealthy(in, *pool ? pool : NULL, pol, n)) {
+	if (too_many_unhealthy(r, in, *pool ? pool : NULL, pol, n)) {
 		int rc = kp__lc_event(r, KP_KIND_NODE, NULL, node->metadata->name, "Warning",
 				      "NodeRepairBlocked",
 				      *pool ? "more than 20% nodes are unhealthy in the nodepool"

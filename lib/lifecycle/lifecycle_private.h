@@ -114,9 +114,45 @@ int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 const char *kp__meta_name(const kp_object_meta *m);
 const char *kp__nc_label(const kp_nodeclaim *nc, const char *key);
 const char *kp__node_condition_status(const kp_node *node, const char *type);
-/* the NodeClaim's Nodes by providerID: *count of them, the first in *out */
-size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
-				 const kp_node **out);
+/*
+ * Lookups (index.c). With the result of a kp_lifecycle_reconcile round on
+ * the same input they use the round's hash maps; otherwise they scan.
+ */
+typedef struct kp__lc_index kp__lc_index;
+int kp__lc_index_build(kp__lc_index **out, const kp_lifecycle_input *in, kp_error *err);
+void kp__lc_index_free(kp__lc_index *x);
+/* The index attached to a result (NULL: none); set by kp_lifecycle_reconcile. */
+const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r);
+void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x);
+/* the Nodes with this providerID: their number, the first in *out */
+size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				 const char *provider_id, const kp_node **out);
+/* The NodeClaim whose status.providerID is the Node's (NULL: none, or several). */
+const kp_nodeclaim *kp__nodeclaim_for_node(const kp_lifecycle_result *r,
+					   const kp_lifecycle_input *in, const kp_node *node);
+const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const char *name);
+const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				      const char *name);
+/* Objects by a key, in input order: the NodeClaims or Nodes labelled
+ * karpenter.sh/nodepool=key, the Nodes with spec.providerID key, the pods
+ * (with metadata) bound to the Node named key. */
+enum { KP__ITER_POOL_NODECLAIMS, KP__ITER_POOL_NODES, KP__ITER_PID_NODES, KP__ITER_NODE_PODS };
+typedef struct kp__lc_iter {
+	const kp_lifecycle_input *in;
+	const char *key;
+	const uint32_t *next;
+	uint32_t i;
+	int kind, indexed;
+} kp__lc_iter;
+void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
+		      const kp_lifecycle_input *in, int kind, const char *key);
+const void *kp__lc_iter_next(kp__lc_iter *it);
+/* IsManaged: no provider, or the provider manages the NodeClaim's class. */
+int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
+/* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);
+ * NULL without a kind or out of memory. */
+char *kp__nodeclass_label_key(kp__lc_arena *a, const char *group, const char *kind);
 /* "graceful", "eventual" or "forceful" (upstream DisruptionTerminationMode) */
 const char *kp__termination_mode(const kp_nodeclaim *nc);
 /* Format a Go duration for messages. */

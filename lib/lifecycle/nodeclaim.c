@@ -13,6 +13,7 @@
 #include <karpenter/hash.h>
 #include <karpenter/wellknown.h>
 
+#include "common/map.h"
 #include "lifecycle_private.h"
 
 #define CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
@@ -433,7 +434,7 @@ static int step_registration(nc_work *w, kp_error *err)
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
 		return keep_at_generation(w, c, err);
 	const kp_node *node = NULL;
-	size_t n = kp__nodes_for_provider_id(w->in, w->status.provider_id, &node);
+	size_t n = kp__nodes_for_provider_id(w->r, w->in, w->status.provider_id, &node);
 	if (n == 0) {
 		if (set_dep(w, "Registered", KP__COND_UNKNOWN, "NodeNotFound",
 			    "Node not registered with cluster") < 0)
@@ -535,7 +536,7 @@ static int step_initialization(nc_work *w, kp_error *err)
 	const kp_node *node = NULL;
 	if (w->have_node_view)
 		node = &w->node;
-	else if (kp__nodes_for_provider_id(w->in, w->status.provider_id, &node) != 1)
+	else if (kp__nodes_for_provider_id(w->r, w->in, w->status.provider_id, &node) != 1)
 		node = NULL;
 	char msg[MSG_MAX];
 	const char *reason = "NodeNotFound";
@@ -683,7 +684,7 @@ static int check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 
 static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
-	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
+	return kp__lc_manages(in, nc);
 }
 
 KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -745,16 +746,6 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
 
 /* ------------------------------------------------------------------ */
 /* Disruption conditions (Drifted)                                     */
-
-static const kp_nodepool *nodepool_of(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
-{
-	const char *name = kp__nc_label(nc, KP_LABEL_NODEPOOL);
-	for (size_t i = 0; *name && i < in->n_nodepools; i++)
-		if (in->nodepools[i] && in->nodepools[i]->metadata &&
-		    strcmp(kp__meta_name(in->nodepools[i]->metadata), name) == 0)
-			return in->nodepools[i];
-	return NULL;
-}
 
 static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 {
@@ -828,7 +819,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms)
 		return rc;
-	const kp_nodepool *np = nodepool_of(in, nc);
+	const kp_nodepool *np = kp__nodepool_named(r, in, kp__nc_label(nc, KP_LABEL_NODEPOOL));
 	if (!np)
 		return KP_OK;
 	nc_work w;
@@ -858,28 +849,31 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 /* ------------------------------------------------------------------ */
 /* Garbage collection                                                  */
 
-static int listed(kp_nodeclaim *const *list, size_t n, const char *provider_id)
+/* The provider IDs the provider lists (instances not deleting). */
+static int listed_ids(kp__map *ids, kp_nodeclaim *const *list, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (list[i] && list[i]->status && list[i]->status->provider_id &&
-		    (!list[i]->metadata || !list[i]->metadata->deletion_timestamp_ms) &&
-		    strcmp(list[i]->status->provider_id, provider_id) == 0)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *pid = list[i] && list[i]->status ? list[i]->status->provider_id : NULL;
+		if (pid && (!list[i]->metadata || !list[i]->metadata->deletion_timestamp_ms) &&
+		    kp__map_put(ids, pid, strlen(pid), 0, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+	}
+	return KP_OK;
 }
 
 static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodeclaim *nc,
-		  kp_nodeclaim *const *list, size_t n, kp_error *err)
+		  const kp__map *ids, kp_error *err)
 {
 	const kp_nodeclaim_status *s = nc->status;
+	uint32_t unused;
 	if (!s || !kp__cond_is(s->conditions, s->n_conditions, "Registered", KP__COND_TRUE) ||
 	    nc->metadata->deletion_timestamp_ms || !managed(in, nc) ||
-	    listed(list, n, s->provider_id ? s->provider_id : ""))
+	    kp__map_gets(ids, s->provider_id ? s->provider_id : "", &unused))
 		return KP_OK;
 	const kp_node *node = NULL;
 	/* upstream's NodeForNodeClaim: several Nodes for one provider ID is an
 	 * error, so such a NodeClaim is collected like one without a Node */
-	if (kp__nodes_for_provider_id(in, s->provider_id, &node) == 1 &&
+	if (kp__nodes_for_provider_id(r, in, s->provider_id, &node) == 1 &&
 	    strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) == 0)
 		return KP_OK;
 	char msg[MSG_MAX];
@@ -905,10 +899,14 @@ KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_l
 	size_t n = 0;
 	if ((rc = kp_cloudprovider_list(&list, &n, in->provider, err)) != KP_OK)
 		return rc;
+	kp__map ids = { 0 };
+	if (listed_ids(&ids, list, n) != KP_OK)
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_nodeclaims_free(list, n);
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++)
-		rc = gc_one(r, in, in->nodeclaims[i], list, n, err);
-	kp_nodeclaims_free(list, n);
+		rc = gc_one(r, in, in->nodeclaims[i], &ids, err);
+	kp__map_free(&ids);
 	if (rc)
 		kp__lc_rollback(r, mark);
 	return rc;

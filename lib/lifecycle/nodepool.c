@@ -203,11 +203,10 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			      const kp_nodepool *np, kp_error *err)
 {
-	for (size_t i = 0; i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (!nc || !nc->metadata ||
-		    strcmp(kp__nc_label(nc, "karpenter.sh/nodepool"), kp__meta_name(np->metadata)) ||
-		    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODECLAIMS, kp__meta_name(np->metadata));
+	for (const kp_nodeclaim *nc; (nc = kp__lc_iter_next(&it)) != NULL;) {
+		if (!nc->metadata || !kp__lc_manages(in, nc))
 			continue;
 		kp_labels add = KP_LABELS_INIT;
 		int rc = kp_nodeclaim_hash_annotations(&add, np, nc, NULL, err);

@@ -48,12 +48,29 @@ static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
+static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+
+/* The round looks objects up through one index (hash maps over the input)
+ * attached to the result while it runs: linear in the objects. */
 KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     kp_error *err)
 {
-	int rc0 = kp__lc_check_input(r, in, err);
-	if (rc0)
-		return rc0;
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	const kp__lc_index *outer = kp__lc_result_index(r);
+	kp__lc_index *x = NULL;
+	if ((rc = kp__lc_index_build(&x, in, err)) != KP_OK)
+		return rc;
+	kp__lc_result_set_index(r, x);
+	rc = run_round(r, in, err);
+	kp__lc_result_set_index(r, outer);
+	kp__lc_index_free(x);
+	return rc;
+}
+
+static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+{
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++) {

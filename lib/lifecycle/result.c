@@ -19,7 +19,18 @@ struct kp_lifecycle_result {
 	size_t n_events, cap_events;
 	kp_lifecycle_requeue **requeues;
 	size_t n_requeues, cap_requeues;
+	const kp__lc_index *index; /* the round's lookups (kp_lifecycle_reconcile), or NULL */
 };
+
+const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r)
+{
+	return r->index;
+}
+
+void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x)
+{
+	r->index = x;
+}
 
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
@@ -672,25 +683,6 @@ const char *kp__node_condition_status(const kp_node *node, const char *type)
 	const kp_node_status *s = node ? node->status : NULL;
 	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
 	return c && c->status ? c->status : "";
-}
-
-size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
-				 const kp_node **out)
-{
-	size_t count = 0;
-	*out = NULL;
-	if (!provider_id || !*provider_id)
-		return 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *n = in->nodes[i];
-		if (n && n->spec && n->spec->provider_id &&
-		    strcmp(n->spec->provider_id, provider_id) == 0) {
-			if (!count)
-				*out = n;
-			count++;
-		}
-	}
-	return count;
 }
 
 const char *kp__termination_mode(const kp_nodeclaim *nc)

@@ -37,31 +37,6 @@ static int owned_by_daemonset(const kp_pod *p)
 	return 0;
 }
 
-static const kp_node *node_named(const kp_lifecycle_input *in, const char *name)
-{
-	for (size_t i = 0; i < in->n_nodes; i++)
-		if (in->nodes[i] && in->nodes[i]->metadata &&
-		    strcmp(kp__meta_name(in->nodes[i]->metadata), name) == 0)
-			return in->nodes[i];
-	return NULL;
-}
-
-static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL;
-			hit = nc;
-		}
-	}
-	return hit;
-}
-
 static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, const char *reason,
 			 const char *msg, kp_error *err)
 {
@@ -87,9 +62,9 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_
 	if (rc || !pod->spec || !pod->spec->node_name || !*pod->spec->node_name ||
 	    owned_by_daemonset(pod))
 		return rc;
-	const kp_node *node = node_named(in, pod->spec->node_name);
-	const kp_nodeclaim *nc = node ? nodeclaim_for(in, node) : NULL;
-	if (!nc || (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	const kp_node *node = kp__node_named(r, in, pod->spec->node_name);
+	const kp_nodeclaim *nc = node ? kp__nodeclaim_for_node(r, in, node) : NULL;
+	if (!nc || !kp__lc_manages(in, nc))
 		return KP_OK;
 	int64_t last = nc->status ? nc->status->last_pod_event_time_ms : 0;
 	if (last && in->now_ms - last < POD_EVENT_DEDUPE_MS)
@@ -142,7 +117,7 @@ static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		       const kp_nodeclaim *nc, int *scanned, kp_error *err)
 {
 	const kp_node *node = NULL;
-	*scanned = kp__nodes_for_provider_id(in, nc->status->provider_id, &node) == 1;
+	*scanned = kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) == 1;
 	if (!*scanned)
 		return KP_OK;
 	int issues = 0;
@@ -182,7 +157,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 		return rc;
 	rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !nc->status || !nc->status->provider_id || !*nc->status->provider_id ||
-	    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	    !kp__lc_manages(in, nc))
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int scanned = 0;
@@ -200,17 +175,18 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 /* nodepool.counter                                                    */
 
 /* The capacity a NodeClaim counts with: its Node's once registered. */
-static const kp_resource_list *capacity_of(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+static const kp_resource_list *capacity_of(const kp_lifecycle_result *r,
+					  const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
 	const kp_node *node = NULL;
-	if (nc->status && kp__nodes_for_provider_id(in, nc->status->provider_id, &node) == 1 &&
+	if (nc->status && kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) == 1 &&
 	    node->status && node->status->capacity.count)
 		return &node->status->capacity;
 	return nc->status ? &nc->status->capacity : NULL;
 }
 
-static int count(const kp_lifecycle_input *in, const char *pool, kp_resource_list *acc,
-		 int64_t *nodes, kp_error *err)
+static int count(const kp_lifecycle_result *r, const kp_lifecycle_input *in, const char *pool,
+		 kp_resource_list *acc, int64_t *nodes, kp_error *err)
 {
 	static const char *const base[] = { "cpu", "ephemeral-storage", "memory", "nodes", "pods" };
 	kp_quantity zero = KP_QUANTITY_ZERO;
@@ -220,11 +196,10 @@ static int count(const kp_lifecycle_input *in, const char *pool, kp_resource_lis
 			return rc;
 	}
 	*nodes = 0;
-	for (size_t i = 0; i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (!nc || strcmp(kp__nc_label(nc, KP_LABEL_NODEPOOL), pool) != 0)
-			continue;
-		const kp_resource_list *cap = capacity_of(in, nc);
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODECLAIMS, pool);
+	for (const kp_nodeclaim *nc; (nc = kp__lc_iter_next(&it)) != NULL;) {
+		const kp_resource_list *cap = capacity_of(r, in, nc);
 		int rc = cap ? kp_resources_add(acc, cap, err) : KP_OK;
 		if (rc)
 			return rc;
@@ -260,7 +235,7 @@ KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lif
 	kp_resource_list acc = KP_RESOURCE_LIST_INIT;
 	int64_t nodes = 0;
 	kp__lc_mark mark = kp__lc_mark_get(r);
-	rc = count(in, kp__meta_name(np->metadata), &acc, &nodes, err);
+	rc = count(r, in, kp__meta_name(np->metadata), &acc, &nodes, err);
 	const kp_nodepool_status *s = np->status;
 	if (rc == KP_OK && !(s && s->has_nodes && s->nodes == nodes && same_resources(&acc, &s->resources))) {
 		kp_nodepool_status st = KP_NODEPOOL_STATUS_INIT;

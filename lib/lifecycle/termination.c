@@ -9,7 +9,6 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,10 +101,10 @@ static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *
 	    !s->provider_id || !*s->provider_id)
 		return 0;
 	int found = 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *n = in->nodes[i];
-		if (!n || !n->spec || !n->spec->provider_id || !n->metadata ||
-		    strcmp(n->spec->provider_id, s->provider_id) != 0)
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_PID_NODES, s->provider_id);
+	for (const kp_node *n; (n = kp__lc_iter_next(&it)) != NULL;) {
+		if (!n->metadata)
 			continue;
 		found = 1;
 		if (n->metadata->deletion_timestamp_ms)
@@ -322,12 +321,6 @@ static int tier_of(const kp_pod *p)
 	return critical * 2 + daemon;
 }
 
-static int on_node(const kp_pod *p, const char *node_name)
-{
-	return p && p->spec && p->spec->node_name && p->metadata &&
-	       strcmp(p->spec->node_name, node_name) == 0;
-}
-
 /* The PDB refusing an eviction of p, or NULL; *why is the refusal. */
 static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **why)
 {
@@ -432,7 +425,15 @@ static int try_evict(node_work *w, const kp_pod *p, char *blocked, size_t size, 
 			 p->metadata->name, why, pdb->metadata->namespace_ ? pdb->metadata->namespace_
 									  : "",
 			 kp__meta_name(pdb->metadata));
-		return KP_OK;
+		/* upstream's eviction queue on a 429: FailedDraining naming the pod */
+		char *ev = kp__strdup_printf("Failed to drain node, %s (Pod=%s/%s)", why, ns,
+					     p->metadata->name);
+		if (!ev)
+			return oom(err);
+		int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
+				      "FailedDraining", ev, err);
+		kp__free(ev);
+		return rc;
 	}
 	char msg[MSG_MAX], ev[MSG_MAX];
 	snprintf(msg, sizeof(msg), "evicting pod from draining Node %s", w->meta.name);
@@ -491,9 +492,10 @@ typedef struct drain_state {
 static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], drain_state *d,
 			 kp_error *err)
 {
-	for (size_t i = 0; i < w->in->n_pods; i++) {
-		const kp_pod *p = w->in->pods[i];
-		if (!on_node(p, w->meta.name) || !waiting_eviction(p, w->in->now_ms))
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	for (const kp_pod *p; (p = kp__lc_iter_next(&it)) != NULL;) {
+		if (!waiting_eviction(p, w->in->now_ms))
 			continue;
 		d->waiting++;
 		if (needs_force_delete(p, w->term_ms, w->in->now_ms)) {
@@ -511,9 +513,13 @@ static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], dr
 static int drain(node_work *w, drain_state *d, kp_error *err)
 {
 	const kp_pod **tiers[4];
-	size_t nt[4] = { 0, 0, 0, 0 };
+	size_t nt[4] = { 0, 0, 0, 0 }, on = 0;
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	while (kp__lc_iter_next(&it))
+		on++;
 	for (int t = 0; t < 4; t++)
-		if (!(tiers[t] = kp__lc_alloc(&w->arena, (w->in->n_pods + 1) * sizeof(void *))))
+		if (!(tiers[t] = kp__lc_alloc(&w->arena, (on + 1) * sizeof(void *))))
 			return oom(err);
 	int rc = drain_collect(w, tiers, nt, d, err);
 	for (int t = 0; rc == KP_OK && t < 4; t++) {
@@ -568,8 +574,9 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 	if (rc)
 		return rc;
 	int draining = d->evicting || d->waiting;
-	if (draining || tainted) {
-		/* the taint patch goes before the evictions it protects */
+	if (tainted) {
+		/* the taint patch goes before the evictions it protects; a Node
+		 * already tainted and labelled is not patched again */
 		char msg[MSG_MAX + 128];
 		if (draining)
 			snprintf(msg, sizeof(msg), "draining: %zu pods are waiting to be evicted%s",
@@ -641,22 +648,6 @@ static int remove_node_finalizer(node_work *w, kp_error *err)
 			  "karpenter_nodes_terminated_total", labels, err);
 }
 
-static const kp_nodeclaim *nodeclaim_for_node(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL; /* duplicates: treated as none */
-			hit = nc;
-		}
-	}
-	return hit;
-}
-
 /* IsManaged: a node-class label of a class the provider supports. */
 static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
 {
@@ -666,15 +657,14 @@ static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
 	size_t n = 0;
 	if (kp_cloudprovider_supported_node_classes(&gk, &n, in->provider, NULL) != KP_OK)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char key[512];
-		int len = snprintf(key, sizeof(key), "%s/%s", gk[i].group, gk[i].kind);
-		for (int j = (int)strlen(gk[i].group) + 1; j < len && j < (int)sizeof(key); j++)
-			key[j] = (char)tolower((unsigned char)key[j]);
-		if (kp_labels_get(&node->metadata->labels, key))
-			return 1;
+	kp__lc_arena a = { 0 };
+	int hit = 0;
+	for (size_t i = 0; !hit && i < n; i++) {
+		const char *key = kp__nodeclass_label_key(&a, gk[i].group, gk[i].kind);
+		hit = key && kp_labels_get(&node->metadata->labels, key) != NULL;
 	}
-	return 0;
+	kp__lc_arena_free(&a);
+	return hit;
 }
 
 static int termination_time(node_work *w, kp_error *err)
@@ -780,7 +770,7 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 		w->spec = s;
 	}
 	w->node.spec = &w->spec;
-	w->nc_in = nodeclaim_for_node(in, node);
+	w->nc_in = kp__nodeclaim_for_node(r, in, node);
 	if (w->nc_in) {
 		kp__ncv_init(&w->nc, w->nc_in);
 		w->have_nc = 1;

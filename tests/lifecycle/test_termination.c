@@ -195,6 +195,49 @@ START_TEST(node_pdb_blocks_eviction)
 	ck_assert_str_eq(lc_action(&w, 0)->message,
 			 "draining: 2 pods are waiting to be evicted; pod default/web-2: evicting pod "
 			 "violates a PDB (PodDisruptionBudget default/web)");
+	/* upstream's eviction queue records the refusal on the Node */
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "Evicted");
+	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 1);
+	ck_assert_str_eq(e->reason, "FailedDraining");
+	ck_assert_str_eq(e->type, "Warning");
+	ck_assert_str_eq(e->name, "node-1");
+	ck_assert_str_eq(e->message,
+			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 2)->message,
+			 "Failed to drain node, 2 pods are waiting to be evicted");
+}
+END_TEST
+
+/* A Node already tainted and labelled is not patched in a later draining
+ * round: only the evictions and the events (upstream patches the Node only
+ * when it changes). */
+START_TEST(node_draining_again_not_patched)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL,
+				     "providerID: 'fake://nc-1', nodeName: node-1, conditions: ["
+				     LAUNCHED ", " REGISTERED ", {type: Drained, status: Unknown, "
+				     "reason: Draining, message: Draining, lastTransitionTime: '" T0 "'}]"));
+	node_labels_extra = ", node.kubernetes.io/exclude-from-external-load-balancers: karpenter";
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	lc_add(&w, pod_yaml("web-1", ", labels: {app: web}", NULL));
+	lc_add(&w, pod_yaml("web-2", ", labels: {app: web}", NULL));
+	lc_add(&w, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+		   "metadata: {name: web, namespace: default}\n"
+		   "spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
+		   "status: {disruptionsAllowed: 1}\n");
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "evict Pod/web-1 Evict\n");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 1)->message,
+			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	/* the same through the whole round */
+	lc_reconcile(&w);
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
+		ck_assert_msg(lc_action(&w, i)->kind != KP_KIND_NODE, "%s", lc_summary(&w));
+	node_labels_extra = "";
 }
 END_TEST
 
@@ -338,6 +381,7 @@ static Suite *termination_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, node_deletes_nodeclaim_taints_and_drains_in_tiers);
 	tcase_add_test(tc, node_pdb_blocks_eviction);
+	tcase_add_test(tc, node_draining_again_not_patched);
 	tcase_add_test(tc, node_do_not_disrupt_not_evicted);
 	tcase_add_test(tc, node_force_deletes_past_grace_period);
 	tcase_add_test(tc, node_bad_termination_timestamp_isolated);
