@@ -250,6 +250,17 @@ const kp_condition *lc_nc_cond(const kp_lifecycle_action *a, const char *type)
 	return &none;
 }
 
+const kp_lifecycle_action *lc_last(const lc_world *w, uint32_t verb, const char *controller)
+{
+	const kp_lifecycle_action *hit = NULL;
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w->r); i++) {
+		const kp_lifecycle_action *a = kp_lifecycle_result_action(w->r, i);
+		if (a->verb == verb && (!controller || strcmp(a->controller, controller) == 0))
+			hit = a;
+	}
+	return hit;
+}
+
 const char *lc_np_conds(const kp_lifecycle_action *a)
 {
 	const kp_nodepool *np = a->object;

@@ -49,6 +49,8 @@ kp_lifecycle_result *lc_reconcile(lc_world *w);
 
 /* The i-th action; asserts it exists. */
 const kp_lifecycle_action *lc_action(const lc_world *w, size_t i);
+/* The last action with this verb from this controller (NULL: none). */
+const kp_lifecycle_action *lc_last(const lc_world *w, uint32_t verb, const char *controller);
 /* "verb kind/name reason" of every action, one per line, for exact checks. */
 const char *lc_summary(const lc_world *w);
 /* The condition of a NodeClaim in an action's object ("" fields when absent). */

@@ -170,11 +170,8 @@ START_TEST(all_true_root_true)
 		   "status: {conditions: [{type: Ready, status: 'True'}]}\n");
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *a = NULL;
-	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
-		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
-		    strcmp(lc_action(&w, i)->controller, "nodeclaim.lifecycle") == 0)
-			a = lc_action(&w, i);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
+					       "nodeclaim.lifecycle");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(lc_nc_conds(a), "Launched=True/Launched Registered=True/Registered "
 			 "Initialized=True/Initialized Ready=True/Ready");
@@ -193,11 +190,8 @@ START_TEST(lifecycle_moves_dependents_to_generation)
 	node();
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *a = NULL;
-	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
-		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
-		    strcmp(lc_action(&w, i)->controller, "nodeclaim.lifecycle") == 0)
-			a = lc_action(&w, i);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
+					       "nodeclaim.lifecycle");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(lc_nc_conds(a), "Launched=True/Launched Registered=True/Registered "
 			 "Initialized=True/Initialized Ready=True/Ready");
@@ -216,10 +210,7 @@ START_TEST(deleting_bumps_observed_generation)
 				     NULL, ALL_TRUE("1")));
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *a = NULL;
-	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
-		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS)
-			a = lc_action(&w, i);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, NULL);
 	ck_assert_ptr_nonnull(a);
 	const kp_nodeclaim *nc = a->object;
 	for (size_t i = 0; i < nc->status->n_conditions; i++)

@@ -247,11 +247,8 @@ static const char *init_reason(const char *node_labels, const char *taints, cons
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", node_labels, taints, ready));
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *st = NULL;
-	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
-		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
-		    strcmp(lc_action(&w, i)->controller, "nodeclaim.lifecycle") == 0)
-			st = lc_action(&w, i);
+	const kp_lifecycle_action *st = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
+						 "nodeclaim.lifecycle");
 	ck_assert_ptr_nonnull(st);
 	static char buf[512];
 	const kp_condition *c = lc_nc_cond(st, "Initialized");

@@ -177,16 +177,22 @@ static void run_node(void)
 		      e.message);
 }
 
-START_TEST(node_pdb_blocks_eviction)
+/* web-1 and web-2 under a PDB that allows one disruption */
+static void web_pods_and_pdb(void)
 {
-	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
-	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
 	lc_add(&w, pod_yaml("web-1", ", labels: {app: web}", NULL));
 	lc_add(&w, pod_yaml("web-2", ", labels: {app: web}", NULL));
 	lc_add(&w, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
 		   "metadata: {name: web, namespace: default}\n"
 		   "spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
 		   "status: {disruptionsAllowed: 1}\n");
+}
+
+START_TEST(node_pdb_blocks_eviction)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	web_pods_and_pdb();
 	lc_instance(&w, "fake://nc-1");
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Draining\n"
@@ -220,12 +226,7 @@ START_TEST(node_draining_again_not_patched)
 				     "reason: Draining, message: Draining, lastTransitionTime: '" T0 "'}]"));
 	node_labels_extra = ", node.kubernetes.io/exclude-from-external-load-balancers: karpenter";
 	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
-	lc_add(&w, pod_yaml("web-1", ", labels: {app: web}", NULL));
-	lc_add(&w, pod_yaml("web-2", ", labels: {app: web}", NULL));
-	lc_add(&w, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
-		   "metadata: {name: web, namespace: default}\n"
-		   "spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
-		   "status: {disruptionsAllowed: 1}\n");
+	web_pods_and_pdb();
 	lc_instance(&w, "fake://nc-1");
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "evict Pod/web-1 Evict\n");
