@@ -176,6 +176,24 @@ void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc);
 int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status,
 		const char *reason, const char *message, int64_t now_ms);
 
+/* ---- NodePool registration health (registration.c) ---- */
+typedef struct kp__reg_health kp__reg_health;
+int kp__reg_health_new(kp__reg_health **out);
+void kp__reg_health_free(kp__reg_health *h);
+/* The round's trackers attached to a result (NULL: a single call). */
+kp__reg_health *kp__lc_result_health(const kp_lifecycle_result *r);
+void kp__lc_result_set_health(kp_lifecycle_result *r, kp__reg_health *h);
+/* One NodeClaim's turn starts (begin) or is dropped (undo). */
+void kp__reg_health_begin(kp__reg_health *h);
+void kp__reg_health_undo(kp__reg_health *h);
+/* A registration (success 1) or a launch/registration timeout (0) of the
+ * NodeClaim (the view): NodeRegistrationHealthy on its NodePool, an
+ * updateStatus of the NodePool when it changes. launched: the NodeClaim's
+ * Launched condition (the reason of a launch failure). */
+int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			   const kp_nodeclaim *nc, int success, const kp_condition *launched,
+			   kp_error *err);
+
 /* ---- the controllers' internals ---- */
 int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			      const kp_nodeclaim *nc, kp_error *err);

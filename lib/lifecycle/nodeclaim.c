@@ -423,6 +423,8 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	if (set_dep(w, "Registered", KP__COND_TRUE, NULL, "") < 0)
 		return oom(err);
 	w->status.node_name = w->node_meta.name;
+	if ((rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 1, NULL, err)) != KP_OK)
+		return rc;
 	status_why(w, KP_LIFECYCLE_REASON_REGISTERED, "registered nodeclaim with Node ",
 		   w->node_meta.name);
 	return KP_OK;
@@ -581,6 +583,9 @@ static int timeout_delete(nc_work *w, int64_t timeout_ms, const char *reason,
 	snprintf(msg, sizeof(msg), "terminating due to timeout: %s after %s (%s)", metric_reason, d,
 		 why);
 	w->deleted = 1;
+	int rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 0, nc_cond(w, "Launched"), err);
+	if (rc)
+		return rc;
 	return nc_delete(w->r, CTRL, &w->nc, reason, msg, metric_reason, NULL, NULL, NULL, err);
 }
 

@@ -20,7 +20,18 @@ struct kp_lifecycle_result {
 	kp_lifecycle_requeue **requeues;
 	size_t n_requeues, cap_requeues;
 	const kp__lc_index *index; /* the round's lookups (kp_lifecycle_reconcile), or NULL */
+	kp__reg_health *health;    /* the round's registration outcomes, or NULL */
 };
+
+kp__reg_health *kp__lc_result_health(const kp_lifecycle_result *r)
+{
+	return r->health;
+}
+
+void kp__lc_result_set_health(kp_lifecycle_result *r, kp__reg_health *h)
+{
+	r->health = h;
+}
 
 const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r)
 {
