@@ -127,6 +127,24 @@ enum kp_lifecycle_feature {
 };
 
 /**
+ * @brief A storage.k8s.io/v1 VolumeAttachment as Node termination reads
+ *        it. Caller-filled, size-tagged; strings borrowed for the call.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_volume_attachment {
+	uint32_t struct_size;               /**< sizeof(kp_lifecycle_volume_attachment) */
+	uint32_t reserved;                  /**< zero */
+	const char *name;                   /**< metadata.name */
+	const char *node_name;              /**< spec.nodeName */
+	const char *persistent_volume_name; /**< spec.source.persistentVolumeName, or NULL
+	                                         (an inline volume: never waited for) */
+} kp_lifecycle_volume_attachment;
+
+/** Static initializer for kp_lifecycle_volume_attachment. @since 0.1 */
+#define KP_LIFECYCLE_VOLUME_ATTACHMENT_INIT { sizeof(kp_lifecycle_volume_attachment), 0, NULL, \
+	NULL, NULL }
+
+/**
  * @brief What the controllers read: the cluster snapshot and the time.
  *
  * Caller-filled, size-tagged. Objects are borrowed for the call. NodePools
@@ -158,11 +176,19 @@ typedef struct kp_lifecycle_input {
 	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
 	const kp_nodeclass_status *const *nodeclasses;
 	size_t n_nodeclasses; /**< number of node classes */
+	/** The VolumeAttachments, or NULL: not modelled (Node termination
+	 *  then finds none pending). Non-NULL with 0 means none exists. Read
+	 *  only when struct_size covers it (callers built with an earlier
+	 *  header pass NULL). */
+	const kp_lifecycle_volume_attachment *const *volume_attachments;
+	size_t n_volume_attachments; /**< number of VolumeAttachments */
+	const kp_pvc *const *pvcs;   /**< PersistentVolumeClaims (a pod's volumes to PVs) */
+	size_t n_pvcs;               /**< number of PVCs */
 } kp_lifecycle_input;
 
 /** Static initializer for kp_lifecycle_input. @since 0.1 */
 #define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
-	NULL, 0, NULL, 0, NULL, NULL, 0 }
+	NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).
@@ -397,7 +423,15 @@ int kp_lifecycle_garbage_collection(kp_lifecycle_result *result, const kp_lifecy
  *        label, drain in upstream's four tiers (evictions; force-deletes
  *        past the terminationGracePeriod with the remaining seconds; pods a
  *        PDB protects are named in the Draining message), the minimum drain
- *        time, then the provider's delete and the finalizer's removal.
+ *        time, the wait for the Node's VolumeAttachments (VolumesDetached
+ *        Unknown "AwaitingVolumeDetachment" with an AwaitingVolumeDetachment
+ *        event, requeue 1 s; those whose PV only pods that are not drained
+ *        use, through their PVCs, do not count: pods tolerating the
+ *        disrupted taint, static pods, pods stuck terminating; False
+ *        "TerminationGracePeriodElapsed" and no more waiting once the
+ *        NodeClaim's terminationGracePeriod has elapsed; True when none is
+ *        pending or in->volume_attachments is NULL), then the provider's
+ *        delete and the finalizer's removal.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[in] node the Node

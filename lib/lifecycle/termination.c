@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -688,22 +689,189 @@ static int termination_time(node_work *w, kp_error *err)
 	return KP_OK;
 }
 
+/* wait: 0 done, 1 draining, 2 instance terminating, 3 volumes attached */
 static int finish(node_work *w, int wait, kp_error *err)
 {
 	static const char *const reasons[] = { NULL, KP_LIFECYCLE_REASON_DRAINING,
-					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING };
+					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING,
+					       KP_LIFECYCLE_REASON_VOLUMES_DETACHED };
+	static const char *const msgs[] = {
+		"Drained=True, VolumesDetached=True", "Drained=Unknown (Draining)",
+		"Drained=True, VolumesDetached=True, InstanceTerminating=True",
+		"Drained=True, VolumesDetached=Unknown (AwaitingVolumeDetachment)"
+	};
 	const char *reason = reasons[wait] ? reasons[wait] : KP_LIFECYCLE_REASON_VOLUMES_DETACHED;
-	int rc = nc_status_action(w, reason, wait == 1 ? "Drained=Unknown (Draining)"
-				  : wait == 2 ? "Drained=True, VolumesDetached=True, "
-						"InstanceTerminating=True"
-					      : "Drained=True, VolumesDetached=True",
-				  err);
+	const char *msg = msgs[wait];
+	const kp_condition *vd = w->have_nc ? kp__cond_get(w->nc.status.conditions,
+							   w->nc.status.n_conditions,
+							   "VolumesDetached")
+					    : NULL;
+	if (wait != 1 && wait != 3 && vd && vd->status && strcmp(vd->status, KP__COND_FALSE) == 0)
+		msg = wait == 2 ? "Drained=True, VolumesDetached=False (TerminationGracePeriodElapsed), "
+				  "InstanceTerminating=True"
+				: "Drained=True, VolumesDetached=False (TerminationGracePeriodElapsed)";
+	int rc = nc_status_action(w, reason, msg, err);
 	if (rc)
 		return rc;
 	if (wait)
 		return kp__lc_requeue(w->r, KP_KIND_NODE, NODE_CTRL, NULL, w->meta.name,
-				      wait == 1 ? 1000 : 5000, err);
+				      wait == 2 ? 5000 : 1000, err);
 	return remove_node_finalizer(w, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Volume detachment                                                   */
+
+/* The input's VolumeAttachments when the caller's struct has them. */
+static const kp_lifecycle_volume_attachment *const *attachments(const kp_lifecycle_input *in,
+								  size_t *n, const kp_pvc *const **pvcs,
+								  size_t *n_pvcs)
+{
+	*n = *n_pvcs = 0;
+	*pvcs = NULL;
+	if (in->struct_size < offsetof(kp_lifecycle_input, n_pvcs) + sizeof(in->n_pvcs))
+		return NULL;
+	*n = in->n_volume_attachments;
+	*pvcs = in->pvcs;
+	*n_pvcs = in->pvcs ? in->n_pvcs : 0;
+	return in->volume_attachments;
+}
+
+/* The PV of a pod's volume through its PVC (a generic ephemeral volume's
+ * PVC is "<pod>-<volume>"), or NULL. */
+static const char *volume_pv(kp__lc_arena *a, const kp_pod *p, const kp_volume *v,
+			     const kp_pvc *const *pvcs, size_t n)
+{
+	const char *claim = NULL;
+	if (v->persistent_volume_claim)
+		claim = v->persistent_volume_claim->claim_name;
+	else if (v->ephemeral && v->name) {
+		size_t len = strlen(p->metadata->name) + strlen(v->name) + 2;
+		char *c = kp__lc_alloc(a, len);
+		if (c)
+			snprintf(c, len, "%s-%s", p->metadata->name, v->name);
+		claim = c;
+	}
+	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
+	for (size_t i = 0; claim && i < n; i++) {
+		const kp_pvc *c = pvcs[i];
+		if (c && c->metadata && c->metadata->name && strcmp(c->metadata->name, claim) == 0 &&
+		    strcmp(c->metadata->namespace_ ? c->metadata->namespace_ : "", ns) == 0)
+			return c->spec ? c->spec->volume_name : NULL;
+	}
+	return NULL;
+}
+
+/* The PVs of the Node's pods that are not drained (filterVolumeAttachments). */
+static int kept_volumes(node_work *w, const char ***pvs, size_t *n, kp_error *err)
+{
+	const kp_pvc *const *pvcs = NULL;
+	size_t n_va = 0, n_pvcs = 0, cap = 0;
+	attachments(w->in, &n_va, &pvcs, &n_pvcs);
+	*pvs = NULL;
+	*n = 0;
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	for (const kp_pod *p; (p = kp__lc_iter_next(&it)) != NULL;) {
+		int64_t del = pod_deleting(p);
+		int drainable = !tolerates_disrupted(p) && !owned_by(p, "v1", "Node") &&
+				!(del && w->in->now_ms - del > STUCK_TERMINATING_MS);
+		for (size_t i = 0; !drainable && p->spec && i < p->spec->n_volumes; i++) {
+			const kp_volume *v = p->spec->volumes[i];
+			const char *pv = v ? volume_pv(&w->arena, p, v, pvcs, n_pvcs) : NULL;
+			if (!pv)
+				continue;
+			if (*n == cap) {
+				const char **grown = kp__lc_alloc(&w->arena, (cap * 2 + 4) * sizeof(*grown));
+				if (!grown)
+					return oom(err);
+				if (*n)
+					memcpy(grown, *pvs, *n * sizeof(*grown));
+				*pvs = grown;
+				cap = cap * 2 + 4;
+			}
+			(*pvs)[(*n)++] = pv;
+		}
+	}
+	return KP_OK;
+}
+
+static int listed_pv(const char *const *pvs, size_t n, const char *pv)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(pvs[i], pv) == 0)
+			return 1;
+	return 0;
+}
+
+/* "Awaiting deletion of bound volumeattachments (a, b and 3 other(s))" */
+static char *awaiting_message(const kp_lifecycle_volume_attachment **va, size_t n)
+{
+	size_t len = 64;
+	for (size_t i = 0; i < n && i < 5; i++)
+		len += strlen(va[i]->name ? va[i]->name : "") + 2;
+	char *m = kp__malloc(len);
+	if (!m)
+		return NULL;
+	size_t at = (size_t)snprintf(m, len, "Awaiting deletion of bound volumeattachments (");
+	for (size_t i = 0; i < n && i < 5; i++)
+		at += (size_t)snprintf(m + at, len - at, "%s%s", i ? ", " : "",
+				       va[i]->name ? va[i]->name : "");
+	if (n > 5)
+		at += (size_t)snprintf(m + at, len - at, " and %zu other(s)", n - 5);
+	snprintf(m + at, len - at, ")");
+	return m;
+}
+
+/* awaitVolumeDetachment; *wait = 3 while attachments remain. */
+static int await_volumes(node_work *w, int *wait, kp_error *err)
+{
+	const kp_pvc *const *pvcs = NULL;
+	size_t n = 0, n_pvcs = 0, n_pending = 0, n_kept = 0;
+	const kp_lifecycle_volume_attachment *const *va = attachments(w->in, &n, &pvcs, &n_pvcs);
+	const kp_lifecycle_volume_attachment **pending = NULL;
+	const char **kept = NULL;
+	int rc = KP_OK;
+	if (va && n && (rc = kept_volumes(w, &kept, &n_kept, err)) != KP_OK)
+		return rc;
+	if (va && n && !(pending = kp__lc_alloc(&w->arena, n * sizeof(*pending))))
+		return oom(err);
+	for (size_t i = 0; va && i < n; i++) {
+		const kp_lifecycle_volume_attachment *x = va[i];
+		if (!x)
+			continue;
+		if (x->struct_size < sizeof(*x))
+			return kp__error(err, KP_EVERSION, "volume_attachments", "volume_attachments[%zu]: "
+					 "struct_size %u is below %zu", i, (unsigned)x->struct_size,
+					 sizeof(*x));
+		if (x->node_name && strcmp(x->node_name, w->meta.name) == 0 &&
+		    x->persistent_volume_name && !listed_pv(kept, n_kept, x->persistent_volume_name))
+			pending[n_pending++] = x;
+	}
+	const int64_t now = w->in->now_ms;
+	if (!n_pending)
+		return w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
+						 "VolumesDetached", "", now) < 0
+			       ? oom(err)
+			       : KP_OK;
+	if (w->term_ms && now > w->term_ms)
+		return w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached",
+						 KP__COND_FALSE, "TerminationGracePeriodElapsed",
+						 "TerminationGracePeriodElapsed", now) < 0
+			       ? oom(err)
+			       : KP_OK;
+	char *ev = awaiting_message(pending, n_pending);
+	if (!ev)
+		return oom(err);
+	rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Normal", "AwaitingVolumeDetachment",
+			  ev, err);
+	kp__free(ev);
+	if (rc == KP_OK && w->have_nc &&
+	    kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_UNKNOWN,
+			"AwaitingVolumeDetachment", "AwaitingVolumeDetachment", now) < 0)
+		rc = oom(err);
+	*wait = 3;
+	return rc;
 }
 
 static int terminate(node_work *w, kp_error *err)
@@ -735,10 +903,8 @@ static int terminate(node_work *w, kp_error *err)
 	int wait = 0;
 	if ((rc = await_drain(w, tainted, &wait, err)) != KP_OK || wait)
 		return rc ? rc : finish(w, wait, err);
-	/* VolumeAttachments are not modelled: none is pending. */
-	if (w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
-				  "VolumesDetached", "", w->in->now_ms) < 0)
-		return oom(err);
+	if ((rc = await_volumes(w, &wait, err)) != KP_OK || wait)
+		return rc ? rc : finish(w, wait, err);
 	if ((rc = await_instance(w, &wait, err)) != KP_OK)
 		return rc;
 	return finish(w, wait, err);

@@ -186,6 +186,7 @@ void *lc_add(lc_world *w, const char *yaml)
 	case KP_KIND_NODE: w->node[in->n_nodes++] = obj; break;
 	case KP_KIND_POD: w->pod[in->n_pods++] = obj; break;
 	case KP_KIND_PDB: w->pdb[in->n_pdbs++] = obj; break;
+	case KP_KIND_PVC: w->pvc[in->n_pvcs++] = obj; break;
 	default: ck_abort_msg("unexpected kind %u", (unsigned)kind);
 	}
 	in->nodepools = (const kp_nodepool *const *)w->np;
@@ -193,6 +194,7 @@ void *lc_add(lc_world *w, const char *yaml)
 	in->nodes = (const kp_node *const *)w->node;
 	in->pods = (const kp_pod *const *)w->pod;
 	in->pdbs = (const kp_pdb *const *)w->pdb;
+	in->pvcs = (const kp_pvc *const *)w->pvc;
 	return obj;
 }
 
