@@ -247,6 +247,7 @@ START_TEST(round_over_thousands)
 			ck_assert_ptr_nonnull(b);
 			ck_assert_str_eq(a->reason, b->reason);
 		}
+		kp_lifecycle_result_free(one);
 	}
 	kp_lifecycle_result_free(r);
 }
