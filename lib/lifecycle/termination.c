@@ -407,25 +407,46 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 			  grace, "Disrupted", ev, err);
 }
 
-/* Try to evict p; appends why it waits to blocked (when it does). */
-static int try_evict(node_work *w, const kp_pod *p, char *blocked, size_t size, kp_error *err)
+/* Append "; <text>" to *blocked (arena, full length). 0, or -1 out of memory. */
+static int blocked_add(kp__lc_arena *a, char **blocked, char *text)
 {
-	size_t len = strlen(blocked);
+	if (!text)
+		return -1;
+	size_t old = *blocked ? strlen(*blocked) : 0, add = strlen(text);
+	char *s = kp__lc_alloc(a, old + add + 3);
+	if (s) {
+		if (old)
+			memcpy(s, *blocked, old);
+		memcpy(s + old, "; ", 2);
+		memcpy(s + old + 2, text, add + 1);
+		*blocked = s;
+	}
+	kp__free(text);
+	return s ? 0 : -1;
+}
+
+/* Try to evict p; appends why it waits to *blocked (when it does). */
+static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *err)
+{
 	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
 	if (pod_deleting(p))
 		return KP_OK; /* terminating: waits for kubelet */
-	if (do_not_disrupt_active(p, w->in->now_ms)) {
-		snprintf(blocked + len, size - len, "; pod %s/%s has karpenter.sh/do-not-disrupt", ns,
-			 p->metadata->name);
-		return KP_OK;
-	}
+	if (do_not_disrupt_active(p, w->in->now_ms))
+		return blocked_add(&w->arena, blocked,
+				   kp__strdup_printf("pod %s/%s has karpenter.sh/do-not-disrupt", ns,
+						     p->metadata->name))
+			       ? oom(err)
+			       : KP_OK;
 	const char *why = NULL;
 	const kp_pdb *pdb = pdb_blocking(w, p, &why);
 	if (pdb) {
-		snprintf(blocked + len, size - len, "; pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
-			 p->metadata->name, why, pdb->metadata->namespace_ ? pdb->metadata->namespace_
-									  : "",
-			 kp__meta_name(pdb->metadata));
+		if (blocked_add(&w->arena, blocked,
+				kp__strdup_printf("pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
+						  p->metadata->name, why,
+						  pdb->metadata->namespace_ ? pdb->metadata->namespace_
+									    : "",
+						  kp__meta_name(pdb->metadata))))
+			return oom(err);
 		/* upstream's eviction queue on a 429: FailedDraining naming the pod */
 		char *ev = kp__strdup_printf("Failed to drain node, %s (Pod=%s/%s)", why, ns,
 					     p->metadata->name);
@@ -487,7 +508,7 @@ static int taint_node(node_work *w)
 typedef struct drain_state {
 	size_t waiting;
 	int evicting; /* a tier had pods */
-	char blocked[MSG_MAX];
+	char *blocked; /* "; why" per pod that waits (arena), or NULL */
 } drain_state;
 
 static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], drain_state *d,
@@ -528,7 +549,7 @@ static int drain(node_work *w, drain_state *d, kp_error *err)
 			continue;
 		d->evicting = 1;
 		for (size_t i = 0; rc == KP_OK && i < nt[t]; i++)
-			rc = try_evict(w, tiers[t][i], d->blocked, sizeof(d->blocked), err);
+			rc = try_evict(w, tiers[t][i], &d->blocked, err);
 		break;
 	}
 	return rc;
@@ -578,16 +599,17 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 	if (tainted) {
 		/* the taint patch goes before the evictions it protects; a Node
 		 * already tainted and labelled is not patched again */
-		char msg[MSG_MAX + 128];
-		if (draining)
-			snprintf(msg, sizeof(msg), "draining: %zu pods are waiting to be evicted%s",
-				 d->waiting, d->blocked);
-		else
-			snprintf(msg, sizeof(msg), "tainted node %s:NoSchedule",
-				 KP_TAINT_KEY_DISRUPTED);
+		char *msg = draining ? kp__strdup_printf("draining: %zu pods are waiting to be "
+							 "evicted%s", d->waiting,
+							 d->blocked ? d->blocked : "")
+				     : kp__strdup_printf("tainted node %s:NoSchedule",
+							 KP_TAINT_KEY_DISRUPTED);
+		if (!msg)
+			return oom(err);
 		kp__lc_mark m2 = kp__lc_mark_get(w->r);
 		rc = node_patch(w, draining ? KP_LIFECYCLE_REASON_DRAINING : KP_LIFECYCLE_REASON_TAINTED,
 				msg, NULL, NULL, err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 		kp__lc_move_last_action(w->r, before.actions, m2.actions);

@@ -284,6 +284,28 @@ START_TEST(node_force_deletes_past_grace_period)
 }
 END_TEST
 
+/* The Draining message names every pod that waits, at full length. */
+START_TEST(node_draining_message_full_length)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	char name[128];
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "keep-%02d-%s", i,
+			 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+		lc_add(&w, pod_yaml(name, ", annotations: {karpenter.sh/do-not-disrupt: 'true'}", NULL));
+	}
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	const char *m = lc_action(&w, 0)->message;
+	ck_assert_uint_gt(strlen(m), 1000);
+	const char *tail = "; pod default/keep-11-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
+			   "has karpenter.sh/do-not-disrupt";
+	ck_assert_str_eq(m + strlen(m) - strlen(tail), tail);
+	ck_assert_ptr_eq(strstr(m, "draining: 12 pods are waiting to be evicted; pod default/keep-00-"), m);
+}
+END_TEST
+
 /* ---- volume detachment (awaitVolumeDetachment) ---- */
 
 #define DRAINED_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " \
@@ -509,6 +531,7 @@ static Suite *termination_suite(void)
 	tcase_add_test(tc, node_deletes_nodeclaim_taints_and_drains_in_tiers);
 	tcase_add_test(tc, node_pdb_blocks_eviction);
 	tcase_add_test(tc, node_draining_again_not_patched);
+	tcase_add_test(tc, node_draining_message_full_length);
 	tcase_add_test(tc, node_waits_for_volume_attachments);
 	tcase_add_test(tc, node_volumes_of_undrained_pods_ignored);
 	tcase_add_test(tc, node_volumes_grace_period_elapsed);
