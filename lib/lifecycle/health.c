@@ -18,7 +18,6 @@
 #include "lifecycle_private.h"
 
 #define CTRL KP_LIFECYCLE_CONTROLLER_NODE_HEALTH
-#define MSG_MAX 512
 #define BLOCKED_REQUEUE_MS (5 * 60000)
 
 static const kp_condition *node_cond(const kp_node *node, const char *type)
@@ -90,7 +89,7 @@ static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	int64_t t = 0;
 	if (v && kp_time_parse_rfc3339(&t, v, NULL) == KP_OK && t < in->now_ms)
 		return KP_OK;
-	char now[KP_TIME_BUF_SIZE], msg[MSG_MAX];
+	char now[KP_TIME_BUF_SIZE], msg[256]; /* a constant key and a time */
 	kp_time_format_rfc3339(in->now_ms / 1000 * 1000, now, sizeof(now));
 	kp__lc_arena a = { 0 };
 	kp__ncv view;
@@ -122,9 +121,10 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	int rc = annotate_now(r, in, nc, err);
 	if (rc || nc->metadata->deletion_timestamp_ms)
 		return rc;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "deleting unhealthy node: condition %s is %s", c->type,
-		 c->status);
+	char *msg = kp__strdup_printf("deleting unhealthy node: condition %s is %s", c->type,
+				      c->status);
+	if (!msg)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
 	const char *ct = kp_labels_get(&node->metadata->labels, KP_LABEL_CAPACITY_TYPE);
 	const char *labels[] = { "reason", "unhealthy", "nodepool", np ? np : "", "capacity_type",
@@ -140,7 +140,9 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	x.message = msg;
 	x.metric = "karpenter_nodeclaims_disrupted_total";
 	x.metric_labels = labels;
-	return kp__lc_action(r, &x, err);
+	rc = kp__lc_action(r, &x, err);
+	kp__free(msg);
+	return rc;
 }
 
 static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,

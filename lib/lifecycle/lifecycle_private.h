@@ -25,6 +25,8 @@ typedef struct kp__lc_arena {
 } kp__lc_arena;
 void *kp__lc_alloc(kp__lc_arena *a, size_t size); /* zeroed; NULL when out of memory */
 char *kp__lc_strdup(kp__lc_arena *a, const char *s);
+/* printf into the arena at full length; NULL when out of memory. */
+char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
 void kp__lc_arena_free(kp__lc_arena *a);
 
 /* ---- appending to a result ---- */

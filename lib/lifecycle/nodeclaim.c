@@ -34,7 +34,7 @@ typedef struct nc_work {
 	kp_nodeclaim_status status;
 	int meta_changed, status_changed;
 	const char *status_reason;     /* the last step that changed the status */
-	char status_message[MSG_MAX];
+	const char *status_prefix, *status_arg; /* its message: prefix then arg */
 	/* the Node after registration (a view), when this round patched it */
 	kp_node node;
 	kp_object_meta node_meta;
@@ -121,11 +121,19 @@ static int keep_at_generation(nc_work *w, const kp_condition *c, kp_error *err)
 		       : KP_OK;
 }
 
-/* The status update's reason and message: prefix then arg. */
+/* The status update's reason and message: prefix then arg (both outlive
+ * the round: literals, the input's or the arena's strings). */
 static void status_why(nc_work *w, const char *reason, const char *prefix, const char *arg)
 {
 	w->status_reason = reason;
-	snprintf(w->status_message, sizeof(w->status_message), "%s%s", prefix, arg ? arg : "");
+	w->status_prefix = prefix;
+	w->status_arg = arg;
+}
+
+static const char *status_message(nc_work *w)
+{
+	return kp__lc_printf(&w->arena, "%s%s", w->status_prefix ? w->status_prefix : "",
+			     w->status_arg ? w->status_arg : "");
 }
 
 static const char *const *disrupted_labels(const kp_nodeclaim *nc, const char *reason,
@@ -197,12 +205,14 @@ static void truncate_message(char *dst, size_t size, const char *msg)
 
 static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err)
 {
-	char msg[MSG_MAX], ev[MSG_MAX + 128];
+	char msg[320];
 	truncate_message(msg, sizeof(msg), perr->message[0] ? perr->message : kp_strerror(rc));
 	const kp_nodeclaim *nc = &w->nc;
 	if (rc == KP_EINSUFFICIENT || rc == KP_ENOTREADY) {
 		int ice = rc == KP_EINSUFFICIENT;
-		snprintf(ev, sizeof(ev), "NodeClaim %s event: %s", w->meta.name, msg);
+		char *ev = kp__lc_printf(&w->arena, "NodeClaim %s event: %s", w->meta.name, msg);
+		if (!ev)
+			return oom(err);
 		w->deleted = 1;
 		return nc_delete(w->r, CTRL, nc,
 				 ice ? KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY
@@ -223,13 +233,15 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 
 static int launch_record(nc_work *w, const kp_nodeclaim *created, kp_error *err)
 {
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
-		 "capacity-type %s",
-		 created->status && created->status->provider_id ? created->status->provider_id : "",
-		 kp__nc_label(created, KP_LABEL_INSTANCE_TYPE),
-		 kp__nc_label(created, KP_LABEL_TOPOLOGY_ZONE),
-		 kp__nc_label(created, KP_LABEL_CAPACITY_TYPE));
+	char *msg = kp__lc_printf(
+		&w->arena, "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
+		"capacity-type %s",
+		created->status && created->status->provider_id ? created->status->provider_id : "",
+		kp__nc_label(created, KP_LABEL_INSTANCE_TYPE),
+		kp__nc_label(created, KP_LABEL_TOPOLOGY_ZONE),
+		kp__nc_label(created, KP_LABEL_CAPACITY_TYPE));
+	if (!msg)
+		return oom(err);
 	kp__lc_act a = { 0 };
 	a.verb = KP_LIFECYCLE_VERB_PROVIDER_CREATE;
 	a.kind = KP_KIND_NODECLAIM;
@@ -410,10 +422,12 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	node_view(w, node);
 	if (sync_node(w) < 0)
 		return oom(err);
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "registered nodeclaim: Node %s synced (labels, annotations, "
-		 "taints, owner reference, finalizer), karpenter.sh/unregistered taint removed",
-		 kp__meta_name(node->metadata));
+	char *msg = kp__lc_printf(&w->arena, "registered nodeclaim: Node %s synced (labels, "
+				  "annotations, taints, owner reference, finalizer), "
+				  "karpenter.sh/unregistered taint removed",
+				  kp__meta_name(node->metadata));
+	if (!msg)
+		return oom(err);
 	const char *labels[] = { "nodepool", kp__nc_label(&w->nc, KP_LABEL_NODEPOOL), "zone",
 				 kp__nc_label(&w->nc, KP_LABEL_TOPOLOGY_ZONE), NULL };
 	int rc = node_patch(w, KP_LIFECYCLE_REASON_REGISTERED, msg, "karpenter_nodes_created_total",
@@ -459,13 +473,13 @@ static int step_registration(nc_work *w, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* Initialization                                                      */
 
-static void format_taint(char *buf, size_t size, const kp_taint *t)
+/* "key[=value]:Effect" (arena); NULL when out of memory. */
+static const char *format_taint(kp__lc_arena *a, const kp_taint *t)
 {
 	const char *eff = kp_taint_effect_name(t->effect);
 	if (!t->value || !*t->value)
-		snprintf(buf, size, "%s:%s", t->key, eff);
-	else
-		snprintf(buf, size, "%s=%s:%s", t->key, t->value, eff);
+		return kp__lc_printf(a, "%s:%s", t->key, eff);
+	return kp__lc_printf(a, "%s=%s:%s", t->key, t->value, eff);
 }
 
 static const kp_taint *startup_taint_left(const kp_node_spec *ns, const kp_nodeclaim_spec *s)
@@ -500,29 +514,30 @@ static const char *resource_not_registered(const kp_node *node, const kp_nodecla
 	return NULL;
 }
 
-/* Why the Node is not initialized: the reason, and the message in buf. */
-static const char *not_initialized(const kp_node *node, const kp_nodeclaim_spec *s, char *buf,
-				   size_t size)
+/* Why the Node is not initialized: the reason, and the message in *msg
+ * (arena; NULL with a reason when out of memory). */
+static const char *not_initialized(kp__lc_arena *a, const kp_node *node,
+				   const kp_nodeclaim_spec *s, const char **msg)
 {
-	char t[512];
+	const char *t;
 	if (strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) != 0) {
-		snprintf(buf, size, "Node status is NotReady");
+		*msg = "Node status is NotReady";
 		return "NodeNotReady";
 	}
 	const kp_taint *taint = startup_taint_left(node->spec, s);
 	if (taint) {
-		format_taint(t, sizeof(t), taint);
-		snprintf(buf, size, "StartupTaint \"%s\" still exists", t);
+		t = format_taint(a, taint);
+		*msg = t ? kp__lc_printf(a, "StartupTaint \"%s\" still exists", t) : NULL;
 		return "StartupTaintsExist";
 	}
 	if ((taint = ephemeral_taint_left(node->spec)) != NULL) {
-		format_taint(t, sizeof(t), taint);
-		snprintf(buf, size, "KnownEphemeralTaint \"%s\" still exists", t);
+		t = format_taint(a, taint);
+		*msg = t ? kp__lc_printf(a, "KnownEphemeralTaint \"%s\" still exists", t) : NULL;
 		return "KnownEphemeralTaintsExist";
 	}
 	const char *res = resource_not_registered(node, s);
 	if (res) {
-		snprintf(buf, size, "Resource \"%s\" was requested but not registered", res);
+		*msg = kp__lc_printf(a, "Resource \"%s\" was requested but not registered", res);
 		return "ResourceNotRegistered";
 	}
 	return NULL;
@@ -540,14 +555,10 @@ static int step_initialization(nc_work *w, kp_error *err)
 		node = &w->node;
 	else if (kp__nodes_for_provider_id(w->r, w->in, w->status.provider_id, &node) != 1)
 		node = NULL;
-	char msg[MSG_MAX];
-	const char *reason = "NodeNotFound";
-	if (!node)
-		snprintf(msg, sizeof(msg), "Node not registered with cluster");
-	else
-		reason = not_initialized(node, w->nc.spec, msg, sizeof(msg));
+	const char *reason = "NodeNotFound", *m = "Node not registered with cluster";
+	if (node)
+		reason = not_initialized(&w->arena, node, w->nc.spec, &m);
 	if (reason) {
-		char *m = kp__lc_strdup(&w->arena, msg);
 		if (!m || set_dep(w, "Initialized", KP__COND_UNKNOWN, reason, m) < 0)
 			return oom(err);
 		status_why(w, KP_LIFECYCLE_REASON_NOT_INITIALIZED, "", m);
@@ -559,8 +570,10 @@ static int step_initialization(nc_work *w, kp_error *err)
 	if (ch < 0)
 		return oom(err);
 	if (ch) {
-		snprintf(msg, sizeof(msg), "initialized nodeclaim: Node %s labelled "
-			 "karpenter.sh/initialized=true", w->node_meta.name);
+		const char *msg = kp__lc_printf(&w->arena, "initialized nodeclaim: Node %s labelled "
+						"karpenter.sh/initialized=true", w->node_meta.name);
+		if (!msg)
+			return oom(err);
 		int rc = node_patch(w, KP_LIFECYCLE_REASON_INITIALIZED, msg, NULL, NULL, err);
 		if (rc)
 			return rc;
@@ -578,10 +591,12 @@ static int step_initialization(nc_work *w, kp_error *err)
 static int timeout_delete(nc_work *w, int64_t timeout_ms, const char *reason,
 			  const char *metric_reason, const char *why, kp_error *err)
 {
-	char d[64], msg[MSG_MAX];
+	char d[64];
 	kp__fmt_duration_ms(timeout_ms, d, sizeof(d));
-	snprintf(msg, sizeof(msg), "terminating due to timeout: %s after %s (%s)", metric_reason, d,
-		 why);
+	const char *msg = kp__lc_printf(&w->arena, "terminating due to timeout: %s after %s (%s)",
+					metric_reason, d, why);
+	if (!msg)
+		return oom(err);
 	w->deleted = 1;
 	int rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 0, nc_cond(w, "Launched"), err);
 	if (rc)
@@ -671,10 +686,13 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	if (rc == KP_OK && !w->deleted && w->meta_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_LAUNCHED,
 			      "labels and annotations resolved by the cloud provider", err);
+	const char *sm = NULL;
+	if (rc == KP_OK && !w->deleted && w->status_changed && !(sm = status_message(w)))
+		rc = oom(err);
 	if (rc == KP_OK && !w->deleted && w->status_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
 			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_NOT_REGISTERED,
-			      w->status_message, err);
+			      sm, err);
 	if (rc == KP_OK && !w->deleted && requeue_ms >= 0)
 		rc = kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name,
 				    requeue_ms, err);
@@ -833,6 +851,9 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 	rc = drifted_condition(&w, np, err);
 	if (rc == KP_OK)
 		rc = consolidatable_condition(&w, np, err);
+	const char *sm = NULL;
+	if (rc == KP_OK && w.status_changed && !(sm = status_message(&w)))
+		rc = oom(err);
 	if (rc == KP_OK && w.status_changed) {
 		kp__lc_act a = { 0 };
 		a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
@@ -841,7 +862,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 		a.namespace_ = nc_ns(&w);
 		a.name = w.meta.name;
 		a.reason = w.status_reason;
-		a.message = w.status_message;
+		a.message = sm;
 		a.object = &w.nc;
 		rc = kp__lc_action(r, &a, err);
 	}
@@ -881,12 +902,16 @@ static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	if (kp__nodes_for_provider_id(r, in, s->provider_id, &node) == 1 &&
 	    strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) == 0)
 		return KP_OK;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "garbage collecting nodeclaim with no cloudprovider "
-		 "representation (provider-id %s)", s->provider_id ? s->provider_id : "");
-	return nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
-			 KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
-			 NULL, err);
+	char *msg = kp__strdup_printf("garbage collecting nodeclaim with no cloudprovider "
+				      "representation (provider-id %s)",
+				      s->provider_id ? s->provider_id : "");
+	if (!msg)
+		return oom(err);
+	int rc = nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
+			   KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
+			   NULL, err);
+	kp__free(msg);
+	return rc;
 }
 
 KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_lifecycle_input *in,

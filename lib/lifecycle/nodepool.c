@@ -16,7 +16,6 @@
 
 #include "lifecycle_private.h"
 
-#define MSG_MAX 1024
 
 typedef struct np_view {
 	kp_nodepool np;
@@ -101,7 +100,6 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	np_view v;
 	np_view_init(&v, np);
 	int rc = KP_OK, ch = 0;
-	char msg[MSG_MAX] = "";
 	if (in->nodeclasses) {
 		const kp_nodeclass_status *c = nodeclass_of(in, np);
 		if (!c)
@@ -116,9 +114,8 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	kp_validation *val = NULL;
 	if (ch >= 0 && (rc = kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, err)) == KP_OK) {
 		const kp_field_error *fe = kp_validation_count(val) ? kp_validation_at(val, 0) : NULL;
-		if (fe)
-			snprintf(msg, sizeof(msg), "%s: %s", fe->field, fe->message);
-		char *m = kp__lc_strdup(&v.arena, msg);
+		char *m = fe ? kp__lc_printf(&v.arena, "%s: %s", fe->field, fe->message)
+			     : kp__lc_strdup(&v.arena, "");
 		ch = !m ? -1
 		     : fe ? set(&v, "ValidationSucceeded", KP__COND_FALSE, "NodePoolValidationFailed", m,
 				in->now_ms)
@@ -131,11 +128,12 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	if (rc == KP_OK) {
 		const kp_condition *ready = kp__cond_get(v.status.conditions, v.status.n_conditions,
 							 "Ready");
-		snprintf(msg, sizeof(msg), "Ready=%s%s%s", ready->status,
-			 ready->message && *ready->message ? ": " : "",
-			 ready->message ? ready->message : "");
-		rc = emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
-			  KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err);
+		const char *msg = kp__lc_printf(&v.arena, "Ready=%s%s%s", ready->status,
+						ready->message && *ready->message ? ": " : "",
+						ready->message ? ready->message : "");
+		rc = msg ? emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
+				KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err)
+			 : kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	kp__lc_arena_free(&v.arena);
 	return rc;

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,23 @@ char *kp__lc_strdup(kp__lc_arena *a, const char *s)
 	char *p = kp__lc_alloc(a, len + 1);
 	if (p && len)
 		memcpy(p, s, len);
+	return p;
+}
+
+char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	char *p = kp__lc_alloc(a, (size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 	return p;
 }
 

@@ -15,7 +15,6 @@
 
 #include "lifecycle_private.h"
 
-#define MSG_MAX 512
 #define POD_EVENT_DEDUPE_MS 10000
 #define CONSISTENCY_SCAN_MS (10 * 60000)
 #define COUNTER_REQUEUE_MS 5000
@@ -72,12 +71,15 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
 	v.status.last_pod_event_time_ms = in->now_ms;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "pod %s/%s event on Node %s: lastPodEventTime moved",
-		 pod->metadata->namespace_ ? pod->metadata->namespace_ : "", pod->metadata->name,
-		 pod->spec->node_name);
-	return status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS, &v,
-			     KP_LIFECYCLE_REASON_POD_EVENT, msg, err);
+	char *msg = kp__strdup_printf("pod %s/%s event on Node %s: lastPodEventTime moved",
+				      pod->metadata->namespace_ ? pod->metadata->namespace_ : "",
+				      pod->metadata->name, pod->spec->node_name);
+	if (!msg)
+		return oom(err);
+	rc = status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS, &v,
+			   KP_LIFECYCLE_REASON_POD_EVENT, msg, err);
+	kp__free(msg);
+	return rc;
 }
 
 /* NodeShape: every requested resource at least 90% of the expected capacity. */
@@ -98,13 +100,16 @@ static int node_shape(kp_lifecycle_result *r, const kp_nodeclaim *nc, const kp_n
 		double pct = kp_quantity_as_float64(&have) / kp_quantity_as_float64(&want);
 		if (pct >= 0.90)
 			continue;
-		char w[KP_QUANTITY_STRING_MAX], h[KP_QUANTITY_STRING_MAX], msg[MSG_MAX];
+		char w[KP_QUANTITY_STRING_MAX], h[KP_QUANTITY_STRING_MAX];
 		kp_quantity_format(&want, w, sizeof(w));
 		kp_quantity_format(&have, h, sizeof(h));
-		snprintf(msg, sizeof(msg), "expected %s of resource %s, but found %s (%0.1f%% of "
-			 "expected)", w, name, h, pct * 100);
+		char *msg = kp__strdup_printf("expected %s of resource %s, but found %s (%0.1f%% of "
+					      "expected)", w, name, h, pct * 100);
+		if (!msg)
+			return oom(err);
 		int rc = kp__lc_event(r, KP_KIND_NODECLAIM, nc->metadata->namespace_,
 				      nc->metadata->name, "Warning", "FailedConsistencyCheck", msg, err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 		(*issues)++;
@@ -247,7 +252,7 @@ KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lif
 		kp_nodepool v;
 		kp__copy_sized(&v, np, sizeof(v));
 		v.status = &st;
-		char msg[MSG_MAX];
+		char msg[96]; /* two integers */
 		snprintf(msg, sizeof(msg), "status.nodes %lld and status.resources from %lld NodeClaims",
 			 (long long)nodes, (long long)nodes);
 		kp__lc_act a = { 0 };
