@@ -21,7 +21,6 @@
 
 #define NC_CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
 #define NODE_CTRL KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION
-#define MSG_MAX 1024
 #define MIN_DRAIN_MS 5000
 #define STUCK_TERMINATING_MS 60000
 #define LB_EXCLUDE_LABEL "node.kubernetes.io/exclude-from-external-load-balancers"
@@ -67,17 +66,20 @@ static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp
 	const kp_api_duration *tgp = nc->spec ? &nc->spec->termination_grace_period : NULL;
 	if (!tgp || !tgp->parsed)
 		return KP_OK;
-	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	char when[KP_TIME_BUF_SIZE];
 	format_rfc3339_s(nc->metadata->deletion_timestamp_ms + tgp->ns / 1000000, when,
 			 sizeof(when));
 	char *w = kp__lc_strdup(a, when);
 	if (!w || kp__labels_put(a, &v->meta.annotations,
 				 KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, w) < 0)
 		return oom(err);
-	snprintf(msg, sizeof(msg), "annotated nodeclaim %s=%s (deletionTimestamp + "
-		 "terminationGracePeriod %s)", KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
-		 tgp->text ? tgp->text : "");
-	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", when);
+	const char *msg = kp__lc_printf(a, "annotated nodeclaim %s=%s (deletionTimestamp + "
+					"terminationGracePeriod %s)",
+					KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
+					tgp->text ? tgp->text : "");
+	const char *ev = kp__lc_printf(a, "All pods will be deleted by %s", when);
+	if (!msg || !ev)
+		return oom(err);
 	kp__lc_act x = { 0 };
 	x.verb = KP_LIFECYCLE_VERB_PATCH;
 	x.kind = KP_KIND_NODECLAIM;
@@ -110,11 +112,13 @@ static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *
 		found = 1;
 		if (n->metadata->deletion_timestamp_ms)
 			continue;
-		char msg[MSG_MAX];
-		snprintf(msg, sizeof(msg), "deleting Node %s before the instance of NodeClaim %s",
-			 kp__meta_name(n->metadata), nc->metadata->name);
-		int rc = act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
-				    n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err);
+		char *msg = kp__strdup_printf("deleting Node %s before the instance of NodeClaim %s",
+					      kp__meta_name(n->metadata), nc->metadata->name);
+		int rc = msg ? act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
+					  n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg,
+					  NULL, err)
+			     : oom(err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 	}
@@ -134,13 +138,16 @@ static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		return rc;
 	}
 	*gone = rc == KP_ENOTFOUND;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), *gone ? "instance %s no longer exists"
-					 : "terminating instance %s",
-		 nc->status->provider_id);
-	return act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
-			  nc->metadata->namespace_, nc->metadata->name,
-			  KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+	char *msg = kp__strdup_printf(*gone ? "instance %s no longer exists"
+					    : "terminating instance %s",
+				      nc->status->provider_id);
+	if (!msg)
+		return oom(err);
+	rc = act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
+			nc->metadata->namespace_, nc->metadata->name,
+			KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+	kp__free(msg);
+	return rc;
 }
 
 static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v, kp_error *err)
@@ -394,7 +401,8 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 	int64_t grace = (w->term_ms - now) / 1000;
 	if (grace < 1)
 		grace = 1;
-	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	/* only numbers and a time: bounded */
+	char when[KP_TIME_BUF_SIZE], msg[256], ev[512];
 	format_rfc3339_s(w->term_ms, when, sizeof(when));
 	long long tgps = (long long)pod_grace_seconds(p);
 	snprintf(msg, sizeof(msg), "deleting pod with gracePeriodSeconds %lld: the Node's "
@@ -457,9 +465,11 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 		kp__free(ev);
 		return rc;
 	}
-	char msg[MSG_MAX], ev[MSG_MAX];
-	snprintf(msg, sizeof(msg), "evicting pod from draining Node %s", w->meta.name);
-	snprintf(ev, sizeof(ev), "Evicted pod: %s", eviction_reason(w));
+	const char *msg = kp__lc_printf(&w->arena, "evicting pod from draining Node %s",
+					w->meta.name);
+	const char *ev = kp__lc_printf(&w->arena, "Evicted pod: %s", eviction_reason(w));
+	if (!msg || !ev)
+		return oom(err);
 	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP_LIFECYCLE_REASON_EVICT, msg, 0,
 			  "Evicted", ev, err);
 }
@@ -615,7 +625,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 		kp__lc_move_last_action(w->r, before.actions, m2.actions);
 	}
 	if (draining) {
-		char ev[MSG_MAX];
+		char ev[96]; /* a count */
 		snprintf(ev, sizeof(ev), "Failed to drain node, %zu pods are waiting to be evicted",
 			 d->waiting);
 		*wait = 1;
@@ -697,8 +707,9 @@ static int termination_time(node_work *w, kp_error *err)
 				   : NULL;
 	if (!v)
 		return KP_OK;
-	char ev[MSG_MAX];
-	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", v);
+	const char *ev = kp__lc_printf(&w->arena, "All pods will be deleted by %s", v);
+	if (!ev)
+		return oom(err);
 	int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
 			      "TerminationGracePeriodExpiring", ev, err);
 	if (rc)
@@ -901,9 +912,10 @@ static int terminate(node_work *w, kp_error *err)
 	int rc;
 	const kp_node *node = w->input;
 	if (w->have_nc && !w->nc_in->metadata->deletion_timestamp_ms) {
-		char msg[MSG_MAX];
-		snprintf(msg, sizeof(msg), "deleting NodeClaim %s of deleting Node %s",
-			 w->nc.meta.name, w->meta.name);
+		const char *msg = kp__lc_printf(&w->arena, "deleting NodeClaim %s of deleting Node %s",
+						w->nc.meta.name, w->meta.name);
+		if (!msg)
+			return oom(err);
 		if ((rc = act_simple(w->r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODECLAIM, NODE_CTRL,
 				     w->nc.meta.namespace_, w->nc.meta.name,
 				     KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err)) != KP_OK)

@@ -455,6 +455,28 @@ START_TEST(gc_registered_without_instance)
 }
 END_TEST
 
+/* A provider ID of any length is named whole (no fixed buffer). */
+START_TEST(gc_long_provider_id_whole)
+{
+	char pid[1100], status[1400];
+	memcpy(pid, "fake://", 7);
+	memset(pid + 7, 'x', 1000);
+	pid[1007] = '\0';
+	snprintf(status, sizeof(status), "providerID: '%s', conditions: [" LAUNCHED ", " REGISTERED
+		 "]", pid);
+	static char yaml[4096];
+	snprintf(yaml, sizeof(yaml), "%s", lc_nodeclaim_yaml("nc-1", FIN, NULL, status));
+	lc_add(&w, yaml);
+	lc_reconcile(&w);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_DELETE, NULL);
+	ck_assert_ptr_nonnull(a);
+	char want[1200];
+	snprintf(want, sizeof(want), "garbage collecting nodeclaim with no cloudprovider "
+		 "representation (provider-id %s)", pid);
+	ck_assert_str_eq(a->message, want);
+}
+END_TEST
+
 START_TEST(gc_keeps_ready_node)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
@@ -544,6 +566,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, unmanaged_nodeclaim_ignored);
 	tcase_add_test(tc, gc_registered_without_instance);
 	tcase_add_test(tc, gc_keeps_ready_node);
+	tcase_add_test(tc, gc_long_provider_id_whole);
 	tcase_add_test(tc, api_errors);
 	suite_add_tcase(s, tc);
 	return s;
