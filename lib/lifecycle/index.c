@@ -334,6 +334,23 @@ const void *kp__lc_iter_next(kp__lc_iter *it)
 	return iter_object(it, i);
 }
 
+/* The NodePool's node class among in->nodeclasses (NULL: none). */
+const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np)
+{
+	const kp_nodepool_spec *s = np->spec;
+	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
+						     ? s->template_->spec->node_class_ref
+						     : NULL;
+	for (size_t i = 0; ref && i < in->n_nodeclasses; i++) {
+		const kp_nodeclass_status *c = in->nodeclasses[i];
+		if (c && c->name && ref->name && strcmp(c->name, ref->name) == 0 &&
+		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
+		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
+			return c;
+	}
+	return NULL;
+}
+
 int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
 	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);

@@ -150,6 +150,8 @@ typedef struct kp__lc_iter {
 void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
 		      const kp_lifecycle_input *in, int kind, const char *key);
 const void *kp__lc_iter_next(kp__lc_iter *it);
+/* The NodePool's node class among in->nodeclasses by its nodeClassRef (NULL: none). */
+const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np);
 /* IsManaged: no provider, or the provider manages the NodeClaim's class. */
 int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
 /* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);

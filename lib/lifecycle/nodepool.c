@@ -76,22 +76,6 @@ static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char
 	return kp__lc_action(r, &a, err);
 }
 
-static const kp_nodeclass_status *nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np)
-{
-	const kp_nodepool_spec *s = np->spec;
-	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
-						     ? s->template_->spec->node_class_ref
-						     : NULL;
-	for (size_t i = 0; ref && i < in->n_nodeclasses; i++) {
-		const kp_nodeclass_status *c = in->nodeclasses[i];
-		if (c && c->name && ref->name && strcmp(c->name, ref->name) == 0 &&
-		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
-		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
-			return c;
-	}
-	return NULL;
-}
-
 static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodepool *np,
 		 kp_error *err)
 {
@@ -101,7 +85,7 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	np_view_init(&v, np);
 	int rc = KP_OK, ch = 0;
 	if (in->nodeclasses) {
-		const kp_nodeclass_status *c = nodeclass_of(in, np);
+		const kp_nodeclass_status *c = kp__nodeclass_of(in, np);
 		if (!c)
 			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotFound",
 				 "NodeClass not found on cluster", in->now_ms);

@@ -230,22 +230,6 @@ int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 /* ------------------------------------------------------------------ */
 /* nodepool.registrationhealth                                         */
 
-static const kp_nodeclass_status *class_of(const kp_lifecycle_input *in, const kp_nodepool *np)
-{
-	const kp_nodepool_spec *s = np->spec;
-	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
-						     ? s->template_->spec->node_class_ref
-						     : NULL;
-	for (size_t i = 0; ref && ref->name && i < in->n_nodeclasses; i++) {
-		const kp_nodeclass_status *c = in->nodeclasses[i];
-		if (c && c->name && strcmp(c->name, ref->name) == 0 &&
-		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
-		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
-			return c;
-	}
-	return NULL;
-}
-
 KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 							const kp_lifecycle_input *in,
 							const kp_nodepool *np, kp_error *err)
@@ -253,7 +237,7 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 	int rc = kp__lc_check_input(r, in, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
-	if (rc || !in->nodeclasses || !class_of(in, np) ||
+	if (rc || !in->nodeclasses || !kp__nodeclass_of(in, np) ||
 	    (in->provider && !kp_cloudprovider_manages(in->provider, np)))
 		return rc;
 	const kp_nodepool_status *s = np->status;
