@@ -59,6 +59,8 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH "nodepool.hash"
 /** NodePool status.resources and status.nodes. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER "nodepool.counter"
+/** The NodePool's NodeRegistrationHealthy reset to Unknown when it changed. @since 0.1 */
+#define KP_LIFECYCLE_CONTROLLER_NODEPOOL_REGISTRATION_HEALTH "nodepool.registrationhealth"
 /** @} */
 
 /** @name Stable reason codes of actions (kp_lifecycle_action::reason) @{ */
@@ -94,6 +96,8 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
 #define KP_LIFECYCLE_REASON_HASHED "Hashed"                             /**< hash annotations @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
+/** NodePool NodeRegistrationHealthy set @since 0.1 */
+#define KP_LIFECYCLE_REASON_REGISTRATION_HEALTH "NodeRegistrationHealthy"
 /** @} */
 
 /** kp_lifecycle_action::verb. Values are never renumbered. @since 0.1 */
@@ -121,6 +125,24 @@ const char *kp_lifecycle_verb_name(uint32_t verb);
 enum kp_lifecycle_feature {
 	KP_LIFECYCLE_FEATURE_NODE_REPAIR = 1u << 0 /**< NodeRepair (off by default, as upstream) */
 };
+
+/**
+ * @brief A storage.k8s.io/v1 VolumeAttachment as Node termination reads
+ *        it. Caller-filled, size-tagged; strings borrowed for the call.
+ * @since 0.1
+ */
+typedef struct kp_lifecycle_volume_attachment {
+	uint32_t struct_size;               /**< sizeof(kp_lifecycle_volume_attachment) */
+	uint32_t reserved;                  /**< zero */
+	const char *name;                   /**< metadata.name */
+	const char *node_name;              /**< spec.nodeName */
+	const char *persistent_volume_name; /**< spec.source.persistentVolumeName, or NULL
+	                                         (an inline volume: never waited for) */
+} kp_lifecycle_volume_attachment;
+
+/** Static initializer for kp_lifecycle_volume_attachment. @since 0.1 */
+#define KP_LIFECYCLE_VOLUME_ATTACHMENT_INIT { sizeof(kp_lifecycle_volume_attachment), 0, NULL, \
+	NULL, NULL }
 
 /**
  * @brief What the controllers read: the cluster snapshot and the time.
@@ -154,11 +176,19 @@ typedef struct kp_lifecycle_input {
 	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
 	const kp_nodeclass_status *const *nodeclasses;
 	size_t n_nodeclasses; /**< number of node classes */
+	/** The VolumeAttachments, or NULL: not modelled (Node termination
+	 *  then finds none pending). Non-NULL with 0 means none exists. Read
+	 *  only when struct_size covers it (callers built with an earlier
+	 *  header pass NULL). */
+	const kp_lifecycle_volume_attachment *const *volume_attachments;
+	size_t n_volume_attachments; /**< number of VolumeAttachments */
+	const kp_pvc *const *pvcs;   /**< PersistentVolumeClaims (a pod's volumes to PVs) */
+	size_t n_pvcs;               /**< number of PVCs */
 } kp_lifecycle_input;
 
 /** Static initializer for kp_lifecycle_input. @since 0.1 */
 #define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
-	NULL, 0, NULL, 0, NULL, NULL, 0 }
+	NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).
@@ -308,10 +338,32 @@ const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_resul
 /**
  * @brief nodeclaim.lifecycle for one NodeClaim: the termination finalizer,
  *        launch through the provider, registration with the unregistered
- *        taint, initialization, liveness (launch 5 m, registration 15 m);
- *        for a deleting NodeClaim the finalizer (termination-timestamp
- *        annotation, Nodes deleted first, provider delete until not found,
- *        finalizer removed).
+ *        taint, initialization, liveness (launch 5 m, registration 15 m,
+ *        both from the condition's lastTransitionTime); for a deleting
+ *        NodeClaim the finalizer (termination-timestamp annotation, Nodes
+ *        deleted first, provider delete until not found, finalizer
+ *        removed).
+ *
+ * Status conditions follow operatorpkg's ConditionSet: missing root
+ * (Ready) and dependents (Launched, Registered, Initialized) are added
+ * Unknown "AwaitingReconciliation" with the creationTimestamp as their
+ * lastTransitionTime; a lastTransitionTime moves only with the status; the
+ * list is ordered by lastTransitionTime with Ready last; Ready is True when
+ * every dependent is True at metadata.generation, else Unknown
+ * "ReconcilingDependents" or (a dependent False at the generation) False
+ * "UnhealthyDependents", its message the unhealthy dependents as
+ * "Type=Status, ..." latest transition first.
+ *
+ * A registration and a launch or registration timeout of a NodeClaim
+ * owned by its NodePool (an ownerReference of kind NodePool with its uid)
+ * also decide the NodePool's NodeRegistrationHealthy (an updateStatus of
+ * the NodePool when it changes): True once registrations are healthy,
+ * False ("RegistrationFailed", or the Launched condition's reason and
+ * message when the launch failed) when two of the last four outcomes
+ * failed. Upstream keeps those outcomes in memory; a snapshot does not
+ * show them, so a call starts from the condition alone as upstream does
+ * after a restart (True: one success, False: two failures, otherwise none)
+ * and kp_lifecycle_reconcile adds the round's outcomes in input order.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[in] nodeclaim the NodeClaim (need not be one of in->nodeclaims)
@@ -371,7 +423,15 @@ int kp_lifecycle_garbage_collection(kp_lifecycle_result *result, const kp_lifecy
  *        label, drain in upstream's four tiers (evictions; force-deletes
  *        past the terminationGracePeriod with the remaining seconds; pods a
  *        PDB protects are named in the Draining message), the minimum drain
- *        time, then the provider's delete and the finalizer's removal.
+ *        time, the wait for the Node's VolumeAttachments (VolumesDetached
+ *        Unknown "AwaitingVolumeDetachment" with an AwaitingVolumeDetachment
+ *        event, requeue 1 s; those whose PV only pods that are not drained
+ *        use, through their PVCs, do not count: pods tolerating the
+ *        disrupted taint, static pods, pods stuck terminating; False
+ *        "TerminationGracePeriodElapsed" and no more waiting once the
+ *        NodeClaim's terminationGracePeriod has elapsed; True when none is
+ *        pending or in->volume_attachments is NULL), then the provider's
+ *        delete and the finalizer's removal.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[in] node the Node
@@ -468,6 +528,27 @@ int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecy
 				    const kp_nodepool *nodepool, kp_error *err);
 
 /**
+ * @brief nodepool.registrationhealth: NodeRegistrationHealthy set Unknown
+ *        ("AwaitingReconciliation") when the NodePool has none or it does
+ *        not observe metadata.generation, for a NodePool whose node class
+ *        is in in->nodeclasses (nothing when in->nodeclasses is NULL or
+ *        the class is absent, as upstream ignores such NodePools).
+ *        Upstream also resets it when the node class's generation differs
+ *        from status.nodeClassObservedGeneration; kp_nodeclass_status has
+ *        no generation, so that reset is not made (the member is left as
+ *        it is).
+ * @param[in,out] result appended to
+ * @param[in] in the snapshot and the time
+ * @param[in] nodepool the NodePool
+ * @param[out] err optional error detail
+ * @return see above
+ * @since 0.1
+ */
+int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *result,
+					      const kp_lifecycle_input *in,
+					      const kp_nodepool *nodepool, kp_error *err);
+
+/**
  * @brief nodeclaim.hydration: the node class label
  *        ("<group>/<lowercased kind>" = nodeClassRef.name, upstream
  *        NodeClassLabelKey) on the NodeClaim.
@@ -515,7 +596,10 @@ int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_i
  *        order) lifecycle, expiration, disruption, consistency, hydration;
  *        garbage collection; per Node (input order) termination, node
  *        repair when its gate is on, hydration; per NodePool (input order)
- *        readiness and validation, the hash, then the counter.
+ *        readiness and validation, registration health, the hash, then
+ *        the counter. The round looks objects up in hash maps, so it is
+ *        linear in the objects; the NodePools' registration outcomes
+ *        accumulate over the round (see kp_lifecycle_nodeclaim).
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[out] err optional error detail

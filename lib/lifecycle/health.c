@@ -18,7 +18,6 @@
 #include "lifecycle_private.h"
 
 #define CTRL KP_LIFECYCLE_CONTROLLER_NODE_HEALTH
-#define MSG_MAX 512
 #define BLOCKED_REQUEUE_MS (5 * 60000)
 
 static const kp_condition *node_cond(const kp_node *node, const char *type)
@@ -51,43 +50,35 @@ static const kp_condition *unhealthy(const kp_node *node, const kp_repair_policy
 	return hit;
 }
 
-/* More than 20% (rounded up) of the Nodes are unhealthy? */
-static int too_many_unhealthy(const kp_lifecycle_input *in, const char *pool,
-			      const kp_repair_policy *pol, size_t n)
+static int node_unhealthy(const kp_node *node, const kp_repair_policy *pol, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (matches(node_cond(node, pol[j].condition_type), &pol[j]))
+			return 1;
+	return 0;
+}
+
+/* More than 20% (rounded up) of the Nodes (of the NodePool when pool is
+ * not NULL) are unhealthy? */
+static int too_many_unhealthy(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const char *pool, const kp_repair_policy *pol, size_t n)
 {
 	size_t total = 0, bad = 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *node = in->nodes[i];
-		if (!node || !node->metadata)
-			continue;
-		const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
-		if (pool && (!np || strcmp(np, pool) != 0))
-			continue;
-		total++;
-		for (size_t j = 0; j < n; j++)
-			if (matches(node_cond(node, pol[j].condition_type), &pol[j])) {
-				bad++;
-				break;
-			}
+	if (pool) {
+		kp__lc_iter it;
+		kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODES, pool);
+		for (const kp_node *node; (node = kp__lc_iter_next(&it)) != NULL; total++)
+			bad += (size_t)node_unhealthy(node, pol, n);
+	} else {
+		for (size_t i = 0; i < in->n_nodes; i++) {
+			if (!in->nodes[i] || !in->nodes[i]->metadata)
+				continue;
+			total++;
+			bad += (size_t)node_unhealthy(in->nodes[i], pol, n);
+		}
 	}
 	size_t threshold = (total * 20 + 99) / 100;
 	return bad > threshold;
-}
-
-static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL;
-			hit = nc;
-		}
-	}
-	return hit;
 }
 
 static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -98,7 +89,7 @@ static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	int64_t t = 0;
 	if (v && kp_time_parse_rfc3339(&t, v, NULL) == KP_OK && t < in->now_ms)
 		return KP_OK;
-	char now[KP_TIME_BUF_SIZE], msg[MSG_MAX];
+	char now[KP_TIME_BUF_SIZE], msg[256]; /* a constant key and a time */
 	kp_time_format_rfc3339(in->now_ms / 1000 * 1000, now, sizeof(now));
 	kp__lc_arena a = { 0 };
 	kp__ncv view;
@@ -130,9 +121,10 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	int rc = annotate_now(r, in, nc, err);
 	if (rc || nc->metadata->deletion_timestamp_ms)
 		return rc;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "deleting unhealthy node: condition %s is %s", c->type,
-		 c->status);
+	char *msg = kp__strdup_printf("deleting unhealthy node: condition %s is %s", c->type,
+				      c->status);
+	if (!msg)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	const char *np = kp_labels_get(&node->metadata->labels, KP_LABEL_NODEPOOL);
 	const char *ct = kp_labels_get(&node->metadata->labels, KP_LABEL_CAPACITY_TYPE);
 	const char *labels[] = { "reason", "unhealthy", "nodepool", np ? np : "", "capacity_type",
@@ -148,13 +140,15 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	x.message = msg;
 	x.metric = "karpenter_nodeclaims_disrupted_total";
 	x.metric_labels = labels;
-	return kp__lc_action(r, &x, err);
+	rc = kp__lc_action(r, &x, err);
+	kp__free(msg);
+	return rc;
 }
 
 static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
 		  kp_error *err)
 {
-	const kp_nodeclaim *nc = nodeclaim_for(in, node);
+	const kp_nodeclaim *nc = kp__nodeclaim_for_node(r, in, node);
 	const kp_repair_policy *pol = NULL;
 	size_t n = 0;
 	if (!nc || kp_cloudprovider_repair_policies(&pol, &n, in->provider, NULL) != KP_OK)
@@ -167,7 +161,7 @@ static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 		return kp__lc_requeue(r, KP_KIND_NODE, CTRL, NULL, node->metadata->name,
 				      when - in->now_ms, err);
 	const char *pool = kp__nc_label(nc, KP_LABEL_NODEPOOL);
-	if (too_many_unhealthy(in, *pool ? pool : NULL, pol, n)) {
+	if (too_many_unhealthy(r, in, *pool ? pool : NULL, pol, n)) {
 		int rc = kp__lc_event(r, KP_KIND_NODE, NULL, node->metadata->name, "Warning",
 				      "NodeRepairBlocked",
 				      *pool ? "more than 20% nodes are unhealthy in the nodepool"

@@ -6,32 +6,49 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "lifecycle_private.h"
 
-#define KEY_MAX 512
-
-/* v1.NodeClassLabelKey: "<group>/<lowercased kind>"; 0 without a ref. */
-static int nodeclass_label(const kp_nodeclaim *nc, char *key, size_t size, const char **value)
+/* v1.NodeClassLabelKey of the NodeClaim's class in *key (arena) and the
+ * class name in *value: 1, 0 without a ref, -1 out of memory. */
+static int nodeclass_label(kp__lc_arena *a, const kp_nodeclaim *nc, const char **key,
+			   const char **value)
 {
 	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
 	if (!ref || !ref->kind || !ref->name)
 		return 0;
-	int len = snprintf(key, size, "%s/%s", ref->group ? ref->group : "", ref->kind);
-	if (len < 0 || (size_t)len >= size)
-		return 0;
-	for (size_t i = strlen(ref->group ? ref->group : "") + 1; key[i]; i++)
-		key[i] = (char)tolower((unsigned char)key[i]);
+	*key = kp__nodeclass_label_key(a, ref->group, ref->kind);
 	*value = ref->name;
-	return 1;
+	return *key ? 1 : -1;
 }
 
-static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+/* Label the object (meta is the view's) and list the patch when it changed. */
+static int label_object(kp_lifecycle_result *r, kp__lc_arena *a, const kp_nodeclaim *nc,
+			kp_object_meta *meta, const void *object, uint32_t kind,
+			const char *controller, kp_error *err)
 {
-	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
+	const char *key = NULL, *value = NULL;
+	int ch = nodeclass_label(a, nc, &key, &value);
+	if (ch > 0)
+		ch = kp__labels_put(a, &meta->labels, key, value);
+	if (ch <= 0)
+		return ch < 0 ? kp__error(err, KP_ENOMEM, NULL, "out of memory") : KP_OK;
+	char *msg = kp__strdup_printf("labelled %s=%s", key, value);
+	if (!msg)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp__lc_act x = { 0 };
+	x.verb = KP_LIFECYCLE_VERB_PATCH;
+	x.kind = kind;
+	x.controller = controller;
+	x.namespace_ = kind == KP_KIND_NODECLAIM ? meta->namespace_ : NULL;
+	x.name = meta->name;
+	x.reason = KP_LIFECYCLE_REASON_HYDRATED;
+	x.message = msg;
+	x.object = object;
+	int rc = kp__lc_action(r, &x, err);
+	kp__free(msg);
+	return rc;
 }
 
 KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
@@ -41,48 +58,15 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
 	int rc = kp__lc_check_input(r, in, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
-	char key[KEY_MAX];
-	const char *value = NULL;
-	if (rc || !managed(in, nc) || !nodeclass_label(nc, key, sizeof(key), &value))
+	if (rc || !kp__lc_manages(in, nc))
 		return rc;
 	kp__lc_arena a = { 0 };
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
-	int ch = kp__labels_put(&a, &v.meta.labels, key, value);
-	if (ch < 0)
-		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	if (ch > 0) {
-		char msg[KEY_MAX + 64];
-		snprintf(msg, sizeof(msg), "labelled %s=%s", key, value);
-		kp__lc_act x = { 0 };
-		x.verb = KP_LIFECYCLE_VERB_PATCH;
-		x.kind = KP_KIND_NODECLAIM;
-		x.controller = KP_LIFECYCLE_CONTROLLER_NODECLAIM_HYDRATION;
-		x.namespace_ = nc->metadata->namespace_;
-		x.name = nc->metadata->name;
-		x.reason = KP_LIFECYCLE_REASON_HYDRATED;
-		x.message = msg;
-		x.object = &v.nc;
-		rc = kp__lc_action(r, &x, err);
-	}
+	rc = label_object(r, &a, nc, &v.meta, &v.nc, KP_KIND_NODECLAIM,
+			  KP_LIFECYCLE_CONTROLLER_NODECLAIM_HYDRATION, err);
 	kp__lc_arena_free(&a);
 	return rc;
-}
-
-static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL;
-			hit = nc;
-		}
-	}
-	return hit;
 }
 
 KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -93,10 +77,8 @@ KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifec
 		rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
 	if (rc)
 		return rc;
-	const kp_nodeclaim *nc = nodeclaim_for(in, node);
-	char key[KEY_MAX];
-	const char *value = NULL;
-	if (!nc || !managed(in, nc) || !nodeclass_label(nc, key, sizeof(key), &value))
+	const kp_nodeclaim *nc = kp__nodeclaim_for_node(r, in, node);
+	if (!nc || !kp__lc_manages(in, nc))
 		return KP_OK;
 	kp__lc_arena a = { 0 };
 	kp_node v;
@@ -104,22 +86,8 @@ KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifec
 	kp__copy_sized(&v, node, sizeof(v));
 	kp__copy_sized(&m, node->metadata, sizeof(m));
 	v.metadata = &m;
-	int ch = kp__labels_put(&a, &m.labels, key, value);
-	if (ch < 0)
-		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	if (ch > 0) {
-		char msg[KEY_MAX + 64];
-		snprintf(msg, sizeof(msg), "labelled %s=%s", key, value);
-		kp__lc_act x = { 0 };
-		x.verb = KP_LIFECYCLE_VERB_PATCH;
-		x.kind = KP_KIND_NODE;
-		x.controller = KP_LIFECYCLE_CONTROLLER_NODE_HYDRATION;
-		x.name = node->metadata->name;
-		x.reason = KP_LIFECYCLE_REASON_HYDRATED;
-		x.message = msg;
-		x.object = &v;
-		rc = kp__lc_action(r, &x, err);
-	}
+	rc = label_object(r, &a, nc, &m, &v, KP_KIND_NODE, KP_LIFECYCLE_CONTROLLER_NODE_HYDRATION,
+			  err);
 	kp__lc_arena_free(&a);
 	return rc;
 }

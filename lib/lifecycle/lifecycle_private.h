@@ -25,6 +25,8 @@ typedef struct kp__lc_arena {
 } kp__lc_arena;
 void *kp__lc_alloc(kp__lc_arena *a, size_t size); /* zeroed; NULL when out of memory */
 char *kp__lc_strdup(kp__lc_arena *a, const char *s);
+/* printf into the arena at full length; NULL when out of memory. */
+char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
 void kp__lc_arena_free(kp__lc_arena *a);
 
 /* ---- appending to a result ---- */
@@ -59,15 +61,37 @@ void kp__lc_move_last_action(kp_lifecycle_result *r, size_t to, size_t from);
 #define KP__COND_UNKNOWN "Unknown"
 const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type);
 int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status);
+#define KP__COND_ROOT "Ready"
 /*
- * Set a condition as operatorpkg's ConditionSet does: unchanged when status,
- * reason and message are the same; otherwise lastTransitionTime = now; the
- * list stays sorted by type. Returns 1 if changed, 0 if not, -1 when out of
- * memory. The array is replaced by an arena copy.
+ * A kind's condition set as operatorpkg's status.ConditionSet keeps it: the
+ * root "Ready" and its dependents (NodeClaim: Launched, Registered,
+ * Initialized; NodePool: ValidationSucceeded, NodeClassReady).
  */
-int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type,
-		 const char *status, const char *reason, const char *message, int64_t generation,
-		 int64_t now_ms);
+typedef struct kp__condset {
+	const char *const *deps;
+	size_t n_deps;
+	int64_t generation; /* metadata.generation: every set condition observes it */
+	int64_t created_ms; /* creationTimestamp (now when absent) */
+	int64_t now_ms;
+	int deleting; /* deletionTimestamp set: a change bumps every observedGeneration */
+} kp__condset;
+void kp__condset_nodeclaim(kp__condset *cs, const kp_object_meta *m, int64_t now_ms);
+void kp__condset_nodepool(kp__condset *cs, const kp_object_meta *m, int64_t now_ms);
+/* For(): the root then each dependent set Unknown AwaitingReconciliation
+ * when absent. 1 if changed, 0 if not, -1 when out of memory. */
+int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n);
+/*
+ * Set a condition as operatorpkg's ConditionSet.Set does, after For():
+ * unchanged when status, reason and message are the same at the current
+ * generation; the lastTransitionTime moves only with the status (a new root
+ * or dependent takes the creationTimestamp, any other new one now); the
+ * list is ordered by lastTransitionTime with the root last; then the root
+ * is recomputed from the dependents (ReconcilingDependents,
+ * UnhealthyDependents or True). Returns 1 if changed, 0 if not, -1 when
+ * out of memory. The array is replaced by an arena copy.
+ */
+int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+		 const char *type, const char *status, const char *reason, const char *message);
 /* Remove a condition; 1 if removed, 0 if absent, -1 when out of memory. */
 int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type);
 
@@ -92,9 +116,47 @@ int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 const char *kp__meta_name(const kp_object_meta *m);
 const char *kp__nc_label(const kp_nodeclaim *nc, const char *key);
 const char *kp__node_condition_status(const kp_node *node, const char *type);
-/* the NodeClaim's Nodes by providerID: *count of them, the first in *out */
-size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
-				 const kp_node **out);
+/*
+ * Lookups (index.c). With the result of a kp_lifecycle_reconcile round on
+ * the same input they use the round's hash maps; otherwise they scan.
+ */
+typedef struct kp__lc_index kp__lc_index;
+int kp__lc_index_build(kp__lc_index **out, const kp_lifecycle_input *in, kp_error *err);
+void kp__lc_index_free(kp__lc_index *x);
+/* The index attached to a result (NULL: none); set by kp_lifecycle_reconcile. */
+const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r);
+void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x);
+/* the Nodes with this providerID: their number, the first in *out */
+size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				 const char *provider_id, const kp_node **out);
+/* The NodeClaim whose status.providerID is the Node's (NULL: none, or several). */
+const kp_nodeclaim *kp__nodeclaim_for_node(const kp_lifecycle_result *r,
+					   const kp_lifecycle_input *in, const kp_node *node);
+const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			      const char *name);
+const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+				      const char *name);
+/* Objects by a key, in input order: the NodeClaims or Nodes labelled
+ * karpenter.sh/nodepool=key, the Nodes with spec.providerID key, the pods
+ * (with metadata) bound to the Node named key. */
+enum { KP__ITER_POOL_NODECLAIMS, KP__ITER_POOL_NODES, KP__ITER_PID_NODES, KP__ITER_NODE_PODS };
+typedef struct kp__lc_iter {
+	const kp_lifecycle_input *in;
+	const char *key;
+	const uint32_t *next;
+	uint32_t i;
+	int kind, indexed;
+} kp__lc_iter;
+void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
+		      const kp_lifecycle_input *in, int kind, const char *key);
+const void *kp__lc_iter_next(kp__lc_iter *it);
+/* The NodePool's node class among in->nodeclasses by its nodeClassRef (NULL: none). */
+const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np);
+/* IsManaged: no provider, or the provider manages the NodeClaim's class. */
+int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
+/* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);
+ * NULL without a kind or out of memory. */
+char *kp__nodeclass_label_key(kp__lc_arena *a, const char *group, const char *kind);
 /* "graceful", "eventual" or "forceful" (upstream DisruptionTerminationMode) */
 const char *kp__termination_mode(const kp_nodeclaim *nc);
 /* Format a Go duration for messages. */
@@ -117,6 +179,24 @@ void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc);
 /* kp__cond_set on the view's status; marks status_changed */
 int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status,
 		const char *reason, const char *message, int64_t now_ms);
+
+/* ---- NodePool registration health (registration.c) ---- */
+typedef struct kp__reg_health kp__reg_health;
+int kp__reg_health_new(kp__reg_health **out);
+void kp__reg_health_free(kp__reg_health *h);
+/* The round's trackers attached to a result (NULL: a single call). */
+kp__reg_health *kp__lc_result_health(const kp_lifecycle_result *r);
+void kp__lc_result_set_health(kp_lifecycle_result *r, kp__reg_health *h);
+/* One NodeClaim's turn starts (begin) or is dropped (undo). */
+void kp__reg_health_begin(kp__reg_health *h);
+void kp__reg_health_undo(kp__reg_health *h);
+/* A registration (success 1) or a launch/registration timeout (0) of the
+ * NodeClaim (the view): NodeRegistrationHealthy on its NodePool, an
+ * updateStatus of the NodePool when it changes. launched: the NodeClaim's
+ * Launched condition (the reason of a launch failure). */
+int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			   const kp_nodeclaim *nc, int success, const kp_condition *launched,
+			   kp_error *err);
 
 /* ---- the controllers' internals ---- */
 int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,

@@ -13,6 +13,7 @@
 #include <karpenter/hash.h>
 #include <karpenter/wellknown.h>
 
+#include "common/map.h"
 #include "lifecycle_private.h"
 
 #define CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
@@ -33,7 +34,7 @@ typedef struct nc_work {
 	kp_nodeclaim_status status;
 	int meta_changed, status_changed;
 	const char *status_reason;     /* the last step that changed the status */
-	char status_message[MSG_MAX];
+	const char *status_prefix, *status_arg; /* its message: prefix then arg */
 	/* the Node after registration (a view), when this round patched it */
 	kp_node node;
 	kp_object_meta node_meta;
@@ -85,51 +86,54 @@ static int oom(kp_error *err)
 	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 }
 
+static void nc_condset(const nc_work *w, kp__condset *cs)
+{
+	kp__condset_nodeclaim(cs, &w->meta, w->in->now_ms);
+}
+
+/* StatusConditions().Set…: the root Ready follows (operatorpkg). */
 static int set_cond(nc_work *w, const char *type, const char *status, const char *reason,
 		    const char *message)
 {
-	int rc = kp__cond_set(&w->arena, &w->status.conditions, &w->status.n_conditions, type,
-			      status, reason, message, w->meta.generation, w->in->now_ms);
+	kp__condset cs;
+	nc_condset(w, &cs);
+	int rc = kp__cond_set(&w->arena, &cs, &w->status.conditions, &w->status.n_conditions, type,
+			      status, reason ? reason : type, message);
 	if (rc > 0)
 		w->status_changed = 1;
 	return rc;
 }
 
-/* operatorpkg: the root condition Ready follows the dependents Launched,
- * Registered, Initialized: the False one, else the Unknown one most
- * recently changed, else True. */
-static int recompute_ready(nc_work *w)
-{
-	static const char *const deps[] = { "Launched", "Registered", "Initialized" };
-	const kp_condition *pick = NULL;
-	for (int pass = 0; pass < 2 && !pick; pass++) {
-		const char *want = pass == 0 ? KP__COND_FALSE : KP__COND_UNKNOWN;
-		for (size_t i = 0; i < 3; i++) {
-			const kp_condition *c = nc_cond(w, deps[i]);
-			if (c && c->status && strcmp(c->status, want) == 0 &&
-			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
-				pick = c;
-		}
-	}
-	if (!pick)
-		return set_cond(w, "Ready", KP__COND_TRUE, "Ready", "");
-	return set_cond(w, "Ready", pick->status, pick->reason, pick->message);
-}
-
 static int set_dep(nc_work *w, const char *type, const char *status, const char *reason,
 		   const char *message)
 {
-	int rc = set_cond(w, type, status, reason ? reason : type, message);
-	if (rc < 0)
-		return rc;
-	return recompute_ready(w) < 0 ? -1 : rc;
+	return set_cond(w, type, status, reason, message);
 }
 
-/* The status update's reason and message: prefix then arg. */
+/* A settled condition is set again as it is, so it observes the current
+ * generation (upstream: "always set the status condition to the latest
+ * generation"); the root follows. */
+static int keep_at_generation(nc_work *w, const kp_condition *c, kp_error *err)
+{
+	kp_condition copy = *c;
+	return set_cond(w, copy.type, copy.status, copy.reason ? copy.reason : "", copy.message) < 0
+		       ? oom(err)
+		       : KP_OK;
+}
+
+/* The status update's reason and message: prefix then arg (both outlive
+ * the round: literals, the input's or the arena's strings). */
 static void status_why(nc_work *w, const char *reason, const char *prefix, const char *arg)
 {
 	w->status_reason = reason;
-	snprintf(w->status_message, sizeof(w->status_message), "%s%s", prefix, arg ? arg : "");
+	w->status_prefix = prefix;
+	w->status_arg = arg;
+}
+
+static const char *status_message(nc_work *w)
+{
+	return kp__lc_printf(&w->arena, "%s%s", w->status_prefix ? w->status_prefix : "",
+			     w->status_arg ? w->status_arg : "");
 }
 
 static const char *const *disrupted_labels(const kp_nodeclaim *nc, const char *reason,
@@ -201,12 +205,14 @@ static void truncate_message(char *dst, size_t size, const char *msg)
 
 static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err)
 {
-	char msg[MSG_MAX], ev[MSG_MAX + 128];
+	char msg[320];
 	truncate_message(msg, sizeof(msg), perr->message[0] ? perr->message : kp_strerror(rc));
 	const kp_nodeclaim *nc = &w->nc;
 	if (rc == KP_EINSUFFICIENT || rc == KP_ENOTREADY) {
 		int ice = rc == KP_EINSUFFICIENT;
-		snprintf(ev, sizeof(ev), "NodeClaim %s event: %s", w->meta.name, msg);
+		char *ev = kp__lc_printf(&w->arena, "NodeClaim %s event: %s", w->meta.name, msg);
+		if (!ev)
+			return oom(err);
 		w->deleted = 1;
 		return nc_delete(w->r, CTRL, nc,
 				 ice ? KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY
@@ -227,13 +233,15 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 
 static int launch_record(nc_work *w, const kp_nodeclaim *created, kp_error *err)
 {
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
-		 "capacity-type %s",
-		 created->status && created->status->provider_id ? created->status->provider_id : "",
-		 kp__nc_label(created, KP_LABEL_INSTANCE_TYPE),
-		 kp__nc_label(created, KP_LABEL_TOPOLOGY_ZONE),
-		 kp__nc_label(created, KP_LABEL_CAPACITY_TYPE));
+	char *msg = kp__lc_printf(
+		&w->arena, "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
+		"capacity-type %s",
+		created->status && created->status->provider_id ? created->status->provider_id : "",
+		kp__nc_label(created, KP_LABEL_INSTANCE_TYPE),
+		kp__nc_label(created, KP_LABEL_TOPOLOGY_ZONE),
+		kp__nc_label(created, KP_LABEL_CAPACITY_TYPE));
+	if (!msg)
+		return oom(err);
 	kp__lc_act a = { 0 };
 	a.verb = KP_LIFECYCLE_VERB_PROVIDER_CREATE;
 	a.kind = KP_KIND_NODECLAIM;
@@ -271,7 +279,7 @@ static int step_launch(nc_work *w, kp_nodeclaim **created, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Launched");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	if (!w->in->provider)
 		return KP_OK;
 	kp_error perr = KP_ERROR_INIT;
@@ -414,10 +422,12 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	node_view(w, node);
 	if (sync_node(w) < 0)
 		return oom(err);
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "registered nodeclaim: Node %s synced (labels, annotations, "
-		 "taints, owner reference, finalizer), karpenter.sh/unregistered taint removed",
-		 kp__meta_name(node->metadata));
+	char *msg = kp__lc_printf(&w->arena, "registered nodeclaim: Node %s synced (labels, "
+				  "annotations, taints, owner reference, finalizer), "
+				  "karpenter.sh/unregistered taint removed",
+				  kp__meta_name(node->metadata));
+	if (!msg)
+		return oom(err);
 	const char *labels[] = { "nodepool", kp__nc_label(&w->nc, KP_LABEL_NODEPOOL), "zone",
 				 kp__nc_label(&w->nc, KP_LABEL_TOPOLOGY_ZONE), NULL };
 	int rc = node_patch(w, KP_LIFECYCLE_REASON_REGISTERED, msg, "karpenter_nodes_created_total",
@@ -427,6 +437,8 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	if (set_dep(w, "Registered", KP__COND_TRUE, NULL, "") < 0)
 		return oom(err);
 	w->status.node_name = w->node_meta.name;
+	if ((rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 1, NULL, err)) != KP_OK)
+		return rc;
 	status_why(w, KP_LIFECYCLE_REASON_REGISTERED, "registered nodeclaim with Node ",
 		   w->node_meta.name);
 	return KP_OK;
@@ -436,9 +448,9 @@ static int step_registration(nc_work *w, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Registered");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	const kp_node *node = NULL;
-	size_t n = kp__nodes_for_provider_id(w->in, w->status.provider_id, &node);
+	size_t n = kp__nodes_for_provider_id(w->r, w->in, w->status.provider_id, &node);
 	if (n == 0) {
 		if (set_dep(w, "Registered", KP__COND_UNKNOWN, "NodeNotFound",
 			    "Node not registered with cluster") < 0)
@@ -461,13 +473,13 @@ static int step_registration(nc_work *w, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* Initialization                                                      */
 
-static void format_taint(char *buf, size_t size, const kp_taint *t)
+/* "key[=value]:Effect" (arena); NULL when out of memory. */
+static const char *format_taint(kp__lc_arena *a, const kp_taint *t)
 {
 	const char *eff = kp_taint_effect_name(t->effect);
 	if (!t->value || !*t->value)
-		snprintf(buf, size, "%s:%s", t->key, eff);
-	else
-		snprintf(buf, size, "%s=%s:%s", t->key, t->value, eff);
+		return kp__lc_printf(a, "%s:%s", t->key, eff);
+	return kp__lc_printf(a, "%s=%s:%s", t->key, t->value, eff);
 }
 
 static const kp_taint *startup_taint_left(const kp_node_spec *ns, const kp_nodeclaim_spec *s)
@@ -502,29 +514,30 @@ static const char *resource_not_registered(const kp_node *node, const kp_nodecla
 	return NULL;
 }
 
-/* Why the Node is not initialized: the reason, and the message in buf. */
-static const char *not_initialized(const kp_node *node, const kp_nodeclaim_spec *s, char *buf,
-				   size_t size)
+/* Why the Node is not initialized: the reason, and the message in *msg
+ * (arena; NULL with a reason when out of memory). */
+static const char *not_initialized(kp__lc_arena *a, const kp_node *node,
+				   const kp_nodeclaim_spec *s, const char **msg)
 {
-	char t[512];
+	const char *t;
 	if (strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) != 0) {
-		snprintf(buf, size, "Node status is NotReady");
+		*msg = "Node status is NotReady";
 		return "NodeNotReady";
 	}
 	const kp_taint *taint = startup_taint_left(node->spec, s);
 	if (taint) {
-		format_taint(t, sizeof(t), taint);
-		snprintf(buf, size, "StartupTaint \"%s\" still exists", t);
+		t = format_taint(a, taint);
+		*msg = t ? kp__lc_printf(a, "StartupTaint \"%s\" still exists", t) : NULL;
 		return "StartupTaintsExist";
 	}
 	if ((taint = ephemeral_taint_left(node->spec)) != NULL) {
-		format_taint(t, sizeof(t), taint);
-		snprintf(buf, size, "KnownEphemeralTaint \"%s\" still exists", t);
+		t = format_taint(a, taint);
+		*msg = t ? kp__lc_printf(a, "KnownEphemeralTaint \"%s\" still exists", t) : NULL;
 		return "KnownEphemeralTaintsExist";
 	}
 	const char *res = resource_not_registered(node, s);
 	if (res) {
-		snprintf(buf, size, "Resource \"%s\" was requested but not registered", res);
+		*msg = kp__lc_printf(a, "Resource \"%s\" was requested but not registered", res);
 		return "ResourceNotRegistered";
 	}
 	return NULL;
@@ -534,22 +547,18 @@ static int step_initialization(nc_work *w, kp_error *err)
 {
 	const kp_condition *c = nc_cond(w, "Initialized");
 	if (c && c->status && strcmp(c->status, KP__COND_UNKNOWN) != 0)
-		return KP_OK;
+		return keep_at_generation(w, c, err);
 	if (!nc_cond_is(w, "Registered", KP__COND_TRUE))
 		return KP_OK;
 	const kp_node *node = NULL;
 	if (w->have_node_view)
 		node = &w->node;
-	else if (kp__nodes_for_provider_id(w->in, w->status.provider_id, &node) != 1)
+	else if (kp__nodes_for_provider_id(w->r, w->in, w->status.provider_id, &node) != 1)
 		node = NULL;
-	char msg[MSG_MAX];
-	const char *reason = "NodeNotFound";
-	if (!node)
-		snprintf(msg, sizeof(msg), "Node not registered with cluster");
-	else
-		reason = not_initialized(node, w->nc.spec, msg, sizeof(msg));
+	const char *reason = "NodeNotFound", *m = "Node not registered with cluster";
+	if (node)
+		reason = not_initialized(&w->arena, node, w->nc.spec, &m);
 	if (reason) {
-		char *m = kp__lc_strdup(&w->arena, msg);
 		if (!m || set_dep(w, "Initialized", KP__COND_UNKNOWN, reason, m) < 0)
 			return oom(err);
 		status_why(w, KP_LIFECYCLE_REASON_NOT_INITIALIZED, "", m);
@@ -561,8 +570,10 @@ static int step_initialization(nc_work *w, kp_error *err)
 	if (ch < 0)
 		return oom(err);
 	if (ch) {
-		snprintf(msg, sizeof(msg), "initialized nodeclaim: Node %s labelled "
-			 "karpenter.sh/initialized=true", w->node_meta.name);
+		const char *msg = kp__lc_printf(&w->arena, "initialized nodeclaim: Node %s labelled "
+						"karpenter.sh/initialized=true", w->node_meta.name);
+		if (!msg)
+			return oom(err);
 		int rc = node_patch(w, KP_LIFECYCLE_REASON_INITIALIZED, msg, NULL, NULL, err);
 		if (rc)
 			return rc;
@@ -580,11 +591,16 @@ static int step_initialization(nc_work *w, kp_error *err)
 static int timeout_delete(nc_work *w, int64_t timeout_ms, const char *reason,
 			  const char *metric_reason, const char *why, kp_error *err)
 {
-	char d[64], msg[MSG_MAX];
+	char d[64];
 	kp__fmt_duration_ms(timeout_ms, d, sizeof(d));
-	snprintf(msg, sizeof(msg), "terminating due to timeout: %s after %s (%s)", metric_reason, d,
-		 why);
+	const char *msg = kp__lc_printf(&w->arena, "terminating due to timeout: %s after %s (%s)",
+					metric_reason, d, why);
+	if (!msg)
+		return oom(err);
 	w->deleted = 1;
+	int rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 0, nc_cond(w, "Launched"), err);
+	if (rc)
+		return rc;
 	return nc_delete(w->r, CTRL, &w->nc, reason, msg, metric_reason, NULL, NULL, NULL, err);
 }
 
@@ -630,16 +646,15 @@ static int step_liveness(nc_work *w, int64_t *requeue_ms, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* The controller                                                      */
 
-/* StatusConditions(): the dependents and the root exist. */
+/* StatusConditions(): the root and the dependents exist. */
 static int ensure_conditions(nc_work *w)
 {
-	static const char *const types[] = { "Launched", "Registered", "Initialized", "Ready" };
-	for (size_t i = 0; i < 4; i++)
-		if (!nc_cond(w, types[i]) &&
-		    set_cond(w, types[i], KP__COND_UNKNOWN, "AwaitingReconciliation",
-			     "object is awaiting reconciliation") < 0)
-			return -1;
-	return 0;
+	kp__condset cs;
+	nc_condset(w, &cs);
+	int rc = kp__cond_init(&w->arena, &cs, &w->status.conditions, &w->status.n_conditions);
+	if (rc > 0)
+		w->status_changed = 1;
+	return rc < 0 ? -1 : 0;
 }
 
 static int run_steps(nc_work *w, kp_nodeclaim **created, int64_t *requeue_ms, kp_error *err)
@@ -671,10 +686,13 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	if (rc == KP_OK && !w->deleted && w->meta_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_LAUNCHED,
 			      "labels and annotations resolved by the cloud provider", err);
+	const char *sm = NULL;
+	if (rc == KP_OK && !w->deleted && w->status_changed && !(sm = status_message(w)))
+		rc = oom(err);
 	if (rc == KP_OK && !w->deleted && w->status_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
 			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_NOT_REGISTERED,
-			      w->status_message, err);
+			      sm, err);
 	if (rc == KP_OK && !w->deleted && requeue_ms >= 0)
 		rc = kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name,
 				    requeue_ms, err);
@@ -689,7 +707,7 @@ static int check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 
 static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
-	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
+	return kp__lc_manages(in, nc);
 }
 
 KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -751,16 +769,6 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
 
 /* ------------------------------------------------------------------ */
 /* Disruption conditions (Drifted)                                     */
-
-static const kp_nodepool *nodepool_of(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
-{
-	const char *name = kp__nc_label(nc, KP_LABEL_NODEPOOL);
-	for (size_t i = 0; *name && i < in->n_nodepools; i++)
-		if (in->nodepools[i] && in->nodepools[i]->metadata &&
-		    strcmp(kp__meta_name(in->nodepools[i]->metadata), name) == 0)
-			return in->nodepools[i];
-	return NULL;
-}
 
 static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 {
@@ -834,7 +842,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms)
 		return rc;
-	const kp_nodepool *np = nodepool_of(in, nc);
+	const kp_nodepool *np = kp__nodepool_named(r, in, kp__nc_label(nc, KP_LABEL_NODEPOOL));
 	if (!np)
 		return KP_OK;
 	nc_work w;
@@ -843,6 +851,9 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 	rc = drifted_condition(&w, np, err);
 	if (rc == KP_OK)
 		rc = consolidatable_condition(&w, np, err);
+	const char *sm = NULL;
+	if (rc == KP_OK && w.status_changed && !(sm = status_message(&w)))
+		rc = oom(err);
 	if (rc == KP_OK && w.status_changed) {
 		kp__lc_act a = { 0 };
 		a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
@@ -851,7 +862,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 		a.namespace_ = nc_ns(&w);
 		a.name = w.meta.name;
 		a.reason = w.status_reason;
-		a.message = w.status_message;
+		a.message = sm;
 		a.object = &w.nc;
 		rc = kp__lc_action(r, &a, err);
 	}
@@ -864,36 +875,43 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 /* ------------------------------------------------------------------ */
 /* Garbage collection                                                  */
 
-static int listed(kp_nodeclaim *const *list, size_t n, const char *provider_id)
+/* The provider IDs the provider lists (instances not deleting). */
+static int listed_ids(kp__map *ids, kp_nodeclaim *const *list, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (list[i] && list[i]->status && list[i]->status->provider_id &&
-		    (!list[i]->metadata || !list[i]->metadata->deletion_timestamp_ms) &&
-		    strcmp(list[i]->status->provider_id, provider_id) == 0)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *pid = list[i] && list[i]->status ? list[i]->status->provider_id : NULL;
+		if (pid && (!list[i]->metadata || !list[i]->metadata->deletion_timestamp_ms) &&
+		    kp__map_put(ids, pid, strlen(pid), 0, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+	}
+	return KP_OK;
 }
 
 static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodeclaim *nc,
-		  kp_nodeclaim *const *list, size_t n, kp_error *err)
+		  const kp__map *ids, kp_error *err)
 {
 	const kp_nodeclaim_status *s = nc->status;
+	uint32_t unused;
 	if (!s || !kp__cond_is(s->conditions, s->n_conditions, "Registered", KP__COND_TRUE) ||
 	    nc->metadata->deletion_timestamp_ms || !managed(in, nc) ||
-	    listed(list, n, s->provider_id ? s->provider_id : ""))
+	    kp__map_gets(ids, s->provider_id ? s->provider_id : "", &unused))
 		return KP_OK;
 	const kp_node *node = NULL;
 	/* upstream's NodeForNodeClaim: several Nodes for one provider ID is an
 	 * error, so such a NodeClaim is collected like one without a Node */
-	if (kp__nodes_for_provider_id(in, s->provider_id, &node) == 1 &&
+	if (kp__nodes_for_provider_id(r, in, s->provider_id, &node) == 1 &&
 	    strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) == 0)
 		return KP_OK;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "garbage collecting nodeclaim with no cloudprovider "
-		 "representation (provider-id %s)", s->provider_id ? s->provider_id : "");
-	return nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
-			 KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
-			 NULL, err);
+	char *msg = kp__strdup_printf("garbage collecting nodeclaim with no cloudprovider "
+				      "representation (provider-id %s)",
+				      s->provider_id ? s->provider_id : "");
+	if (!msg)
+		return oom(err);
+	int rc = nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
+			   KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
+			   NULL, err);
+	kp__free(msg);
+	return rc;
 }
 
 KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -911,10 +929,14 @@ KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_l
 	size_t n = 0;
 	if ((rc = kp_cloudprovider_list(&list, &n, in->provider, err)) != KP_OK)
 		return rc;
+	kp__map ids = { 0 };
+	if (listed_ids(&ids, list, n) != KP_OK)
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_nodeclaims_free(list, n);
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++)
-		rc = gc_one(r, in, in->nodeclaims[i], list, n, err);
-	kp_nodeclaims_free(list, n);
+		rc = gc_one(r, in, in->nodeclaims[i], &ids, err);
+	kp__map_free(&ids);
 	if (rc)
 		kp__lc_rollback(r, mark);
 	return rc;

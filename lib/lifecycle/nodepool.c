@@ -16,7 +16,6 @@
 
 #include "lifecycle_private.h"
 
-#define MSG_MAX 1024
 
 typedef struct np_view {
 	kp_nodepool np;
@@ -38,43 +37,27 @@ static void np_view_init(np_view *v, const kp_nodepool *np)
 	v->np.status = &v->status;
 }
 
-static int64_t generation(const np_view *v)
-{
-	return v->np.metadata->generation;
-}
-
 static int set(np_view *v, const char *type, const char *status, const char *reason,
 	       const char *message, int64_t now)
 {
-	int rc = kp__cond_set(&v->arena, &v->status.conditions, &v->status.n_conditions, type,
-			      status, reason, message, generation(v), now);
+	kp__condset cs;
+	kp__condset_nodepool(&cs, v->np.metadata, now);
+	int rc = kp__cond_set(&v->arena, &cs, &v->status.conditions, &v->status.n_conditions, type,
+			      status, reason, message);
 	if (rc > 0)
 		v->changed = 1;
 	return rc;
 }
 
-/* Ready follows ValidationSucceeded and NodeClassReady (operatorpkg). */
-static int recompute_ready(np_view *v, int64_t now)
+/* StatusConditions(): the root and the dependents exist. */
+static int init_conditions(np_view *v, int64_t now)
 {
-	static const char *const deps[] = { "ValidationSucceeded", "NodeClassReady" };
-	const kp_condition *pick = NULL;
-	int missing = 0;
-	for (int pass = 0; pass < 2 && !pick; pass++)
-		for (size_t i = 0; i < 2; i++) {
-			const kp_condition *c = kp__cond_get(v->status.conditions,
-							     v->status.n_conditions, deps[i]);
-			missing |= !c;
-			if (c && c->status &&
-			    strcmp(c->status, pass ? KP__COND_UNKNOWN : KP__COND_FALSE) == 0 &&
-			    (!pick || c->last_transition_time_ms > pick->last_transition_time_ms))
-				pick = c;
-		}
-	if (pick)
-		return set(v, "Ready", pick->status, pick->reason, pick->message, now);
-	if (missing)
-		return set(v, "Ready", KP__COND_UNKNOWN, "AwaitingReconciliation",
-			   "object is awaiting reconciliation", now);
-	return set(v, "Ready", KP__COND_TRUE, "Ready", "", now);
+	kp__condset cs;
+	kp__condset_nodepool(&cs, v->np.metadata, now);
+	int rc = kp__cond_init(&v->arena, &cs, &v->status.conditions, &v->status.n_conditions);
+	if (rc > 0)
+		v->changed = 1;
+	return rc;
 }
 
 static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char *reason,
@@ -93,22 +76,6 @@ static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char
 	return kp__lc_action(r, &a, err);
 }
 
-static const kp_nodeclass_status *nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np)
-{
-	const kp_nodepool_spec *s = np->spec;
-	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
-						     ? s->template_->spec->node_class_ref
-						     : NULL;
-	for (size_t i = 0; ref && i < in->n_nodeclasses; i++) {
-		const kp_nodeclass_status *c = in->nodeclasses[i];
-		if (c && c->name && ref->name && strcmp(c->name, ref->name) == 0 &&
-		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
-		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
-			return c;
-	}
-	return NULL;
-}
-
 static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodepool *np,
 		 kp_error *err)
 {
@@ -117,9 +84,8 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	np_view v;
 	np_view_init(&v, np);
 	int rc = KP_OK, ch = 0;
-	char msg[MSG_MAX] = "";
 	if (in->nodeclasses) {
-		const kp_nodeclass_status *c = nodeclass_of(in, np);
+		const kp_nodeclass_status *c = kp__nodeclass_of(in, np);
 		if (!c)
 			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotFound",
 				 "NodeClass not found on cluster", in->now_ms);
@@ -132,9 +98,8 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	kp_validation *val = NULL;
 	if (ch >= 0 && (rc = kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, err)) == KP_OK) {
 		const kp_field_error *fe = kp_validation_count(val) ? kp_validation_at(val, 0) : NULL;
-		if (fe)
-			snprintf(msg, sizeof(msg), "%s: %s", fe->field, fe->message);
-		char *m = kp__lc_strdup(&v.arena, msg);
+		char *m = fe ? kp__lc_printf(&v.arena, "%s: %s", fe->field, fe->message)
+			     : kp__lc_strdup(&v.arena, "");
 		ch = !m ? -1
 		     : fe ? set(&v, "ValidationSucceeded", KP__COND_FALSE, "NodePoolValidationFailed", m,
 				in->now_ms)
@@ -142,16 +107,17 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 				in->now_ms);
 	}
 	kp_validation_free(val);
-	if (rc == KP_OK && (ch < 0 || recompute_ready(&v, in->now_ms) < 0))
+	if (rc == KP_OK && (ch < 0 || init_conditions(&v, in->now_ms) < 0))
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	if (rc == KP_OK) {
 		const kp_condition *ready = kp__cond_get(v.status.conditions, v.status.n_conditions,
 							 "Ready");
-		snprintf(msg, sizeof(msg), "Ready=%s%s%s", ready->status,
-			 ready->message && *ready->message ? ": " : "",
-			 ready->message ? ready->message : "");
-		rc = emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
-			  KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err);
+		const char *msg = kp__lc_printf(&v.arena, "Ready=%s%s%s", ready->status,
+						ready->message && *ready->message ? ": " : "",
+						ready->message ? ready->message : "");
+		rc = msg ? emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
+				KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err)
+			 : kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	kp__lc_arena_free(&v.arena);
 	return rc;
@@ -219,11 +185,10 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 			      const kp_nodepool *np, kp_error *err)
 {
-	for (size_t i = 0; i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (!nc || !nc->metadata ||
-		    strcmp(kp__nc_label(nc, "karpenter.sh/nodepool"), kp__meta_name(np->metadata)) ||
-		    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODECLAIMS, kp__meta_name(np->metadata));
+	for (const kp_nodeclaim *nc; (nc = kp__lc_iter_next(&it)) != NULL;) {
+		if (!nc->metadata || !kp__lc_manages(in, nc))
 			continue;
 		kp_labels add = KP_LABELS_INIT;
 		int rc = kp_nodeclaim_hash_annotations(&add, np, nc, NULL, err);

@@ -48,19 +48,48 @@ static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
+static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+
+/* The round looks objects up through one index (hash maps over the input)
+ * attached to the result while it runs: linear in the objects. */
 KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     kp_error *err)
 {
-	int rc0 = kp__lc_check_input(r, in, err);
-	if (rc0)
-		return rc0;
+	int rc = kp__lc_check_input(r, in, err);
+	if (rc)
+		return rc;
+	const kp__lc_index *outer = kp__lc_result_index(r);
+	kp__reg_health *outer_health = kp__lc_result_health(r), *h = NULL;
+	kp__lc_index *x = NULL;
+	if ((rc = kp__lc_index_build(&x, in, err)) != KP_OK)
+		return rc;
+	if (kp__reg_health_new(&h) != KP_OK) {
+		kp__lc_index_free(x);
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	kp__lc_result_set_index(r, x);
+	kp__lc_result_set_health(r, h);
+	rc = run_round(r, in, err);
+	kp__lc_result_set_index(r, outer);
+	kp__lc_result_set_health(r, outer_health);
+	kp__reg_health_free(h);
+	kp__lc_index_free(x);
+	return rc;
+}
+
+static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+{
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++) {
 		kp__lc_mark m = kp__lc_mark_get(r);
 		const kp_nodeclaim *nc = in->nodeclaims[i];
-		rc = isolate(r, m, per_nodeclaim(r, in, nc, err), KP_KIND_NODECLAIM,
-			     KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE, nc ? nc->metadata : NULL, err);
+		kp__reg_health_begin(kp__lc_result_health(r));
+		int one = per_nodeclaim(r, in, nc, err);
+		if (one == KP_EINVAL) /* its outcome is dropped with its actions */
+			kp__reg_health_undo(kp__lc_result_health(r));
+		rc = isolate(r, m, one, KP_KIND_NODECLAIM, KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE,
+			     nc ? nc->metadata : NULL, err);
 	}
 	if (rc == KP_OK)
 		rc = kp_lifecycle_garbage_collection(r, in, err);
@@ -79,6 +108,8 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 	}
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
 		rc = kp_lifecycle_nodepool_readiness(r, in, in->nodepools[i], err);
+		if (rc == KP_OK)
+			rc = kp_lifecycle_nodepool_registration_health(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)
 			rc = kp_lifecycle_nodepool_hash(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,29 @@ struct kp_lifecycle_result {
 	size_t n_events, cap_events;
 	kp_lifecycle_requeue **requeues;
 	size_t n_requeues, cap_requeues;
+	const kp__lc_index *index; /* the round's lookups (kp_lifecycle_reconcile), or NULL */
+	kp__reg_health *health;    /* the round's registration outcomes, or NULL */
 };
+
+kp__reg_health *kp__lc_result_health(const kp_lifecycle_result *r)
+{
+	return r->health;
+}
+
+void kp__lc_result_set_health(kp_lifecycle_result *r, kp__reg_health *h)
+{
+	r->health = h;
+}
+
+const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r)
+{
+	return r->index;
+}
+
+void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x)
+{
+	r->index = x;
+}
 
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
@@ -40,6 +63,23 @@ char *kp__lc_strdup(kp__lc_arena *a, const char *s)
 	char *p = kp__lc_alloc(a, len + 1);
 	if (p && len)
 		memcpy(p, s, len);
+	return p;
+}
+
+char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	char *p = kp__lc_alloc(a, (size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 	return p;
 }
 
@@ -310,13 +350,114 @@ static int str_eq(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type,
-		 const char *status, const char *reason, const char *message, int64_t generation,
-		 int64_t now_ms)
+static const char *const nodeclaim_deps[] = { "Launched", "Registered", "Initialized" };
+static const char *const nodepool_deps[] = { "ValidationSucceeded", "NodeClassReady" };
+
+static void condset_fill(kp__condset *cs, const kp_object_meta *m, int64_t now_ms)
+{
+	cs->generation = m ? m->generation : 0;
+	/* no creationTimestamp: not stored yet, the API server would set it now */
+	cs->created_ms = m && m->creation_timestamp_ms ? m->creation_timestamp_ms : now_ms;
+	cs->deleting = m && m->deletion_timestamp_ms != 0;
+	cs->now_ms = now_ms;
+}
+
+void kp__condset_nodeclaim(kp__condset *cs, const kp_object_meta *m, int64_t now_ms)
+{
+	cs->deps = nodeclaim_deps;
+	cs->n_deps = sizeof(nodeclaim_deps) / sizeof(nodeclaim_deps[0]);
+	condset_fill(cs, m, now_ms);
+}
+
+void kp__condset_nodepool(kp__condset *cs, const kp_object_meta *m, int64_t now_ms)
+{
+	cs->deps = nodepool_deps;
+	cs->n_deps = sizeof(nodepool_deps) / sizeof(nodepool_deps[0]);
+	condset_fill(cs, m, now_ms);
+}
+
+static int is_dep(const kp__condset *cs, const char *type)
+{
+	for (size_t i = 0; i < cs->n_deps; i++)
+		if (strcmp(cs->deps[i], type) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_root(const kp_condition *c)
+{
+	return c->type && strcmp(c->type, KP__COND_ROOT) == 0;
+}
+
+/* operatorpkg's order: the root last, the others by lastTransitionTime
+ * (stable: equal times keep their order). */
+static int cond_before(const kp_condition *x, const kp_condition *y)
+{
+	if (is_root(x) || is_root(y))
+		return is_root(y);
+	return x->last_transition_time_ms < y->last_transition_time_ms;
+}
+
+static void cond_sort(kp_condition **list, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		kp_condition *x = list[i];
+		size_t j = i;
+		for (; j > 0 && cond_before(x, list[j - 1]); j--)
+			list[j] = list[j - 1];
+		list[j] = x;
+	}
+}
+
+static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+		   const char *type, const char *status, const char *reason, const char *message);
+
+/* recomputeRootCondition: Ready True when every dependent is True at the
+ * object's generation; else Unknown ReconcilingDependents, or False
+ * UnhealthyDependents when one is False at the generation, with the
+ * unhealthy dependents as "Type=Status, ..." (latest transition first). */
+static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds,
+			  size_t *n)
+{
+	kp_condition **bad = kp__lc_alloc(a, (*n ? *n : 1) * sizeof(*bad));
+	if (!bad)
+		return -1;
+	size_t nb = 0, len = 1;
+	int any_false = 0;
+	for (size_t i = 0; i < *n; i++) {
+		kp_condition *c = (*conds)[i];
+		if (!c || !c->type || !is_dep(cs, c->type))
+			continue;
+		int f = str_eq(c->status, KP__COND_FALSE);
+		if (!f && !str_eq(c->status, KP__COND_UNKNOWN) &&
+		    c->observed_generation == cs->generation)
+			continue;
+		any_false |= f && c->observed_generation == cs->generation;
+		size_t j = nb++;
+		for (; j > 0 && bad[j - 1]->last_transition_time_ms < c->last_transition_time_ms; j--)
+			bad[j] = bad[j - 1];
+		bad[j] = c;
+		len += strlen(c->type) + strlen(c->status ? c->status : "") + 3;
+	}
+	if (!nb)
+		return set_one(a, cs, conds, n, KP__COND_ROOT, KP__COND_TRUE, KP__COND_ROOT, "");
+	char *msg = kp__lc_alloc(a, len);
+	if (!msg)
+		return -1;
+	size_t at = 0;
+	for (size_t i = 0; i < nb; i++)
+		at += (size_t)snprintf(msg + at, len - at, "%s%s=%s", i ? ", " : "", bad[i]->type,
+				       bad[i]->status ? bad[i]->status : "");
+	return set_one(a, cs, conds, n, KP__COND_ROOT, any_false ? KP__COND_FALSE : KP__COND_UNKNOWN,
+		       any_false ? "UnhealthyDependents" : "ReconcilingDependents", msg);
+}
+
+static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+		   const char *type, const char *status, const char *reason, const char *message)
 {
 	const kp_condition *old = kp__cond_get(*conds, *n, type);
 	if (old && str_eq(old->status, status) && str_eq(old->reason, reason) &&
-	    str_eq(old->message, message) && old->observed_generation == generation)
+	    str_eq(old->message, message) && old->observed_generation == cs->generation)
 		return 0;
 	kp_condition **list = kp__lc_alloc(a, (*n + 1) * sizeof(*list));
 	kp_condition *c = kp__lc_alloc(a, sizeof(*c));
@@ -325,30 +466,67 @@ int kp__cond_set(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *
 	c->struct_size = sizeof(*c);
 	c->type = type;
 	c->status = status;
-	c->reason = reason;
+	c->reason = reason ? reason : "";
 	c->message = message ? message : "";
-	c->observed_generation = generation;
-	/* operatorpkg: the transition time moves only when the status does;
-	 * a new reason or message keeps it (the liveness timers read it) */
-	c->last_transition_time_ms =
-		old && str_eq(old->status, status) ? old->last_transition_time_ms : now_ms;
+	c->observed_generation = cs->generation;
+	/* the transition time moves only with the status; a root or dependent
+	 * condition seen for the first time transitioned at creation */
+	if (old)
+		c->last_transition_time_ms = str_eq(old->status, status) ? old->last_transition_time_ms
+									  : cs->now_ms;
+	else
+		c->last_transition_time_ms = strcmp(type, KP__COND_ROOT) == 0 || is_dep(cs, type)
+						     ? cs->created_ms
+						     : cs->now_ms;
 	size_t m = 0;
-	int placed = 0;
 	for (size_t i = 0; i < *n; i++) {
 		kp_condition *x = (*conds)[i];
-		if (x == old)
+		if (!x || x == old)
 			continue;
-		if (!placed && x && x->type && strcmp(x->type, type) > 0) {
-			list[m++] = c;
-			placed = 1;
+		if (cs->deleting && x->observed_generation != cs->generation) {
+			/* deleting: every condition observes the current generation */
+			kp_condition *y = kp__lc_alloc(a, sizeof(*y));
+			if (!y)
+				return -1;
+			kp__copy_sized(y, x, sizeof(*y));
+			y->observed_generation = cs->generation;
+			x = y;
 		}
 		list[m++] = x;
 	}
-	if (!placed)
-		list[m++] = c;
+	list[m++] = c;
+	cond_sort(list, m);
 	*conds = list;
 	*n = m;
+	if (strcmp(type, KP__COND_ROOT) != 0 && recompute_root(a, cs, conds, n) < 0)
+		return -1;
 	return 1;
+}
+
+int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n)
+{
+	int changed = 0;
+	for (size_t i = 0; i <= cs->n_deps; i++) {
+		const char *t = i ? cs->deps[i - 1] : KP__COND_ROOT;
+		if (kp__cond_get(*conds, *n, t))
+			continue;
+		int rc = set_one(a, cs, conds, n, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
+				 "object is awaiting reconciliation");
+		if (rc < 0)
+			return -1;
+		changed |= rc;
+	}
+	return changed;
+}
+
+int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+		 const char *type, const char *status, const char *reason, const char *message)
+{
+	int init = kp__cond_init(a, cs, conds, n);
+	if (init < 0)
+		return -1;
+	int rc = set_one(a, cs, conds, n, type, status, reason, message);
+	return rc < 0 ? -1 : (rc || init);
 }
 
 int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type)
@@ -506,8 +684,10 @@ void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc)
 int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status, const char *reason,
 		   const char *message, int64_t now_ms)
 {
-	int rc = kp__cond_set(a, &v->status.conditions, &v->status.n_conditions, type, status,
-			      reason, message, v->meta.generation, now_ms);
+	kp__condset cs;
+	kp__condset_nodeclaim(&cs, &v->meta, now_ms);
+	int rc = kp__cond_set(a, &cs, &v->status.conditions, &v->status.n_conditions, type, status,
+			      reason, message);
 	if (rc > 0)
 		v->status_changed = 1;
 	return rc;
@@ -532,25 +712,6 @@ const char *kp__node_condition_status(const kp_node *node, const char *type)
 	const kp_node_status *s = node ? node->status : NULL;
 	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
 	return c && c->status ? c->status : "";
-}
-
-size_t kp__nodes_for_provider_id(const kp_lifecycle_input *in, const char *provider_id,
-				 const kp_node **out)
-{
-	size_t count = 0;
-	*out = NULL;
-	if (!provider_id || !*provider_id)
-		return 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *n = in->nodes[i];
-		if (n && n->spec && n->spec->provider_id &&
-		    strcmp(n->spec->provider_id, provider_id) == 0) {
-			if (!count)
-				*out = n;
-			count++;
-		}
-	}
-	return count;
 }
 
 const char *kp__termination_mode(const kp_nodeclaim *nc)

@@ -15,7 +15,6 @@
 
 #include "lifecycle_private.h"
 
-#define MSG_MAX 512
 #define POD_EVENT_DEDUPE_MS 10000
 #define CONSISTENCY_SCAN_MS (10 * 60000)
 #define COUNTER_REQUEUE_MS 5000
@@ -35,31 +34,6 @@ static int owned_by_daemonset(const kp_pod *p)
 			return 1;
 	}
 	return 0;
-}
-
-static const kp_node *node_named(const kp_lifecycle_input *in, const char *name)
-{
-	for (size_t i = 0; i < in->n_nodes; i++)
-		if (in->nodes[i] && in->nodes[i]->metadata &&
-		    strcmp(kp__meta_name(in->nodes[i]->metadata), name) == 0)
-			return in->nodes[i];
-	return NULL;
-}
-
-static const kp_nodeclaim *nodeclaim_for(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL;
-			hit = nc;
-		}
-	}
-	return hit;
 }
 
 static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, const char *reason,
@@ -87,9 +61,9 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_
 	if (rc || !pod->spec || !pod->spec->node_name || !*pod->spec->node_name ||
 	    owned_by_daemonset(pod))
 		return rc;
-	const kp_node *node = node_named(in, pod->spec->node_name);
-	const kp_nodeclaim *nc = node ? nodeclaim_for(in, node) : NULL;
-	if (!nc || (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	const kp_node *node = kp__node_named(r, in, pod->spec->node_name);
+	const kp_nodeclaim *nc = node ? kp__nodeclaim_for_node(r, in, node) : NULL;
+	if (!nc || !kp__lc_manages(in, nc))
 		return KP_OK;
 	int64_t last = nc->status ? nc->status->last_pod_event_time_ms : 0;
 	if (last && in->now_ms - last < POD_EVENT_DEDUPE_MS)
@@ -97,12 +71,15 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
 	v.status.last_pod_event_time_ms = in->now_ms;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), "pod %s/%s event on Node %s: lastPodEventTime moved",
-		 pod->metadata->namespace_ ? pod->metadata->namespace_ : "", pod->metadata->name,
-		 pod->spec->node_name);
-	return status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS, &v,
-			     KP_LIFECYCLE_REASON_POD_EVENT, msg, err);
+	char *msg = kp__strdup_printf("pod %s/%s event on Node %s: lastPodEventTime moved",
+				      pod->metadata->namespace_ ? pod->metadata->namespace_ : "",
+				      pod->metadata->name, pod->spec->node_name);
+	if (!msg)
+		return oom(err);
+	rc = status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS, &v,
+			   KP_LIFECYCLE_REASON_POD_EVENT, msg, err);
+	kp__free(msg);
+	return rc;
 }
 
 /* NodeShape: every requested resource at least 90% of the expected capacity. */
@@ -123,13 +100,16 @@ static int node_shape(kp_lifecycle_result *r, const kp_nodeclaim *nc, const kp_n
 		double pct = kp_quantity_as_float64(&have) / kp_quantity_as_float64(&want);
 		if (pct >= 0.90)
 			continue;
-		char w[KP_QUANTITY_STRING_MAX], h[KP_QUANTITY_STRING_MAX], msg[MSG_MAX];
+		char w[KP_QUANTITY_STRING_MAX], h[KP_QUANTITY_STRING_MAX];
 		kp_quantity_format(&want, w, sizeof(w));
 		kp_quantity_format(&have, h, sizeof(h));
-		snprintf(msg, sizeof(msg), "expected %s of resource %s, but found %s (%0.1f%% of "
-			 "expected)", w, name, h, pct * 100);
+		char *msg = kp__strdup_printf("expected %s of resource %s, but found %s (%0.1f%% of "
+					      "expected)", w, name, h, pct * 100);
+		if (!msg)
+			return oom(err);
 		int rc = kp__lc_event(r, KP_KIND_NODECLAIM, nc->metadata->namespace_,
 				      nc->metadata->name, "Warning", "FailedConsistencyCheck", msg, err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 		(*issues)++;
@@ -142,7 +122,7 @@ static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		       const kp_nodeclaim *nc, int *scanned, kp_error *err)
 {
 	const kp_node *node = NULL;
-	*scanned = kp__nodes_for_provider_id(in, nc->status->provider_id, &node) == 1;
+	*scanned = kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) == 1;
 	if (!*scanned)
 		return KP_OK;
 	int issues = 0;
@@ -182,7 +162,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 		return rc;
 	rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !nc->status || !nc->status->provider_id || !*nc->status->provider_id ||
-	    (in->provider && !kp_cloudprovider_manages_nodeclaim(in->provider, nc)))
+	    !kp__lc_manages(in, nc))
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int scanned = 0;
@@ -200,17 +180,18 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 /* nodepool.counter                                                    */
 
 /* The capacity a NodeClaim counts with: its Node's once registered. */
-static const kp_resource_list *capacity_of(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+static const kp_resource_list *capacity_of(const kp_lifecycle_result *r,
+					  const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
 	const kp_node *node = NULL;
-	if (nc->status && kp__nodes_for_provider_id(in, nc->status->provider_id, &node) == 1 &&
+	if (nc->status && kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) == 1 &&
 	    node->status && node->status->capacity.count)
 		return &node->status->capacity;
 	return nc->status ? &nc->status->capacity : NULL;
 }
 
-static int count(const kp_lifecycle_input *in, const char *pool, kp_resource_list *acc,
-		 int64_t *nodes, kp_error *err)
+static int count(const kp_lifecycle_result *r, const kp_lifecycle_input *in, const char *pool,
+		 kp_resource_list *acc, int64_t *nodes, kp_error *err)
 {
 	static const char *const base[] = { "cpu", "ephemeral-storage", "memory", "nodes", "pods" };
 	kp_quantity zero = KP_QUANTITY_ZERO;
@@ -220,11 +201,10 @@ static int count(const kp_lifecycle_input *in, const char *pool, kp_resource_lis
 			return rc;
 	}
 	*nodes = 0;
-	for (size_t i = 0; i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (!nc || strcmp(kp__nc_label(nc, KP_LABEL_NODEPOOL), pool) != 0)
-			continue;
-		const kp_resource_list *cap = capacity_of(in, nc);
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODECLAIMS, pool);
+	for (const kp_nodeclaim *nc; (nc = kp__lc_iter_next(&it)) != NULL;) {
+		const kp_resource_list *cap = capacity_of(r, in, nc);
 		int rc = cap ? kp_resources_add(acc, cap, err) : KP_OK;
 		if (rc)
 			return rc;
@@ -260,7 +240,7 @@ KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lif
 	kp_resource_list acc = KP_RESOURCE_LIST_INIT;
 	int64_t nodes = 0;
 	kp__lc_mark mark = kp__lc_mark_get(r);
-	rc = count(in, kp__meta_name(np->metadata), &acc, &nodes, err);
+	rc = count(r, in, kp__meta_name(np->metadata), &acc, &nodes, err);
 	const kp_nodepool_status *s = np->status;
 	if (rc == KP_OK && !(s && s->has_nodes && s->nodes == nodes && same_resources(&acc, &s->resources))) {
 		kp_nodepool_status st = KP_NODEPOOL_STATUS_INIT;
@@ -272,7 +252,7 @@ KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lif
 		kp_nodepool v;
 		kp__copy_sized(&v, np, sizeof(v));
 		v.status = &st;
-		char msg[MSG_MAX];
+		char msg[96]; /* two integers */
 		snprintf(msg, sizeof(msg), "status.nodes %lld and status.resources from %lld NodeClaims",
 			 (long long)nodes, (long long)nodes);
 		kp__lc_act a = { 0 };

@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +21,6 @@
 
 #define NC_CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
 #define NODE_CTRL KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION
-#define MSG_MAX 1024
 #define MIN_DRAIN_MS 5000
 #define STUCK_TERMINATING_MS 60000
 #define LB_EXCLUDE_LABEL "node.kubernetes.io/exclude-from-external-load-balancers"
@@ -67,17 +66,20 @@ static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp
 	const kp_api_duration *tgp = nc->spec ? &nc->spec->termination_grace_period : NULL;
 	if (!tgp || !tgp->parsed)
 		return KP_OK;
-	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	char when[KP_TIME_BUF_SIZE];
 	format_rfc3339_s(nc->metadata->deletion_timestamp_ms + tgp->ns / 1000000, when,
 			 sizeof(when));
 	char *w = kp__lc_strdup(a, when);
 	if (!w || kp__labels_put(a, &v->meta.annotations,
 				 KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, w) < 0)
 		return oom(err);
-	snprintf(msg, sizeof(msg), "annotated nodeclaim %s=%s (deletionTimestamp + "
-		 "terminationGracePeriod %s)", KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
-		 tgp->text ? tgp->text : "");
-	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", when);
+	const char *msg = kp__lc_printf(a, "annotated nodeclaim %s=%s (deletionTimestamp + "
+					"terminationGracePeriod %s)",
+					KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
+					tgp->text ? tgp->text : "");
+	const char *ev = kp__lc_printf(a, "All pods will be deleted by %s", when);
+	if (!msg || !ev)
+		return oom(err);
 	kp__lc_act x = { 0 };
 	x.verb = KP_LIFECYCLE_VERB_PATCH;
 	x.kind = KP_KIND_NODECLAIM;
@@ -102,19 +104,21 @@ static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *
 	    !s->provider_id || !*s->provider_id)
 		return 0;
 	int found = 0;
-	for (size_t i = 0; i < in->n_nodes; i++) {
-		const kp_node *n = in->nodes[i];
-		if (!n || !n->spec || !n->spec->provider_id || !n->metadata ||
-		    strcmp(n->spec->provider_id, s->provider_id) != 0)
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, r, in, KP__ITER_PID_NODES, s->provider_id);
+	for (const kp_node *n; (n = kp__lc_iter_next(&it)) != NULL;) {
+		if (!n->metadata)
 			continue;
 		found = 1;
 		if (n->metadata->deletion_timestamp_ms)
 			continue;
-		char msg[MSG_MAX];
-		snprintf(msg, sizeof(msg), "deleting Node %s before the instance of NodeClaim %s",
-			 kp__meta_name(n->metadata), nc->metadata->name);
-		int rc = act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
-				    n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err);
+		char *msg = kp__strdup_printf("deleting Node %s before the instance of NodeClaim %s",
+					      kp__meta_name(n->metadata), nc->metadata->name);
+		int rc = msg ? act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
+					  n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg,
+					  NULL, err)
+			     : oom(err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 	}
@@ -134,13 +138,16 @@ static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		return rc;
 	}
 	*gone = rc == KP_ENOTFOUND;
-	char msg[MSG_MAX];
-	snprintf(msg, sizeof(msg), *gone ? "instance %s no longer exists"
-					 : "terminating instance %s",
-		 nc->status->provider_id);
-	return act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
-			  nc->metadata->namespace_, nc->metadata->name,
-			  KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+	char *msg = kp__strdup_printf(*gone ? "instance %s no longer exists"
+					    : "terminating instance %s",
+				      nc->status->provider_id);
+	if (!msg)
+		return oom(err);
+	rc = act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
+			nc->metadata->namespace_, nc->metadata->name,
+			KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+	kp__free(msg);
+	return rc;
 }
 
 static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v, kp_error *err)
@@ -322,12 +329,6 @@ static int tier_of(const kp_pod *p)
 	return critical * 2 + daemon;
 }
 
-static int on_node(const kp_pod *p, const char *node_name)
-{
-	return p && p->spec && p->spec->node_name && p->metadata &&
-	       strcmp(p->spec->node_name, node_name) == 0;
-}
-
 /* The PDB refusing an eviction of p, or NULL; *why is the refusal. */
 static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **why)
 {
@@ -400,7 +401,8 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 	int64_t grace = (w->term_ms - now) / 1000;
 	if (grace < 1)
 		grace = 1;
-	char when[KP_TIME_BUF_SIZE], msg[MSG_MAX], ev[MSG_MAX];
+	/* only numbers and a time: bounded */
+	char when[KP_TIME_BUF_SIZE], msg[256], ev[512];
 	format_rfc3339_s(w->term_ms, when, sizeof(when));
 	long long tgps = (long long)pod_grace_seconds(p);
 	snprintf(msg, sizeof(msg), "deleting pod with gracePeriodSeconds %lld: the Node's "
@@ -413,30 +415,61 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 			  grace, "Disrupted", ev, err);
 }
 
-/* Try to evict p; appends why it waits to blocked (when it does). */
-static int try_evict(node_work *w, const kp_pod *p, char *blocked, size_t size, kp_error *err)
+/* Append "; <text>" to *blocked (arena, full length). 0, or -1 out of memory. */
+static int blocked_add(kp__lc_arena *a, char **blocked, char *text)
 {
-	size_t len = strlen(blocked);
+	if (!text)
+		return -1;
+	size_t old = *blocked ? strlen(*blocked) : 0, add = strlen(text);
+	char *s = kp__lc_alloc(a, old + add + 3);
+	if (s) {
+		if (old)
+			memcpy(s, *blocked, old);
+		memcpy(s + old, "; ", 2);
+		memcpy(s + old + 2, text, add + 1);
+		*blocked = s;
+	}
+	kp__free(text);
+	return s ? 0 : -1;
+}
+
+/* Try to evict p; appends why it waits to *blocked (when it does). */
+static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *err)
+{
 	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
 	if (pod_deleting(p))
 		return KP_OK; /* terminating: waits for kubelet */
-	if (do_not_disrupt_active(p, w->in->now_ms)) {
-		snprintf(blocked + len, size - len, "; pod %s/%s has karpenter.sh/do-not-disrupt", ns,
-			 p->metadata->name);
-		return KP_OK;
-	}
+	if (do_not_disrupt_active(p, w->in->now_ms))
+		return blocked_add(&w->arena, blocked,
+				   kp__strdup_printf("pod %s/%s has karpenter.sh/do-not-disrupt", ns,
+						     p->metadata->name))
+			       ? oom(err)
+			       : KP_OK;
 	const char *why = NULL;
 	const kp_pdb *pdb = pdb_blocking(w, p, &why);
 	if (pdb) {
-		snprintf(blocked + len, size - len, "; pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
-			 p->metadata->name, why, pdb->metadata->namespace_ ? pdb->metadata->namespace_
-									  : "",
-			 kp__meta_name(pdb->metadata));
-		return KP_OK;
+		if (blocked_add(&w->arena, blocked,
+				kp__strdup_printf("pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
+						  p->metadata->name, why,
+						  pdb->metadata->namespace_ ? pdb->metadata->namespace_
+									    : "",
+						  kp__meta_name(pdb->metadata))))
+			return oom(err);
+		/* upstream's eviction queue on a 429: FailedDraining naming the pod */
+		char *ev = kp__strdup_printf("Failed to drain node, %s (Pod=%s/%s)", why, ns,
+					     p->metadata->name);
+		if (!ev)
+			return oom(err);
+		int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
+				      "FailedDraining", ev, err);
+		kp__free(ev);
+		return rc;
 	}
-	char msg[MSG_MAX], ev[MSG_MAX];
-	snprintf(msg, sizeof(msg), "evicting pod from draining Node %s", w->meta.name);
-	snprintf(ev, sizeof(ev), "Evicted pod: %s", eviction_reason(w));
+	const char *msg = kp__lc_printf(&w->arena, "evicting pod from draining Node %s",
+					w->meta.name);
+	const char *ev = kp__lc_printf(&w->arena, "Evicted pod: %s", eviction_reason(w));
+	if (!msg || !ev)
+		return oom(err);
 	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP_LIFECYCLE_REASON_EVICT, msg, 0,
 			  "Evicted", ev, err);
 }
@@ -485,15 +518,16 @@ static int taint_node(node_work *w)
 typedef struct drain_state {
 	size_t waiting;
 	int evicting; /* a tier had pods */
-	char blocked[MSG_MAX];
+	char *blocked; /* "; why" per pod that waits (arena), or NULL */
 } drain_state;
 
 static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], drain_state *d,
 			 kp_error *err)
 {
-	for (size_t i = 0; i < w->in->n_pods; i++) {
-		const kp_pod *p = w->in->pods[i];
-		if (!on_node(p, w->meta.name) || !waiting_eviction(p, w->in->now_ms))
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	for (const kp_pod *p; (p = kp__lc_iter_next(&it)) != NULL;) {
+		if (!waiting_eviction(p, w->in->now_ms))
 			continue;
 		d->waiting++;
 		if (needs_force_delete(p, w->term_ms, w->in->now_ms)) {
@@ -511,9 +545,13 @@ static int drain_collect(node_work *w, const kp_pod **tiers[4], size_t nt[4], dr
 static int drain(node_work *w, drain_state *d, kp_error *err)
 {
 	const kp_pod **tiers[4];
-	size_t nt[4] = { 0, 0, 0, 0 };
+	size_t nt[4] = { 0, 0, 0, 0 }, on = 0;
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	while (kp__lc_iter_next(&it))
+		on++;
 	for (int t = 0; t < 4; t++)
-		if (!(tiers[t] = kp__lc_alloc(&w->arena, (w->in->n_pods + 1) * sizeof(void *))))
+		if (!(tiers[t] = kp__lc_alloc(&w->arena, (on + 1) * sizeof(void *))))
 			return oom(err);
 	int rc = drain_collect(w, tiers, nt, d, err);
 	for (int t = 0; rc == KP_OK && t < 4; t++) {
@@ -521,7 +559,7 @@ static int drain(node_work *w, drain_state *d, kp_error *err)
 			continue;
 		d->evicting = 1;
 		for (size_t i = 0; rc == KP_OK && i < nt[t]; i++)
-			rc = try_evict(w, tiers[t][i], d->blocked, sizeof(d->blocked), err);
+			rc = try_evict(w, tiers[t][i], &d->blocked, err);
 		break;
 	}
 	return rc;
@@ -568,24 +606,26 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 	if (rc)
 		return rc;
 	int draining = d->evicting || d->waiting;
-	if (draining || tainted) {
-		/* the taint patch goes before the evictions it protects */
-		char msg[MSG_MAX + 128];
-		if (draining)
-			snprintf(msg, sizeof(msg), "draining: %zu pods are waiting to be evicted%s",
-				 d->waiting, d->blocked);
-		else
-			snprintf(msg, sizeof(msg), "tainted node %s:NoSchedule",
-				 KP_TAINT_KEY_DISRUPTED);
+	if (tainted) {
+		/* the taint patch goes before the evictions it protects; a Node
+		 * already tainted and labelled is not patched again */
+		char *msg = draining ? kp__strdup_printf("draining: %zu pods are waiting to be "
+							 "evicted%s", d->waiting,
+							 d->blocked ? d->blocked : "")
+				     : kp__strdup_printf("tainted node %s:NoSchedule",
+							 KP_TAINT_KEY_DISRUPTED);
+		if (!msg)
+			return oom(err);
 		kp__lc_mark m2 = kp__lc_mark_get(w->r);
 		rc = node_patch(w, draining ? KP_LIFECYCLE_REASON_DRAINING : KP_LIFECYCLE_REASON_TAINTED,
 				msg, NULL, NULL, err);
+		kp__free(msg);
 		if (rc)
 			return rc;
 		kp__lc_move_last_action(w->r, before.actions, m2.actions);
 	}
 	if (draining) {
-		char ev[MSG_MAX];
+		char ev[96]; /* a count */
 		snprintf(ev, sizeof(ev), "Failed to drain node, %zu pods are waiting to be evicted",
 			 d->waiting);
 		*wait = 1;
@@ -641,22 +681,6 @@ static int remove_node_finalizer(node_work *w, kp_error *err)
 			  "karpenter_nodes_terminated_total", labels, err);
 }
 
-static const kp_nodeclaim *nodeclaim_for_node(const kp_lifecycle_input *in, const kp_node *node)
-{
-	const char *pid = node->spec ? node->spec->provider_id : NULL;
-	const kp_nodeclaim *hit = NULL;
-	for (size_t i = 0; pid && *pid && i < in->n_nodeclaims; i++) {
-		const kp_nodeclaim *nc = in->nodeclaims[i];
-		if (nc && nc->metadata && nc->status && nc->status->provider_id &&
-		    strcmp(nc->status->provider_id, pid) == 0) {
-			if (hit)
-				return NULL; /* duplicates: treated as none */
-			hit = nc;
-		}
-	}
-	return hit;
-}
-
 /* IsManaged: a node-class label of a class the provider supports. */
 static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
 {
@@ -666,15 +690,14 @@ static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
 	size_t n = 0;
 	if (kp_cloudprovider_supported_node_classes(&gk, &n, in->provider, NULL) != KP_OK)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char key[512];
-		int len = snprintf(key, sizeof(key), "%s/%s", gk[i].group, gk[i].kind);
-		for (int j = (int)strlen(gk[i].group) + 1; j < len && j < (int)sizeof(key); j++)
-			key[j] = (char)tolower((unsigned char)key[j]);
-		if (kp_labels_get(&node->metadata->labels, key))
-			return 1;
+	kp__lc_arena a = { 0 };
+	int hit = 0;
+	for (size_t i = 0; !hit && i < n; i++) {
+		const char *key = kp__nodeclass_label_key(&a, gk[i].group, gk[i].kind);
+		hit = key && kp_labels_get(&node->metadata->labels, key) != NULL;
 	}
-	return 0;
+	kp__lc_arena_free(&a);
+	return hit;
 }
 
 static int termination_time(node_work *w, kp_error *err)
@@ -684,8 +707,9 @@ static int termination_time(node_work *w, kp_error *err)
 				   : NULL;
 	if (!v)
 		return KP_OK;
-	char ev[MSG_MAX];
-	snprintf(ev, sizeof(ev), "All pods will be deleted by %s", v);
+	const char *ev = kp__lc_printf(&w->arena, "All pods will be deleted by %s", v);
+	if (!ev)
+		return oom(err);
 	int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
 			      "TerminationGracePeriodExpiring", ev, err);
 	if (rc)
@@ -698,22 +722,189 @@ static int termination_time(node_work *w, kp_error *err)
 	return KP_OK;
 }
 
+/* wait: 0 done, 1 draining, 2 instance terminating, 3 volumes attached */
 static int finish(node_work *w, int wait, kp_error *err)
 {
 	static const char *const reasons[] = { NULL, KP_LIFECYCLE_REASON_DRAINING,
-					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING };
+					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING,
+					       KP_LIFECYCLE_REASON_VOLUMES_DETACHED };
+	static const char *const msgs[] = {
+		"Drained=True, VolumesDetached=True", "Drained=Unknown (Draining)",
+		"Drained=True, VolumesDetached=True, InstanceTerminating=True",
+		"Drained=True, VolumesDetached=Unknown (AwaitingVolumeDetachment)"
+	};
 	const char *reason = reasons[wait] ? reasons[wait] : KP_LIFECYCLE_REASON_VOLUMES_DETACHED;
-	int rc = nc_status_action(w, reason, wait == 1 ? "Drained=Unknown (Draining)"
-				  : wait == 2 ? "Drained=True, VolumesDetached=True, "
-						"InstanceTerminating=True"
-					      : "Drained=True, VolumesDetached=True",
-				  err);
+	const char *msg = msgs[wait];
+	const kp_condition *vd = w->have_nc ? kp__cond_get(w->nc.status.conditions,
+							   w->nc.status.n_conditions,
+							   "VolumesDetached")
+					    : NULL;
+	if (wait != 1 && wait != 3 && vd && vd->status && strcmp(vd->status, KP__COND_FALSE) == 0)
+		msg = wait == 2 ? "Drained=True, VolumesDetached=False (TerminationGracePeriodElapsed), "
+				  "InstanceTerminating=True"
+				: "Drained=True, VolumesDetached=False (TerminationGracePeriodElapsed)";
+	int rc = nc_status_action(w, reason, msg, err);
 	if (rc)
 		return rc;
 	if (wait)
 		return kp__lc_requeue(w->r, KP_KIND_NODE, NODE_CTRL, NULL, w->meta.name,
-				      wait == 1 ? 1000 : 5000, err);
+				      wait == 2 ? 5000 : 1000, err);
 	return remove_node_finalizer(w, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Volume detachment                                                   */
+
+/* The input's VolumeAttachments when the caller's struct has them. */
+static const kp_lifecycle_volume_attachment *const *attachments(const kp_lifecycle_input *in,
+								  size_t *n, const kp_pvc *const **pvcs,
+								  size_t *n_pvcs)
+{
+	*n = *n_pvcs = 0;
+	*pvcs = NULL;
+	if (in->struct_size < offsetof(kp_lifecycle_input, n_pvcs) + sizeof(in->n_pvcs))
+		return NULL;
+	*n = in->n_volume_attachments;
+	*pvcs = in->pvcs;
+	*n_pvcs = in->pvcs ? in->n_pvcs : 0;
+	return in->volume_attachments;
+}
+
+/* The PV of a pod's volume through its PVC (a generic ephemeral volume's
+ * PVC is "<pod>-<volume>"), or NULL. */
+static const char *volume_pv(kp__lc_arena *a, const kp_pod *p, const kp_volume *v,
+			     const kp_pvc *const *pvcs, size_t n)
+{
+	const char *claim = NULL;
+	if (v->persistent_volume_claim)
+		claim = v->persistent_volume_claim->claim_name;
+	else if (v->ephemeral && v->name) {
+		size_t len = strlen(p->metadata->name) + strlen(v->name) + 2;
+		char *c = kp__lc_alloc(a, len);
+		if (c)
+			snprintf(c, len, "%s-%s", p->metadata->name, v->name);
+		claim = c;
+	}
+	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
+	for (size_t i = 0; claim && i < n; i++) {
+		const kp_pvc *c = pvcs[i];
+		if (c && c->metadata && c->metadata->name && strcmp(c->metadata->name, claim) == 0 &&
+		    strcmp(c->metadata->namespace_ ? c->metadata->namespace_ : "", ns) == 0)
+			return c->spec ? c->spec->volume_name : NULL;
+	}
+	return NULL;
+}
+
+/* The PVs of the Node's pods that are not drained (filterVolumeAttachments). */
+static int kept_volumes(node_work *w, const char ***pvs, size_t *n, kp_error *err)
+{
+	const kp_pvc *const *pvcs = NULL;
+	size_t n_va = 0, n_pvcs = 0, cap = 0;
+	attachments(w->in, &n_va, &pvcs, &n_pvcs);
+	*pvs = NULL;
+	*n = 0;
+	kp__lc_iter it;
+	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
+	for (const kp_pod *p; (p = kp__lc_iter_next(&it)) != NULL;) {
+		int64_t del = pod_deleting(p);
+		int drainable = !tolerates_disrupted(p) && !owned_by(p, "v1", "Node") &&
+				!(del && w->in->now_ms - del > STUCK_TERMINATING_MS);
+		for (size_t i = 0; !drainable && p->spec && i < p->spec->n_volumes; i++) {
+			const kp_volume *v = p->spec->volumes[i];
+			const char *pv = v ? volume_pv(&w->arena, p, v, pvcs, n_pvcs) : NULL;
+			if (!pv)
+				continue;
+			if (*n == cap) {
+				const char **grown = kp__lc_alloc(&w->arena, (cap * 2 + 4) * sizeof(*grown));
+				if (!grown)
+					return oom(err);
+				if (*n)
+					memcpy(grown, *pvs, *n * sizeof(*grown));
+				*pvs = grown;
+				cap = cap * 2 + 4;
+			}
+			(*pvs)[(*n)++] = pv;
+		}
+	}
+	return KP_OK;
+}
+
+static int listed_pv(const char *const *pvs, size_t n, const char *pv)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(pvs[i], pv) == 0)
+			return 1;
+	return 0;
+}
+
+/* "Awaiting deletion of bound volumeattachments (a, b and 3 other(s))" */
+static char *awaiting_message(const kp_lifecycle_volume_attachment **va, size_t n)
+{
+	size_t len = 64;
+	for (size_t i = 0; i < n && i < 5; i++)
+		len += strlen(va[i]->name ? va[i]->name : "") + 2;
+	char *m = kp__malloc(len);
+	if (!m)
+		return NULL;
+	size_t at = (size_t)snprintf(m, len, "Awaiting deletion of bound volumeattachments (");
+	for (size_t i = 0; i < n && i < 5; i++)
+		at += (size_t)snprintf(m + at, len - at, "%s%s", i ? ", " : "",
+				       va[i]->name ? va[i]->name : "");
+	if (n > 5)
+		at += (size_t)snprintf(m + at, len - at, " and %zu other(s)", n - 5);
+	snprintf(m + at, len - at, ")");
+	return m;
+}
+
+/* awaitVolumeDetachment; *wait = 3 while attachments remain. */
+static int await_volumes(node_work *w, int *wait, kp_error *err)
+{
+	const kp_pvc *const *pvcs = NULL;
+	size_t n = 0, n_pvcs = 0, n_pending = 0, n_kept = 0;
+	const kp_lifecycle_volume_attachment *const *va = attachments(w->in, &n, &pvcs, &n_pvcs);
+	const kp_lifecycle_volume_attachment **pending = NULL;
+	const char **kept = NULL;
+	int rc = KP_OK;
+	if (va && n && (rc = kept_volumes(w, &kept, &n_kept, err)) != KP_OK)
+		return rc;
+	if (va && n && !(pending = kp__lc_alloc(&w->arena, n * sizeof(*pending))))
+		return oom(err);
+	for (size_t i = 0; va && i < n; i++) {
+		const kp_lifecycle_volume_attachment *x = va[i];
+		if (!x)
+			continue;
+		if (x->struct_size < sizeof(*x))
+			return kp__error(err, KP_EVERSION, "volume_attachments", "volume_attachments[%zu]: "
+					 "struct_size %u is below %zu", i, (unsigned)x->struct_size,
+					 sizeof(*x));
+		if (x->node_name && strcmp(x->node_name, w->meta.name) == 0 &&
+		    x->persistent_volume_name && !listed_pv(kept, n_kept, x->persistent_volume_name))
+			pending[n_pending++] = x;
+	}
+	const int64_t now = w->in->now_ms;
+	if (!n_pending)
+		return w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
+						 "VolumesDetached", "", now) < 0
+			       ? oom(err)
+			       : KP_OK;
+	if (w->term_ms && now > w->term_ms)
+		return w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached",
+						 KP__COND_FALSE, "TerminationGracePeriodElapsed",
+						 "TerminationGracePeriodElapsed", now) < 0
+			       ? oom(err)
+			       : KP_OK;
+	char *ev = awaiting_message(pending, n_pending);
+	if (!ev)
+		return oom(err);
+	rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Normal", "AwaitingVolumeDetachment",
+			  ev, err);
+	kp__free(ev);
+	if (rc == KP_OK && w->have_nc &&
+	    kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_UNKNOWN,
+			"AwaitingVolumeDetachment", "AwaitingVolumeDetachment", now) < 0)
+		rc = oom(err);
+	*wait = 3;
+	return rc;
 }
 
 static int terminate(node_work *w, kp_error *err)
@@ -721,9 +912,10 @@ static int terminate(node_work *w, kp_error *err)
 	int rc;
 	const kp_node *node = w->input;
 	if (w->have_nc && !w->nc_in->metadata->deletion_timestamp_ms) {
-		char msg[MSG_MAX];
-		snprintf(msg, sizeof(msg), "deleting NodeClaim %s of deleting Node %s",
-			 w->nc.meta.name, w->meta.name);
+		const char *msg = kp__lc_printf(&w->arena, "deleting NodeClaim %s of deleting Node %s",
+						w->nc.meta.name, w->meta.name);
+		if (!msg)
+			return oom(err);
 		if ((rc = act_simple(w->r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODECLAIM, NODE_CTRL,
 				     w->nc.meta.namespace_, w->nc.meta.name,
 				     KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err)) != KP_OK)
@@ -745,10 +937,8 @@ static int terminate(node_work *w, kp_error *err)
 	int wait = 0;
 	if ((rc = await_drain(w, tainted, &wait, err)) != KP_OK || wait)
 		return rc ? rc : finish(w, wait, err);
-	/* VolumeAttachments are not modelled: none is pending. */
-	if (w->have_nc && kp__ncv_set(&w->arena, &w->nc, "VolumesDetached", KP__COND_TRUE,
-				  "VolumesDetached", "", w->in->now_ms) < 0)
-		return oom(err);
+	if ((rc = await_volumes(w, &wait, err)) != KP_OK || wait)
+		return rc ? rc : finish(w, wait, err);
 	if ((rc = await_instance(w, &wait, err)) != KP_OK)
 		return rc;
 	return finish(w, wait, err);
@@ -780,7 +970,7 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 		w->spec = s;
 	}
 	w->node.spec = &w->spec;
-	w->nc_in = nodeclaim_for_node(in, node);
+	w->nc_in = kp__nodeclaim_for_node(r, in, node);
 	if (w->nc_in) {
 		kp__ncv_init(&w->nc, w->nc_in);
 		w->have_nc = 1;

@@ -186,6 +186,7 @@ void *lc_add(lc_world *w, const char *yaml)
 	case KP_KIND_NODE: w->node[in->n_nodes++] = obj; break;
 	case KP_KIND_POD: w->pod[in->n_pods++] = obj; break;
 	case KP_KIND_PDB: w->pdb[in->n_pdbs++] = obj; break;
+	case KP_KIND_PVC: w->pvc[in->n_pvcs++] = obj; break;
 	default: ck_abort_msg("unexpected kind %u", (unsigned)kind);
 	}
 	in->nodepools = (const kp_nodepool *const *)w->np;
@@ -193,6 +194,7 @@ void *lc_add(lc_world *w, const char *yaml)
 	in->nodes = (const kp_node *const *)w->node;
 	in->pods = (const kp_pod *const *)w->pod;
 	in->pdbs = (const kp_pdb *const *)w->pdb;
+	in->pvcs = (const kp_pvc *const *)w->pvc;
 	return obj;
 }
 
@@ -250,15 +252,40 @@ const kp_condition *lc_nc_cond(const kp_lifecycle_action *a, const char *type)
 	return &none;
 }
 
+const kp_lifecycle_action *lc_last(const lc_world *w, uint32_t verb, const char *controller)
+{
+	const kp_lifecycle_action *hit = NULL;
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w->r); i++) {
+		const kp_lifecycle_action *a = kp_lifecycle_result_action(w->r, i);
+		if (a->verb == verb && (!controller || strcmp(a->controller, controller) == 0))
+			hit = a;
+	}
+	return hit;
+}
+
+const char *lc_np_conds(const kp_lifecycle_action *a)
+{
+	const kp_nodepool *np = a->object;
+	ck_assert_ptr_nonnull(np);
+	return lc_conds(np->status ? np->status->conditions : NULL,
+			np->status ? np->status->n_conditions : 0);
+}
+
 const char *lc_nc_conds(const kp_lifecycle_action *a)
+{
+	const kp_nodeclaim *nc = a->object;
+	ck_assert_ptr_nonnull(nc);
+	return lc_conds(nc->status ? nc->status->conditions : NULL,
+			nc->status ? nc->status->n_conditions : 0);
+}
+
+const char *lc_conds(kp_condition *const *conds, size_t n)
 {
 	static char buf[2048];
 	size_t len = 0;
 	buf[0] = 0;
-	const kp_nodeclaim *nc = a->object;
-	ck_assert_ptr_nonnull(nc);
-	for (size_t i = 0; nc->status && i < nc->status->n_conditions && len < sizeof(buf); i++) {
-		const kp_condition *c = nc->status->conditions[i];
+	for (size_t i = 0; i < n && len < sizeof(buf); i++) {
+		const kp_condition *c = conds[i];
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s=%s/%s", i ? " " : "",
 					c->type, c->status, c->reason ? c->reason : "");
 	}

@@ -31,7 +31,7 @@ typedef struct lc_world {
 	uint32_t kinds[64];
 	size_t n;
 	kp_lifecycle_input in;
-	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8];
+	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8], *pvc[8];
 	kp_lifecycle_result *r;
 } lc_world;
 
@@ -49,11 +49,17 @@ kp_lifecycle_result *lc_reconcile(lc_world *w);
 
 /* The i-th action; asserts it exists. */
 const kp_lifecycle_action *lc_action(const lc_world *w, size_t i);
+/* The last action with this verb from this controller (NULL: none). */
+const kp_lifecycle_action *lc_last(const lc_world *w, uint32_t verb, const char *controller);
 /* "verb kind/name reason" of every action, one per line, for exact checks. */
 const char *lc_summary(const lc_world *w);
 /* The condition of a NodeClaim in an action's object ("" fields when absent). */
 const kp_condition *lc_nc_cond(const kp_lifecycle_action *a, const char *type);
 /* "type=status/reason" of the status conditions of a NodeClaim action object. */
+/* "Type=Status/Reason ..." in list order. */
+const char *lc_conds(kp_condition *const *conds, size_t n);
+/* lc_conds of the NodePool an action holds. */
+const char *lc_np_conds(const kp_lifecycle_action *a);
 const char *lc_nc_conds(const kp_lifecycle_action *a);
 
 /* NodeClaim YAML with the fake node class; extra metadata and status as

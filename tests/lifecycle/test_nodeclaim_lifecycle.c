@@ -72,14 +72,21 @@ START_TEST(launch_adds_finalizer_then_launches)
 			 "m-2x");
 	/* the NodeClaim's own labels win */
 	ck_assert_str_eq(kp_labels_get(&nc->metadata->labels, "karpenter.sh/nodepool"), "default");
+	/* operatorpkg: ordered by lastTransitionTime, the root last; the
+	 * dependents initialized at the creationTimestamp */
 	ck_assert_str_eq(lc_nc_conds(st), "Initialized=Unknown/AwaitingReconciliation "
-			 "Launched=True/Launched Ready=Unknown/NodeNotFound "
-			 "Registered=Unknown/NodeNotFound");
+			 "Registered=Unknown/NodeNotFound Launched=True/Launched "
+			 "Ready=Unknown/ReconcilingDependents");
+	ck_assert_str_eq(lc_nc_cond(st, "Ready")->message,
+			 "Initialized=Unknown, Registered=Unknown");
 	ck_assert_str_eq(st->message, "Node not registered with cluster");
 	ck_assert_int_eq(lc_nc_cond(st, "Launched")->last_transition_time_ms, LC_T0 + 60000);
-	/* liveness: the registration timeout from now */
+	ck_assert_int_eq(lc_nc_cond(st, "Registered")->last_transition_time_ms, LC_T0);
+	ck_assert_int_eq(lc_nc_cond(st, "Ready")->last_transition_time_ms, LC_T0);
+	/* liveness: the registration timeout from the Registered transition
+	 * (the creationTimestamp) */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 15 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 14 * LC_MIN);
 	ck_assert_int_eq(w.cloud->create_calls, 1);
 }
 END_TEST
@@ -240,11 +247,8 @@ static const char *init_reason(const char *node_labels, const char *taints, cons
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", node_labels, taints, ready));
 	lc_instance(&w, "fake://nc-1");
 	lc_reconcile(&w);
-	const kp_lifecycle_action *st = NULL;
-	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
-		if (lc_action(&w, i)->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
-		    strcmp(lc_action(&w, i)->controller, "nodeclaim.lifecycle") == 0)
-			st = lc_action(&w, i);
+	const kp_lifecycle_action *st = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
+						 "nodeclaim.lifecycle");
 	ck_assert_ptr_nonnull(st);
 	static char buf[512];
 	const kp_condition *c = lc_nc_cond(st, "Initialized");
@@ -451,6 +455,28 @@ START_TEST(gc_registered_without_instance)
 }
 END_TEST
 
+/* A provider ID of any length is named whole (no fixed buffer). */
+START_TEST(gc_long_provider_id_whole)
+{
+	char pid[1100], status[1400];
+	memcpy(pid, "fake://", 7);
+	memset(pid + 7, 'x', 1000);
+	pid[1007] = '\0';
+	snprintf(status, sizeof(status), "providerID: '%s', conditions: [" LAUNCHED ", " REGISTERED
+		 "]", pid);
+	static char yaml[4096];
+	snprintf(yaml, sizeof(yaml), "%s", lc_nodeclaim_yaml("nc-1", FIN, NULL, status));
+	lc_add(&w, yaml);
+	lc_reconcile(&w);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_DELETE, NULL);
+	ck_assert_ptr_nonnull(a);
+	char want[1200];
+	snprintf(want, sizeof(want), "garbage collecting nodeclaim with no cloudprovider "
+		 "representation (provider-id %s)", pid);
+	ck_assert_str_eq(a->message, want);
+}
+END_TEST
+
 START_TEST(gc_keeps_ready_node)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
@@ -540,6 +566,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_test(tc, unmanaged_nodeclaim_ignored);
 	tcase_add_test(tc, gc_registered_without_instance);
 	tcase_add_test(tc, gc_keeps_ready_node);
+	tcase_add_test(tc, gc_long_provider_id_whole);
 	tcase_add_test(tc, api_errors);
 	suite_add_tcase(s, tc);
 	return s;

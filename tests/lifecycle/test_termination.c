@@ -177,16 +177,22 @@ static void run_node(void)
 		      e.message);
 }
 
-START_TEST(node_pdb_blocks_eviction)
+/* web-1 and web-2 under a PDB that allows one disruption */
+static void web_pods_and_pdb(void)
 {
-	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
-	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
 	lc_add(&w, pod_yaml("web-1", ", labels: {app: web}", NULL));
 	lc_add(&w, pod_yaml("web-2", ", labels: {app: web}", NULL));
 	lc_add(&w, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
 		   "metadata: {name: web, namespace: default}\n"
 		   "spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
 		   "status: {disruptionsAllowed: 1}\n");
+}
+
+START_TEST(node_pdb_blocks_eviction)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	web_pods_and_pdb();
 	lc_instance(&w, "fake://nc-1");
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Draining\n"
@@ -195,6 +201,44 @@ START_TEST(node_pdb_blocks_eviction)
 	ck_assert_str_eq(lc_action(&w, 0)->message,
 			 "draining: 2 pods are waiting to be evicted; pod default/web-2: evicting pod "
 			 "violates a PDB (PodDisruptionBudget default/web)");
+	/* upstream's eviction queue records the refusal on the Node */
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "Evicted");
+	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 1);
+	ck_assert_str_eq(e->reason, "FailedDraining");
+	ck_assert_str_eq(e->type, "Warning");
+	ck_assert_str_eq(e->name, "node-1");
+	ck_assert_str_eq(e->message,
+			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 2)->message,
+			 "Failed to drain node, 2 pods are waiting to be evicted");
+}
+END_TEST
+
+/* A Node already tainted and labelled is not patched in a later draining
+ * round: only the evictions and the events (upstream patches the Node only
+ * when it changes). */
+START_TEST(node_draining_again_not_patched)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL,
+				     "providerID: 'fake://nc-1', nodeName: node-1, conditions: ["
+				     LAUNCHED ", " REGISTERED ", {type: Drained, status: Unknown, "
+				     "reason: Draining, message: Draining, lastTransitionTime: '" T0 "'}]"));
+	node_labels_extra = ", node.kubernetes.io/exclude-from-external-load-balancers: karpenter";
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	web_pods_and_pdb();
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "evict Pod/web-1 Evict\n");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 1)->message,
+			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	/* the same through the whole round */
+	lc_reconcile(&w);
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
+		ck_assert_msg(lc_action(&w, i)->kind != KP_KIND_NODE, "%s", lc_summary(&w));
+	node_labels_extra = "";
 }
 END_TEST
 
@@ -237,6 +281,154 @@ START_TEST(node_force_deletes_past_grace_period)
 			 "terminationGracePeriodSeconds. This bypasses the PDB of the pod and the "
 			 "do-not-disrupt annotation.");
 	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "TerminationGracePeriodExpiring");
+}
+END_TEST
+
+/* The Draining message names every pod that waits, at full length. */
+START_TEST(node_draining_message_full_length)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN DEL, NULL, REG_STATUS));
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	char name[128];
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "keep-%02d-%s", i,
+			 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+		lc_add(&w, pod_yaml(name, ", annotations: {karpenter.sh/do-not-disrupt: 'true'}", NULL));
+	}
+	lc_instance(&w, "fake://nc-1");
+	run_node();
+	const char *m = lc_action(&w, 0)->message;
+	ck_assert_uint_gt(strlen(m), 1000);
+	const char *tail = "; pod default/keep-11-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
+			   "has karpenter.sh/do-not-disrupt";
+	ck_assert_str_eq(m + strlen(m) - strlen(tail), tail);
+	ck_assert_ptr_eq(strstr(m, "draining: 12 pods are waiting to be evicted; pod default/keep-00-"), m);
+}
+END_TEST
+
+/* ---- volume detachment (awaitVolumeDetachment) ---- */
+
+#define DRAINED_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " \
+	REGISTERED ", {type: Drained, status: 'True', reason: Drained, lastTransitionTime: '" T0 "'}]"
+
+static kp_lifecycle_volume_attachment vas[8];
+static const kp_lifecycle_volume_attachment *va_ptrs[8];
+
+static void attach(size_t i, const char *name, const char *node, const char *pv)
+{
+	kp_lifecycle_volume_attachment v = KP_LIFECYCLE_VOLUME_ATTACHMENT_INIT;
+	v.name = name;
+	v.node_name = node;
+	v.persistent_volume_name = pv;
+	vas[i] = v;
+	va_ptrs[i] = &vas[i];
+	w.in.volume_attachments = va_ptrs;
+	w.in.n_volume_attachments = i + 1;
+}
+
+static void drained_node(const char *nc_meta)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", nc_meta, NULL, DRAINED_STATUS));
+	node_labels_extra = ", node.kubernetes.io/exclude-from-external-load-balancers: karpenter";
+	lc_add(&w, node_yaml(FIN DEL, DISRUPTED));
+	node_labels_extra = "";
+	lc_instance(&w, "fake://nc-1");
+}
+
+START_TEST(node_waits_for_volume_attachments)
+{
+	drained_node(FIN DEL);
+	attach(0, "va-1", "node-1", "pv-1");
+	attach(1, "va-other-node", "node-2", "pv-2");
+	attach(2, "va-inline", "node-1", NULL);
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 VolumesDetached\n");
+	const kp_lifecycle_action *a = lc_action(&w, 0);
+	ck_assert_str_eq(a->message, "Drained=True, VolumesDetached=Unknown (AwaitingVolumeDetachment)");
+	const kp_condition *c = lc_nc_cond(a, "VolumesDetached");
+	ck_assert_str_eq(c->status, "Unknown");
+	ck_assert_str_eq(c->reason, "AwaitingVolumeDetachment");
+	ck_assert_str_eq(c->message, "AwaitingVolumeDetachment");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
+	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 0);
+	ck_assert_str_eq(e->type, "Normal");
+	ck_assert_str_eq(e->reason, "AwaitingVolumeDetachment");
+	ck_assert_str_eq(e->name, "node-1");
+	ck_assert_str_eq(e->message, "Awaiting deletion of bound volumeattachments (va-1)");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	ck_assert_int_eq(w.cloud->delete_calls, 0);
+	/* detached: the instance is terminated */
+	w.in.n_volume_attachments = 0;
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
+	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "VolumesDetached")->status, "True");
+}
+END_TEST
+
+/* Attachments of pods that are not drained do not hold the Node: a pod
+ * tolerating the disrupted taint, through its PVC and a generic ephemeral
+ * volume ("<pod>-<volume>"). */
+START_TEST(node_volumes_of_undrained_pods_ignored)
+{
+	drained_node(FIN DEL);
+	lc_add(&w, pod_yaml("tolerant", NULL,
+			    ", tolerations: [{key: karpenter.sh/disrupted, operator: Exists}], "
+			    "volumes: [{name: data, persistentVolumeClaim: {claimName: data-0}}, "
+			    "{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {}}}}]"));
+	lc_add(&w, "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data-0, "
+		   "namespace: default}\nspec: {volumeName: pv-1}\n");
+	lc_add(&w, "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: tolerant-scratch, "
+		   "namespace: default}\nspec: {volumeName: pv-2}\n");
+	attach(0, "va-1", "node-1", "pv-1");
+	attach(1, "va-2", "node-1", "pv-2");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
+	/* the same PV through a drained pod's claim waits */
+	attach(2, "va-3", "node-1", "pv-3");
+	run_node();
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "Awaiting deletion of bound volumeattachments (va-3)");
+}
+END_TEST
+
+/* Past the terminationGracePeriod: VolumesDetached False, no more waiting. */
+START_TEST(node_volumes_grace_period_elapsed)
+{
+	drained_node(FIN DEL ", annotations: {karpenter.sh/nodeclaim-termination-timestamp: "
+		     "'2024-01-01T00:00:05Z'}");
+	attach(0, "va-1", "node-1", "pv-1");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
+	const kp_lifecycle_action *a = lc_action(&w, 1);
+	const kp_condition *c = lc_nc_cond(a, "VolumesDetached");
+	ck_assert_str_eq(c->status, "False");
+	ck_assert_str_eq(c->reason, "TerminationGracePeriodElapsed");
+	ck_assert_str_eq(a->message, "Drained=True, VolumesDetached=False "
+				     "(TerminationGracePeriodElapsed), InstanceTerminating=True");
+}
+END_TEST
+
+START_TEST(node_volumes_message_lists_five)
+{
+	static const char *names[] = { "va-a", "va-b", "va-c", "va-d", "va-e", "va-f", "va-g" };
+	drained_node(FIN DEL);
+	for (size_t i = 0; i < 7; i++)
+		attach(i, names[i], "node-1", "pv");
+	run_node();
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "Awaiting deletion of bound volumeattachments (va-a, va-b, va-c, va-d, va-e "
+			 "and 2 other(s))");
+	/* an attachment struct of an older, smaller layout is refused */
+	vas[3].struct_size = 8;
+	kp_lifecycle_result_free(w.r);
+	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e), KP_EVERSION);
+	ck_assert_str_eq(e.message, "volume_attachments[3]: struct_size 8 is below 32");
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 }
 END_TEST
 
@@ -284,9 +476,15 @@ START_TEST(node_min_drain_time_then_instance_then_finalizer)
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 	const kp_lifecycle_action *st = lc_action(&w, 1);
-	ck_assert_str_eq(lc_nc_conds(st), "Drained=True/Drained InstanceTerminating=True/"
-			 "InstanceTerminating Launched=True/Launched Registered=True/Registered "
-			 "VolumesDetached=True/VolumesDetached");
+	/* StatusConditions() adds the missing dependent Initialized at the
+	 * creationTimestamp; the order is by transition time, the root last */
+	ck_assert_str_eq(lc_nc_conds(st), "Launched=True/Launched Registered=True/Registered "
+			 "Initialized=Unknown/AwaitingReconciliation Drained=True/Drained "
+			 "VolumesDetached=True/VolumesDetached InstanceTerminating=True/InstanceTerminating "
+			 "Ready=Unknown/ReconcilingDependents");
+	ck_assert_str_eq(lc_nc_cond(st, "Ready")->message, "Initialized=Unknown");
+	ck_assert_int_eq(lc_nc_cond(st, "Initialized")->last_transition_time_ms, LC_T0);
+	ck_assert_int_eq(lc_nc_cond(st, "Drained")->last_transition_time_ms, LC_T0 + 14000);
 	ck_assert_str_eq(st->metric, "karpenter_nodes_drained_total");
 	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
 	run_node(); /* the instance is gone */
@@ -332,6 +530,12 @@ static Suite *termination_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, node_deletes_nodeclaim_taints_and_drains_in_tiers);
 	tcase_add_test(tc, node_pdb_blocks_eviction);
+	tcase_add_test(tc, node_draining_again_not_patched);
+	tcase_add_test(tc, node_draining_message_full_length);
+	tcase_add_test(tc, node_waits_for_volume_attachments);
+	tcase_add_test(tc, node_volumes_of_undrained_pods_ignored);
+	tcase_add_test(tc, node_volumes_grace_period_elapsed);
+	tcase_add_test(tc, node_volumes_message_lists_five);
 	tcase_add_test(tc, node_do_not_disrupt_not_evicted);
 	tcase_add_test(tc, node_force_deletes_past_grace_period);
 	tcase_add_test(tc, node_bad_termination_timestamp_isolated);

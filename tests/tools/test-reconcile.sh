@@ -25,7 +25,7 @@ check "text: expired" contains "$out" \
 	"  nodeclaim.expiration: delete [Expired] deleting expired nodeclaim: expireAfter 720h0m0s elapsed since creation"
 check "text: the PDB blocking the drain is named" contains "$out" \
 	"  node.termination: patch [Draining] draining: 2 pods are waiting to be evicted; pod default/web-1: evicting pod violates a PDB (PodDisruptionBudget default/web)"
-check "text: looks again" contains "$out" "  NodeClaim/default-waiting: nodeclaim.lifecycle after 15m0s"
+check "text: looks again" contains "$out" "  NodeClaim/default-waiting: nodeclaim.lifecycle after 13m0s"
 check "text: events" contains "$out" \
 	"  Node/default-draining: Warning FailedDraining: Failed to drain node, 2 pods are waiting to be evicted"
 
