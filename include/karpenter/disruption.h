@@ -161,8 +161,9 @@ enum kp_disruption_block_code {
 	KP_BLOCK_NOT_EMPTY = 18,               /**< "NotEmpty": Emptiness does not apply */
 	KP_BLOCK_OTHER_COMMAND = 19,           /**< "NotSelected": a candidate, but the pass's
 	                                            command is elsewhere */
-	KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION = 20 /**< "ConsolidateAfterDestination": the pods
-	                                            would land on a node inside its consolidateAfter */
+	KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION = 20 /**< "ConsolidateAfterDestination": reserved,
+	                                            no longer produced: consolidation's simulation
+	                                            now skips such destinations, as upstream's */
 };
 
 /** Flags of kp_disruption_options. @since 0.1 */

@@ -306,7 +306,7 @@ static char *unplaced_message(const kp_sched_placement *p)
 }
 
 /* Check one placement of a candidate's pod; sets s->code/msg on a problem. */
-static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, int consolidation)
+static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p)
 {
 	if (p->target == KP_SCHED_UNPLACED) {
 		s->code = KP_BLOCK_PODS_WOULD_NOT_SCHEDULE;
@@ -320,12 +320,6 @@ static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, 
 			s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
 			s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s, node/%s",
 				      dst->nc_name, dst->name);
-		} else if (consolidation && dst && dst->managed && !dst->deleting &&
-			   dst->cons_state == KP_CONSOLIDATABLE_WAITING) {
-			s->code = KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION;
-			s->msg = kp__strdup_printf("pod %s/%s would move to node %s, which is inside its consolidateAfter window",
-				      p->namespace_ ? p->namespace_ : "default",
-				      p->name ? p->name : "", dst->name);
 		}
 	}
 	if (s->code && !s->msg)
@@ -337,29 +331,49 @@ static int simulate(kp__dstate *st, kp__dnode *const *c, size_t n, int consolida
 		    kp_error *err)
 {
 	memset(s, 0, sizeof(*s));
+	size_t n_kept = st->n_deleting_kept;
+	for (size_t i = 0; i < n; i++)
+		n_kept += c[i]->n_kept;
 	const char **removed = kp__calloc(n + 1, sizeof(*removed));
+	const char **kept = kp__calloc(n_kept + 1, sizeof(*kept));
 	size_t nk = 0;
 	podkey *keys = candidate_pods(c, n, &nk);
-	if (!removed || !keys) {
+	if (!removed || !kept || !keys) {
 		kp__free(KP__DMUT(removed));
+		kp__free(KP__DMUT(kept));
 		kp__free(keys);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++)
+	n_kept = 0;
+	for (size_t i = 0; i < n; i++) {
 		removed[i] = c[i]->name;
+		for (size_t k = 0; k < c[i]->n_kept; k++)
+			kept[n_kept++] = c[i]->kept[k];
+	}
+	for (size_t k = 0; k < st->n_deleting_kept; k++)
+		kept[n_kept++] = st->deleting_kept[k];
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	o.removed_nodes = removed;
 	o.n_removed_nodes = n;
+	/* upstream IsConsolidationSimulation: the candidates' pods do not move
+	 * onto a node inside its consolidateAfter window (Drift does not ask) */
+	if (consolidation) {
+		o.exclude_nodes = st->closed;
+		o.n_exclude_nodes = st->n_closed;
+	}
+	o.kept_pods = kept;
+	o.n_kept_pods = n_kept;
 	int rc = kp_sched_simulate(&s->res, st->cluster, &o, err);
 	size_t np = kp_sched_result_pod_count(s->res);
 	for (size_t i = 0; rc == KP_OK && i < np && !s->code; i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(s->res, i);
 		if (find_podkey(keys, nk, p))
-			rc = check_placement(st, s, p, consolidation);
+			rc = check_placement(st, s, p);
 	}
 	if (rc == KP_ENOMEM)
 		kp__error(err, rc, NULL, "out of memory");
 	kp__free(KP__DMUT(removed));
+	kp__free(KP__DMUT(kept));
 	kp__free(keys);
 	return rc;
 }

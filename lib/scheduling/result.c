@@ -628,7 +628,7 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 	size_t n_groups = 0, cap_groups = 0;
 	int rc = KP_OK;
 	for (size_t i = 0; i < c->n_nodes && rc == KP_OK; i++) {
-		if (s->nodes[i].fate != SC_NODE_KEPT)
+		if (s->nodes[i].fate != SC_NODE_KEPT || kp__sched_node_closed(s, (uint32_t)i, pod))
 			continue;
 		kp_requirements *reqs = NULL;
 		kp__why_dispose(&w);

@@ -557,6 +557,7 @@ typedef enum sc_node_fate {
  * the snapshot's sc_node, each part copied on first write. */
 typedef struct sc_node_sim {
 	sc_node_fate fate;
+	int closed;                /* in exclude_nodes: takes no pod of a removed node */
 	int64_t *rem;              /* n_res remaining resources, NULL until kp__sched_node_rem */
 	kp_requirements *reqs;     /* requirements after placements, NULL = the snapshot's */
 	sc_port *ports;            /* host ports of the pods placed */
@@ -757,6 +758,9 @@ void kp__sched_porders_free(sc_sim *s);
 int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err);
 /* Release a simulation's state and s itself (porders excepted: result.c's). */
 void kp__sched_sim_free(sc_sim *s);
+/* Whether existing node i is closed to pod (exclude_nodes: a pod moving off
+ * a removed node). */
+int kp__sched_node_closed(const sc_sim *s, uint32_t i, uint32_t pod);
 int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v,
 			       sc_why *w, kp_requirements **out_reqs);
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,

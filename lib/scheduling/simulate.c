@@ -1037,11 +1037,19 @@ static int order_fix(sc_sim *s, sc_nc *nc)
 }
 
 
+int kp__sched_node_closed(const sc_sim *s, uint32_t i, uint32_t pod)
+{
+	if (!s->nodes[i].closed)
+		return 0;
+	int32_t from = s->c->pods[pod].node;
+	return from >= 0 && s->nodes[from].fate == SC_NODE_REMOVED;
+}
+
 static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const struct kp_cluster *c = s->c;
 	for (size_t i = 0; i < c->n_nodes; i++) {
-		if (s->nodes[i].fate != SC_NODE_KEPT)
+		if (s->nodes[i].fate != SC_NODE_KEPT || kp__sched_node_closed(s, (uint32_t)i, pod))
 			continue;
 		kp_requirements *reqs = NULL;
 		int rc = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, NULL, &reqs);
@@ -1488,6 +1496,14 @@ static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		if (s->nodes[idx].fate == SC_NODE_KEPT)
 			s->nodes[idx].fate = SC_NODE_REMOVED;
 	}
+	for (size_t k = 0; k < o->n_exclude_nodes; k++) {
+		uint32_t idx;
+		if (!o->exclude_nodes[k])
+			return kp__error(err, KP_EINVAL, "exclude_nodes",
+					 "exclude_nodes[%zu] is NULL", k);
+		if (kp__map_gets(&c->node_by_name, o->exclude_nodes[k], &idx))
+			s->nodes[idx].closed = 1;
+	}
 	return KP_OK;
 }
 
@@ -1530,6 +1546,15 @@ static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		}
 	}
 	kp__free(only);
+	/* kept_pods leave with their node */
+	for (size_t k = 0; k < o->n_kept_pods; k++) {
+		uint32_t idx;
+		if (!o->kept_pods[k])
+			return kp__error(err, KP_EINVAL, "kept_pods", "kept_pods[%zu] is NULL", k);
+		if (kp__map_gets(&c->pod_by_key, o->kept_pods[k], &idx) &&
+		    !(c->pods[idx].state & SC_POD_PENDING))
+			s->pods[idx].role = SC_SIM_NONE;
+	}
 	return KP_OK;
 }
 

@@ -223,6 +223,81 @@ START_TEST(removed_nodes)
 }
 END_TEST
 
+/* exclude_nodes closes a node to the pods of removed nodes only (upstream's
+ * consolidation simulation and a node inside its consolidateAfter window):
+ * pending pods and pods of deleting nodes still land there. */
+START_TEST(exclude_nodes_closes_to_moved_pods)
+{
+	h_load(&sc, NODEPOOL("default")
+		MANAGED("node-a", "true", "")
+		MANAGED("node-b", "true", "")
+		MANAGED("node-c", "true", "  deletionTimestamp: \"2024-01-01T00:00:00Z\"\n  finalizers: [karpenter.sh/termination]\n")
+		BOUND("web", "node-a", "1") BOUND("db", "node-c", "1") POD("p", "1"), NULL);
+	const char *gone[] = { "node-a" };
+	const char *closed[] = { "node-b", "no-such-node" };
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	o.removed_nodes = gone;
+	o.n_removed_nodes = 1;
+	h_run(&sc, &o);
+	ck_assert_str_eq(h_pod(&sc, "web")->node, "node-b");
+	o.exclude_nodes = closed;
+	o.n_exclude_nodes = 2;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(h_pod(&sc, "web")->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_uint_eq(h_pod(&sc, "p")->target, KP_SCHED_EXISTING_NODE);
+	ck_assert_str_eq(h_pod(&sc, "p")->node, "node-b");
+	ck_assert_uint_eq(h_pod(&sc, "db")->target, KP_SCHED_EXISTING_NODE);
+	ck_assert_str_eq(h_pod(&sc, "db")->node, "node-b");
+	/* a NULL entry and a NULL list are refused, naming the option */
+	const char *bad[] = { NULL };
+	kp_sched_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
+	o.exclude_nodes = bad;
+	o.n_exclude_nodes = 1;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_ptr_null(r);
+	ck_assert_str_eq(err.field, "exclude_nodes");
+	ck_assert_str_eq(err.message, "exclude_nodes[0] is NULL");
+	o.exclude_nodes = NULL;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_str_eq(err.message, "exclude_nodes is NULL");
+}
+END_TEST
+
+/* kept_pods leave with their removed or deleting node: not scheduled, not
+ * reported; pending pods cannot be kept. */
+START_TEST(kept_pods_are_not_scheduled)
+{
+	h_load(&sc, NODEPOOL("default")
+		MANAGED("node-a", "true", "")
+		MANAGED("node-b", "true", "")
+		MANAGED("node-c", "true", "  deletionTimestamp: \"2024-01-01T00:00:00Z\"\n  finalizers: [karpenter.sh/termination]\n")
+		BOUND("web", "node-a", "1") BOUND("blocked", "node-a", "1") BOUND("db", "node-c", "1")
+		POD("p", "1"), NULL);
+	const char *gone[] = { "node-a" };
+	const char *kept[] = { "default/blocked", "default/db", "default/p", "default/nothing" };
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	o.removed_nodes = gone;
+	o.n_removed_nodes = 1;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 4);
+	o.kept_pods = kept;
+	o.n_kept_pods = 4;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 2);
+	ck_assert_ptr_null(h_pod(&sc, "blocked"));
+	ck_assert_ptr_null(h_pod(&sc, "db"));
+	ck_assert_str_eq(h_pod(&sc, "web")->node, "node-b");
+	ck_assert_str_eq(h_pod(&sc, "p")->node, "node-b");
+	kp_sched_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
+	o.kept_pods = NULL;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_str_eq(err.field, "kept_pods");
+	ck_assert_str_eq(err.message, "kept_pods is NULL");
+}
+END_TEST
+
 START_TEST(deleting_nodes)
 {
 	h_load(&sc, NODEPOOL("default")
@@ -453,6 +528,8 @@ static Suite *nodes_suite(void)
 	tcase_add_test(tc, daemon_resources_still_to_come);
 	tcase_add_test(tc, removed_nodes);
 	tcase_add_test(tc, deleting_nodes);
+	tcase_add_test(tc, exclude_nodes_closes_to_moved_pods);
+	tcase_add_test(tc, kept_pods_are_not_scheduled);
 	tcase_add_test(tc, host_ports_of_bound_pods);
 	tcase_add_test(tc, limits_count_existing_nodes);
 	tcase_add_test(tc, node_affinity_to_existing);
