@@ -17,6 +17,7 @@
 #include <karpenter/labels.h>
 #include <karpenter/taints.h>
 
+#include "common/map.h"
 #include "disruption_private.h"
 
 int kp__dptrs_push(kp__dptrs *v, void *p)
@@ -234,10 +235,28 @@ static int pair_nodes(kp__dstate *st)
 	st->nodes = kp__calloc(s->n_nodes + s->n_nodeclaims + 1, sizeof(*st->nodes));
 	if (!st->nodes)
 		return KP_ENOMEM;
+	/* Nodes by provider ID: the first of each ID in a map, the others
+	 * chained in input order; a NodeClaim takes the first unused one. */
 	char *used = kp__calloc(s->n_nodes + 1, 1);
-	if (!used)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < s->n_nodeclaims; i++) {
+	uint32_t *next = kp__calloc(s->n_nodes + 1, sizeof(*next));
+	uint32_t *last = kp__calloc(s->n_nodes + 1, sizeof(*last));
+	kp__map by_pid = { 0 };
+	int rc = used && next && last ? KP_OK : KP_ENOMEM;
+	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++) {
+		const kp_node *n = s->nodes[j];
+		next[j] = UINT32_MAX;
+		if (!n || !n->spec || !n->spec->provider_id || !*n->spec->provider_id)
+			continue;
+		const char *pid = n->spec->provider_id;
+		uint32_t head;
+		int inserted;
+		rc = kp__map_put(&by_pid, pid, strlen(pid), (uint32_t)j, &head, &inserted);
+		if (rc == KP_OK && !inserted)
+			next[last[head]] = (uint32_t)j;
+		if (rc == KP_OK)
+			last[head] = (uint32_t)j;
+	}
+	for (size_t i = 0; rc == KP_OK && i < s->n_nodeclaims; i++) {
 		const kp_nodeclaim *nc = s->nodeclaims[i];
 		if (!nc)
 			continue;
@@ -245,20 +264,25 @@ static int pair_nodes(kp__dstate *st)
 		d->nc = nc;
 		d->nc_name = meta_name(nc->metadata);
 		const char *pid = nc->status ? nc->status->provider_id : NULL;
-		for (size_t j = 0; pid && *pid && j < s->n_nodes; j++) {
-			const kp_node *n = s->nodes[j];
-			if (!used[j] && n && n->spec && n->spec->provider_id &&
-			    !strcmp(n->spec->provider_id, pid)) {
-				d->node = n;
-				used[j] = 1;
-				break;
-			}
+		uint32_t j;
+		if (!pid || !*pid || !kp__map_gets(&by_pid, pid, &j))
+			continue;
+		while (j != UINT32_MAX && used[j])
+			j = next[j];
+		if (j != UINT32_MAX) {
+			d->node = s->nodes[j];
+			used[j] = 1;
 		}
 	}
-	for (size_t j = 0; j < s->n_nodes; j++)
+	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++)
 		if (!used[j] && s->nodes[j])
 			st->nodes[st->n_nodes++].node = s->nodes[j];
 	kp__free(used);
+	kp__free(next);
+	kp__free(last);
+	kp__map_free(&by_pid);
+	if (rc != KP_OK)
+		return rc;
 	for (size_t i = 0; i < st->n_nodes; i++) {
 		kp__dnode *d = &st->nodes[i];
 		d->node_name = d->node ? meta_name(d->node->metadata) : NULL;

@@ -691,21 +691,24 @@ static int spot_to_spot(kp__dstate *st, repl *r, size_t n, double price, verdict
 /* upstream filterOutSameInstanceType (multi-node replacements) */
 static int filter_same_type(kp__dstate *st, repl *r, kp__dnode *const *c, size_t n, kp_error *err)
 {
+	/* the cheapest offering of each candidate whose instance type is
+	 * still an option, computed once per candidate */
 	double max_price = DBL_MAX;
-	for (size_t i = 0; i < r->n_its; i++) {
-		for (size_t k = 0; k < n; k++) {
-			if (strcmp(c[k]->it->name, r->its[i]->name))
-				continue;
-			kp_requirements *lr = NULL;
-			int rc = kp_requirements_from_labels(&lr, c[k]->labels, st->spec->wellknown, err);
-			if (rc)
-				return rc;
-			const kp_offering *o = kp_instance_type_cheapest_offering(c[k]->it, lr,
-										  st->spec->wellknown);
-			kp_requirements_free(lr);
-			if (o && o->price < max_price)
-				max_price = o->price;
-		}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = 0;
+		while (i < r->n_its && strcmp(c[k]->it->name, r->its[i]->name))
+			i++;
+		if (i == r->n_its)
+			continue;
+		kp_requirements *lr = NULL;
+		int rc = kp_requirements_from_labels(&lr, c[k]->labels, st->spec->wellknown, err);
+		if (rc)
+			return rc;
+		const kp_offering *o = kp_instance_type_cheapest_offering(c[k]->it, lr,
+									  st->spec->wellknown);
+		kp_requirements_free(lr);
+		if (o && o->price < max_price)
+			max_price = o->price;
 	}
 	filter_price(r, max_price);
 	return KP_OK;
