@@ -80,10 +80,13 @@ const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
 	const struct kp_cluster *c = s->c;
 	const sc_node *n = &c->nodes[i];
 	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
-	if (!v) {
+	if (!v || kp__grow((void **)&s->touched, &s->cap_touched, s->n_touched + 1,
+			   sizeof(uint32_t)) != KP_OK) {
+		kp__free(v);
 		s->oom = 1;
 		return NULL;
 	}
+	s->touched[s->n_touched++] = i;
 	for (size_t r = 0; r < c->n_res; r++)
 		v[r] = n->avail[r] - n->ds_pending[r];
 	s->nodes[i].rem = v;

@@ -439,6 +439,12 @@ struct kp_cluster {
 	uint32_t *pool_spec_index; /* per pool: its position in the caller's nodepools */
 	uint32_t *pod_spec_index;  /* per pod: its position in the caller's pods */
 	uint32_t *pod_at_spec;     /* per position in the caller's pods: the pod */
+	/* what every simulation starts from (kp__sched_index_moving): the
+	 * pending pods and the deleting nodes, in index order */
+	uint32_t *pending;
+	size_t n_pending;
+	uint32_t *deleting;
+	size_t n_deleting;
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };
@@ -607,7 +613,17 @@ struct sc_sim {
 	uint32_t min_values_best_effort;
 	size_t max_its;
 	sc_node_sim *nodes;        /* per snapshot node */
-	sc_pod_sim *pods;          /* per snapshot pod */
+	/* the pods this simulation touches (a role other than SC_SIM_NONE), in
+	 * snapshot index order; their state is pods[slot], the slot found with
+	 * kp__psim: nothing here is sized by the snapshot's pods */
+	uint32_t *act;
+	size_t n_act;
+	sc_pod_sim *pods;          /* per slot (n_act) */
+	kp__map pslot;             /* snapshot pod index -> slot */
+	uint32_t *gone;            /* nodes whose fate is not SC_NODE_KEPT */
+	size_t n_gone;
+	uint32_t *touched;         /* nodes with an overlay (rem set), in first-touch order */
+	size_t n_touched, cap_touched;
 	/* new NodeClaims */
 	sc_nc **ncs;               /* creation order */
 	size_t n_ncs, cap_ncs;
@@ -646,6 +662,17 @@ struct sc_sim {
 	size_t cap_order_ref;
 	size_t order_checked, order_mismatched;
 };
+
+/* The simulation state of snapshot pod @p pod, NULL when this simulation
+ * does not touch it (role SC_SIM_NONE). */
+static inline sc_pod_sim *kp__psim(const sc_sim *s, uint32_t pod)
+{
+	uint32_t slot;
+	return kp__map_get_u32(&s->pslot, pod, &slot) ? &s->pods[slot] : NULL;
+}
+
+/* cluster.c: the snapshot's pending pods and deleting nodes (after the build). */
+int kp__sched_index_moving(struct kp_cluster *c);
 
 /* topology.c: per-simulation state */
 int kp__topo_sim_new(sc_sim *s);
