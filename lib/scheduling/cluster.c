@@ -1313,6 +1313,21 @@ int kp__sched_index_moving(struct kp_cluster *c)
 	for (size_t i = 0; i < c->n_nodes; i++)
 		if (c->nodes[i].deleting)
 			c->deleting[c->n_deleting++] = (uint32_t)i;
+	size_t nr = c->n_res;
+	c->n_blk = (c->n_nodes + SC_NODE_BLOCK - 1) / SC_NODE_BLOCK;
+	c->base_rem = kp__calloc(c->n_nodes * nr + 1, sizeof(int64_t));
+	c->blk_max = kp__calloc(c->n_blk * nr + 1, sizeof(int64_t));
+	if (!c->base_rem || !c->blk_max)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		const sc_node *n = &c->nodes[i];
+		int64_t *b = &c->base_rem[i * nr], *m = &c->blk_max[(i / SC_NODE_BLOCK) * nr];
+		for (size_t r = 0; r < nr; r++) {
+			b[r] = n->avail[r] - n->ds_pending[r];
+			if (i % SC_NODE_BLOCK == 0 || b[r] > m[r])
+				m[r] = b[r];
+		}
+	}
 	return KP_OK;
 }
 
@@ -1402,6 +1417,8 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__free(c->pod_at_spec);
 	kp__free(c->pending);
 	kp__free(c->deleting);
+	kp__free(c->base_rem);
+	kp__free(c->blk_max);
 	for (size_t i = 0; i < c->n_cats; i++)
 		kp_instance_types_free(c->cats[i].its);
 	for (size_t i = 0; i < c->n_owned_pools; i++)

@@ -445,6 +445,14 @@ struct kp_cluster {
 	size_t n_pending;
 	uint32_t *deleting;
 	size_t n_deleting;
+	/* what an existing node has left before any simulation places a pod
+	 * (avail - ds_pending, n_res per node), and its maximum per block of
+	 * SC_NODE_BLOCK nodes in try order: a placement only lowers what a
+	 * node has left, so a block whose maximum is below a pod's request
+	 * holds no node for it */
+	int64_t *base_rem;
+	int64_t *blk_max;
+	size_t n_blk;
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };
@@ -671,7 +679,11 @@ static inline sc_pod_sim *kp__psim(const sc_sim *s, uint32_t pod)
 	return kp__map_get_u32(&s->pslot, pod, &slot) ? &s->pods[slot] : NULL;
 }
 
-/* cluster.c: the snapshot's pending pods and deleting nodes (after the build). */
+/* Nodes per block of kp_cluster::blk_max. */
+#define SC_NODE_BLOCK 64
+
+/* cluster.c: the snapshot's pending pods, deleting nodes, base remainders
+ * and block maxima (after the build). */
 int kp__sched_index_moving(struct kp_cluster *c);
 
 /* topology.c: per-simulation state */

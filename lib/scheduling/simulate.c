@@ -269,6 +269,8 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
+	if (!kp__sched_node_rem(s, i))
+		return KP_ENOMEM;
 	int64_t *rem = s->nodes[i].rem;
 	for (size_t r = 0; r < c->n_res; r++)
 		rem[r] = kp__sat_add(rem[r], -p->req[r]);
@@ -1045,10 +1047,27 @@ int kp__sched_node_closed(const sc_sim *s, uint32_t i, uint32_t pod)
 	return from >= 0 && s->nodes[from].fate == SC_NODE_REMOVED;
 }
 
+/* Whether no node of block @p b can have room for @p req (blk_max). */
+static int block_full(const struct kp_cluster *c, size_t b, const int64_t *req)
+{
+	const int64_t *m = &c->blk_max[b * c->n_res];
+	for (size_t r = 0; r < c->n_res; r++)
+		if (req[r] > m[r])
+			return 1;
+	return 0;
+}
+
 static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const struct kp_cluster *c = s->c;
+	const int64_t *req = c->pods[pod].req;
 	for (size_t i = 0; i < c->n_nodes; i++) {
+		/* the first node that fits, in order: whole blocks that cannot
+		 * hold the pod's requests are passed over */
+		if (i % SC_NODE_BLOCK == 0 && block_full(c, i / SC_NODE_BLOCK, req)) {
+			i += SC_NODE_BLOCK - 1;
+			continue;
+		}
 		if (s->nodes[i].fate != SC_NODE_KEPT || kp__sched_node_closed(s, (uint32_t)i, pod))
 			continue;
 		kp_requirements *reqs = NULL;

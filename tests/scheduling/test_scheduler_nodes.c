@@ -298,6 +298,45 @@ START_TEST(kept_pods_are_not_scheduled)
 }
 END_TEST
 
+/* The existing-node scan passes over blocks of nodes that cannot hold a
+ * pod's requests; the pod still lands on the first node that fits, in
+ * order, across blocks and after placements fill a node. */
+START_TEST(first_fit_across_node_blocks)
+{
+	size_t cap = 200000, len = 0;
+	char *y = malloc(cap);
+	ck_assert_ptr_nonnull(y);
+	len += (size_t)snprintf(y + len, cap - len, "%s", NODEPOOL("default"));
+	for (int i = 0; i < 150; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "node-%03d", i);
+		len += (size_t)snprintf(y + len, cap - len,
+			"apiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels: {kubernetes.io/hostname: %s, "
+			"topology.kubernetes.io/zone: test-zone-a, kubernetes.io/arch: amd64}\n"
+			"spec: {providerID: \"kwok://%s\"}\nstatus:\n  capacity: {cpu: \"4\", memory: 8Gi, pods: \"20\"}\n"
+			"  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"20\"}\n---\n", name, name, name);
+		/* the first 130 nodes keep 500m; node-070 keeps 2 */
+		const char *used = i >= 130 ? NULL : i == 70 ? "2" : "3500m";
+		if (used)
+			len += (size_t)snprintf(y + len, cap - len,
+				"apiVersion: v1\nkind: Pod\nmetadata: {name: b-%03d, uid: b-%03d}\nspec:\n  nodeName: %s\n"
+				"  containers: [{name: c, resources: {requests: {cpu: \"%s\"}}}]\nstatus: {phase: Running}\n---\n",
+				i, i, name, used);
+	}
+	len += (size_t)snprintf(y + len, cap - len, "%s%s%s%s", POD("small", "400m"), POD("big-1", "1500m"),
+				POD("big-2", "1500m"), POD("huge", "3"));
+	ck_assert_uint_lt(len, cap - 1);
+	h_load(&sc, y, NULL);
+	free(y);
+	h_run(&sc, NULL);
+	/* queue order: huge, big-1, big-2, small */
+	ck_assert_str_eq(h_pod(&sc, "huge")->node, "node-130");
+	ck_assert_str_eq(h_pod(&sc, "big-1")->node, "node-070");
+	ck_assert_str_eq(h_pod(&sc, "big-2")->node, "node-131");
+	ck_assert_str_eq(h_pod(&sc, "small")->node, "node-000");
+}
+END_TEST
+
 START_TEST(deleting_nodes)
 {
 	h_load(&sc, NODEPOOL("default")
@@ -528,6 +567,7 @@ static Suite *nodes_suite(void)
 	tcase_add_test(tc, daemon_resources_still_to_come);
 	tcase_add_test(tc, removed_nodes);
 	tcase_add_test(tc, deleting_nodes);
+	tcase_add_test(tc, first_fit_across_node_blocks);
 	tcase_add_test(tc, exclude_nodes_closes_to_moved_pods);
 	tcase_add_test(tc, kept_pods_are_not_scheduled);
 	tcase_add_test(tc, host_ports_of_bound_pods);
