@@ -313,8 +313,9 @@ typedef struct kp_sched_result kp_sched_result;
  * @param[out] err optional error detail
  * @return KP_OK (even when some pods cannot be placed: see the result),
  *         KP_EINVAL (reserved fields, an unknown policy, a removed node or
- *         an only_pods entry that is not in the snapshot: the field names
- *         the option), KP_EVERSION, KP_ENOMEM
+ *         an only_pods entry that is not in the snapshot, a NULL
+ *         exclude_nodes or kept_pods entry, a NULL list with a count: the
+ *         field names the option), KP_EVERSION, KP_ENOMEM
  * @since 0.1
  * Ownership: caller owns *out (kp_sched_result_free). The result borrows
  * strings (names, the instance types and zones of launch choices) from
