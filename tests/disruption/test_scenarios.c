@@ -418,6 +418,34 @@ START_TEST(consolidation_uses_destination_with_never)
 }
 END_TEST
 
+/* upstream SimulateScheduling also leaves out the pods of deleting nodes
+ * that are not currently reschedulable (deletingNodes.CurrentlyReschedulablePods):
+ * a do-not-disrupt pod on a deleting node takes no room from the
+ * candidate's pods. */
+START_TEST(deleting_node_blocked_pods_take_no_room)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_nodepool(h, "keep", "on-demand", WEOU, "Never", "100%");
+	dh_node(h, "dying", "keep", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT,
+		"  deletionTimestamp: \"2025-01-01T12:00:00Z\"\n  finalizers: [karpenter.sh/termination]", "");
+	dh_pod(h, "shop", "dnd", "dying", "3", "  annotations: {karpenter.sh/do-not-disrupt: \"true\"}");
+	dh_node(h, "dst", "keep", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "filler", "dst", "500m", "");
+	dh_node(h, "src", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "src", "2", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	const kp_disruption_command *c = only_command(r);
+	ck_assert_uint_eq(c->method, KP_DISRUPTION_METHOD_SINGLE_NODE);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_DELETE);
+	ck_assert_str_eq(c->candidates[0]->node, "src");
+	ck_assert_uint_eq(c->n_moves, 1);
+	ck_assert_str_eq(c->moves[0]->name, "p1");
+	ck_assert_str_eq(c->moves[0]->node, "dst");
+	dh_free(h);
+}
+END_TEST
+
 START_TEST(single_node_replace_with_cheaper)
 {
 	dh *h = dh_new();
@@ -674,6 +702,7 @@ int main(void)
 	tcase_add_test(tc, drift_with_termination_grace_period_leaves_blocked_pods);
 	tcase_add_test(tc, consolidation_skips_destination_inside_consolidate_after);
 	tcase_add_test(tc, consolidation_uses_destination_with_never);
+	tcase_add_test(tc, deleting_node_blocked_pods_take_no_room);
 	tcase_add_test(tc, single_node_replace_with_cheaper);
 	tcase_add_test(tc, single_node_delete_when_pods_fit);
 	tcase_add_test(tc, multi_node_deletes_batch);
