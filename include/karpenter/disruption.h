@@ -163,7 +163,11 @@ enum kp_disruption_block_code {
 	                                            command is elsewhere */
 	KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION = 20 /**< "ConsolidateAfterDestination": reserved,
 	                                            no longer produced: consolidation's simulation
-	                                            now skips such destinations, as upstream's */
+	                                            now skips such destinations, as upstream's */,
+	KP_BLOCK_STATIC_NODEPOOL = 21          /**< "StaticNodePool": the NodePool sets
+	                                            spec.replicas; Emptiness, Drift and consolidation
+	                                            skip its nodes (upstream's StaticDrift is not
+	                                            modelled) */
 };
 
 /** Flags of kp_disruption_options. @since 0.1 */

@@ -73,6 +73,17 @@ static int is_static(const kp__dnode *d)
 	return d->np->spec && d->np->spec->has_replicas;
 }
 
+/* upstream's Emptiness, Drift and consolidation skip a static NodePool's
+ * nodes (its StaticDrift method is not modelled here) */
+static int why_static(kp__dstate *st, kp__dnode *d, uint32_t m)
+{
+	return kp__dwhy(st, d, KP_BLOCK_STATIC_NODEPOOL, m,
+		       m == KP_DISRUPTION_METHOD_DRIFT
+			       ? "NodePool \"%s\" is static (spec.replicas): its drifted nodes are replaced by StaticDrift, which is not modelled"
+			       : "NodePool \"%s\" is static (spec.replicas): its nodes are not consolidated",
+		       pool_name(d));
+}
+
 static uint32_t policy(const kp__dnode *d)
 {
 	const kp_disruption *x = d->np->spec ? d->np->spec->disruption : NULL;
@@ -110,7 +121,7 @@ static int emptiness_filter(kp__dstate *st, kp__dnode *d, int *ok)
 	*ok = 0;
 	uint32_t m = KP_DISRUPTION_METHOD_EMPTINESS;
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, m);
 	if (disabled(d))
 		return kp__dwhy(st, d, KP_BLOCK_CONSOLIDATION_DISABLED, m,
 			       "NodePool \"%s\" has consolidation disabled", pool_name(d));
@@ -131,7 +142,7 @@ static int drift_filter(kp__dstate *st, kp__dnode *d, int *ok)
 					       d->eventual_code == d->graceful_code ? 0 : KP_DISRUPTION_METHOD_DRIFT,
 			       "%s", d->eventual_msg);
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, KP_DISRUPTION_METHOD_DRIFT);
 	if (!d->drifted)
 		return kp__dwhy(st, d, KP_BLOCK_NOT_DRIFTED, KP_DISRUPTION_METHOD_DRIFT,
 			       "node is not drifted");
@@ -146,7 +157,7 @@ static int consolidation_filter(kp__dstate *st, kp__dnode *d, uint32_t m, int *o
 		return rc;
 	*ok = 0;
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, m);
 	if (!d->it)
 		return kp__dwhy(st, d, KP_BLOCK_INSTANCE_TYPE_NOT_FOUND, m, "Instance Type \"%s\" not found",
 			       d->it_name ? d->it_name : "");

@@ -355,6 +355,33 @@ START_TEST(drift_with_termination_grace_period_leaves_blocked_pods)
 }
 END_TEST
 
+/* upstream's Emptiness, Drift and consolidation skip the nodes of a static
+ * NodePool (spec.replicas); the explanation says so, method by method. */
+START_TEST(static_nodepool_nodes_are_explained)
+{
+	dh *h = dh_new();
+	dh_add(h, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: fixed}\nspec:\n"
+		  "  replicas: 2\n  template:\n    spec:\n"
+		  "      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
+		  "      requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]\n"
+		  "  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 0s\n"
+		  "    budgets: [{nodes: \"100%%\"}]\n");
+	dh_node(h, "empty", "fixed", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, STALE_HASH, "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	ck_assert_uint_eq(kp_disruption_result_command_count(r), 0);
+	ck_assert(dh_find(r, "empty")->candidate);
+	ck_assert(dh_find(r, "empty")->empty);
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_EMPTINESS,
+		      "NodePool \"fixed\" is static (spec.replicas): its nodes are not consolidated");
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_DRIFT,
+		      "NodePool \"fixed\" is static (spec.replicas): its drifted nodes are replaced by StaticDrift, which is not modelled");
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_SINGLE_NODE,
+		      "NodePool \"fixed\" is static (spec.replicas): its nodes are not consolidated");
+	ck_assert_str_eq(kp_disruption_block_code_name(KP_BLOCK_STATIC_NODEPOOL), "StaticNodePool");
+	dh_free(h);
+}
+END_TEST
+
 /* ---------------------------------------------------------- consolidation */
 
 /* upstream consolidation_test.go "should not consolidate pods onto a
@@ -703,6 +730,7 @@ int main(void)
 	tcase_add_test(tc, consolidation_skips_destination_inside_consolidate_after);
 	tcase_add_test(tc, consolidation_uses_destination_with_never);
 	tcase_add_test(tc, deleting_node_blocked_pods_take_no_room);
+	tcase_add_test(tc, static_nodepool_nodes_are_explained);
 	tcase_add_test(tc, single_node_replace_with_cheaper);
 	tcase_add_test(tc, single_node_delete_when_pods_fit);
 	tcase_add_test(tc, multi_node_deletes_batch);
