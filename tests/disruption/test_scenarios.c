@@ -382,6 +382,31 @@ START_TEST(static_nodepool_nodes_are_explained)
 }
 END_TEST
 
+/* A NodeClaim pairs with the first Node (input order) that carries its
+ * provider ID; a second Node with the same ID stays unmanaged. */
+#define DUP_NODE(name, pid)                                                                        \
+	"apiVersion: v1\nkind: Node\nmetadata:\n  name: " name "\n  labels: {kubernetes.io/hostname: " \
+	name "}\nspec: {providerID: \"" pid "\"}\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, "  \
+	"pods: \"110\"}\n  conditions: [{type: Ready, status: \"True\"}]\n"
+
+START_TEST(nodeclaim_pairs_with_first_node_of_its_provider_id)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_add(h, DUP_NODE("a-dup", "kwok://a"));
+	dh_add(h, DUP_NODE("b-first", "kwok://b"));
+	dh_node(h, "b", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	ck_assert_str_eq(dh_find(r, "a")->nodeclaim, "a");
+	ck_assert_str_eq(dh_find(r, "b-first")->nodeclaim, "b");
+	assert_reason(r, "a-dup", KP_BLOCK_UNMANAGED, 0, "node isn't managed by karpenter");
+	ck_assert_ptr_null(dh_find(r, "b")->nodeclaim);
+	assert_reason(r, "b", KP_BLOCK_UNMANAGED, 0, "node isn't managed by karpenter");
+	dh_free(h);
+}
+END_TEST
+
 /* ---------------------------------------------------------- consolidation */
 
 /* upstream consolidation_test.go "should not consolidate pods onto a
@@ -731,6 +756,7 @@ int main(void)
 	tcase_add_test(tc, consolidation_uses_destination_with_never);
 	tcase_add_test(tc, deleting_node_blocked_pods_take_no_room);
 	tcase_add_test(tc, static_nodepool_nodes_are_explained);
+	tcase_add_test(tc, nodeclaim_pairs_with_first_node_of_its_provider_id);
 	tcase_add_test(tc, single_node_replace_with_cheaper);
 	tcase_add_test(tc, single_node_delete_when_pods_fit);
 	tcase_add_test(tc, multi_node_deletes_batch);
