@@ -161,8 +161,13 @@ enum kp_disruption_block_code {
 	KP_BLOCK_NOT_EMPTY = 18,               /**< "NotEmpty": Emptiness does not apply */
 	KP_BLOCK_OTHER_COMMAND = 19,           /**< "NotSelected": a candidate, but the pass's
 	                                            command is elsewhere */
-	KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION = 20 /**< "ConsolidateAfterDestination": the pods
-	                                            would land on a node inside its consolidateAfter */
+	KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION = 20 /**< "ConsolidateAfterDestination": reserved,
+	                                            no longer produced: consolidation's simulation
+	                                            now skips such destinations, as upstream's */,
+	KP_BLOCK_STATIC_NODEPOOL = 21          /**< "StaticNodePool": the NodePool sets
+	                                            spec.replicas; Emptiness, Drift and consolidation
+	                                            skip its nodes (upstream's StaticDrift is not
+	                                            modelled) */
 };
 
 /** Flags of kp_disruption_options. @since 0.1 */

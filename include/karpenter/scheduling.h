@@ -261,10 +261,25 @@ typedef struct kp_sched_options {
 	/** Schedule only these pending pods ("namespace/name"); NULL = all. */
 	const char *const *only_pods;
 	size_t n_only_pods;            /**< number of entries in only_pods */
+	/** Existing nodes (by name) that take no pod moved off a removed
+	 *  node; pending pods and pods of deleting nodes may still land on
+	 *  them. Upstream's consolidation simulation (IsConsolidationSimulation)
+	 *  closes the nodes inside their consolidateAfter window this way.
+	 *  Names not in the cluster are ignored. */
+	const char *const *exclude_nodes;
+	size_t n_exclude_nodes;        /**< number of entries in exclude_nodes */
+	/** Pods ("namespace/name") of removed or deleting nodes that are not
+	 *  scheduled again: they leave with their node, placed nowhere and
+	 *  not reported (upstream simulates only the pods that are currently
+	 *  reschedulable: no active do-not-disrupt, no fully blocking PDB).
+	 *  Names not in the cluster, or of pods that would not move, are
+	 *  ignored. */
+	const char *const *kept_pods;
+	size_t n_kept_pods;            /**< number of entries in kept_pods */
 } kp_sched_options;
 
 /** Static initializer for kp_sched_options. @since 0.1 */
-#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0 }
+#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * @brief Initialize @p opts as KP_SCHED_OPTIONS_INIT does (for FFI).
@@ -298,8 +313,9 @@ typedef struct kp_sched_result kp_sched_result;
  * @param[out] err optional error detail
  * @return KP_OK (even when some pods cannot be placed: see the result),
  *         KP_EINVAL (reserved fields, an unknown policy, a removed node or
- *         an only_pods entry that is not in the snapshot: the field names
- *         the option), KP_EVERSION, KP_ENOMEM
+ *         an only_pods entry that is not in the snapshot, a NULL
+ *         exclude_nodes or kept_pods entry, a NULL list with a count: the
+ *         field names the option), KP_EVERSION, KP_ENOMEM
  * @since 0.1
  * Ownership: caller owns *out (kp_sched_result_free). The result borrows
  * strings (names, the instance types and zones of launch choices) from

@@ -200,7 +200,7 @@ static const char *const block_names[] = {
 	"PodDisruptionBudget", "Budget", "ConsolidationDisabled", "ConsolidateAfter", "WhenEmpty",
 	"PodsWouldNotSchedule", "NoCheaperReplacement", "MultipleReplacements", "SpotToSpot",
 	"InstanceTypeNotFound", "UninitializedDestination", "NotDrifted", "NotEmpty", "NotSelected",
-	"ConsolidateAfterDestination",
+	"ConsolidateAfterDestination", "StaticNodePool",
 };
 
 KP_EXPORT const char *kp_disruption_block_code_name(uint32_t code)

@@ -17,6 +17,7 @@
 #include <karpenter/labels.h>
 #include <karpenter/taints.h>
 
+#include "common/map.h"
 #include "disruption_private.h"
 
 int kp__dptrs_push(kp__dptrs *v, void *p)
@@ -234,10 +235,28 @@ static int pair_nodes(kp__dstate *st)
 	st->nodes = kp__calloc(s->n_nodes + s->n_nodeclaims + 1, sizeof(*st->nodes));
 	if (!st->nodes)
 		return KP_ENOMEM;
+	/* Nodes by provider ID: the first of each ID in a map, the others
+	 * chained in input order; a NodeClaim takes the first unused one. */
 	char *used = kp__calloc(s->n_nodes + 1, 1);
-	if (!used)
-		return KP_ENOMEM;
-	for (size_t i = 0; i < s->n_nodeclaims; i++) {
+	uint32_t *next = kp__calloc(s->n_nodes + 1, sizeof(*next));
+	uint32_t *last = kp__calloc(s->n_nodes + 1, sizeof(*last));
+	kp__map by_pid = { 0 };
+	int rc = used && next && last ? KP_OK : KP_ENOMEM;
+	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++) {
+		const kp_node *n = s->nodes[j];
+		next[j] = UINT32_MAX;
+		if (!n || !n->spec || !n->spec->provider_id || !*n->spec->provider_id)
+			continue;
+		const char *pid = n->spec->provider_id;
+		uint32_t head;
+		int inserted;
+		rc = kp__map_put(&by_pid, pid, strlen(pid), (uint32_t)j, &head, &inserted);
+		if (rc == KP_OK && !inserted)
+			next[last[head]] = (uint32_t)j;
+		if (rc == KP_OK)
+			last[head] = (uint32_t)j;
+	}
+	for (size_t i = 0; rc == KP_OK && i < s->n_nodeclaims; i++) {
 		const kp_nodeclaim *nc = s->nodeclaims[i];
 		if (!nc)
 			continue;
@@ -245,20 +264,25 @@ static int pair_nodes(kp__dstate *st)
 		d->nc = nc;
 		d->nc_name = meta_name(nc->metadata);
 		const char *pid = nc->status ? nc->status->provider_id : NULL;
-		for (size_t j = 0; pid && *pid && j < s->n_nodes; j++) {
-			const kp_node *n = s->nodes[j];
-			if (!used[j] && n && n->spec && n->spec->provider_id &&
-			    !strcmp(n->spec->provider_id, pid)) {
-				d->node = n;
-				used[j] = 1;
-				break;
-			}
+		uint32_t j;
+		if (!pid || !*pid || !kp__map_gets(&by_pid, pid, &j))
+			continue;
+		while (j != UINT32_MAX && used[j])
+			j = next[j];
+		if (j != UINT32_MAX) {
+			d->node = s->nodes[j];
+			used[j] = 1;
 		}
 	}
-	for (size_t j = 0; j < s->n_nodes; j++)
+	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++)
 		if (!used[j] && s->nodes[j])
 			st->nodes[st->n_nodes++].node = s->nodes[j];
 	kp__free(used);
+	kp__free(next);
+	kp__free(last);
+	kp__map_free(&by_pid);
+	if (rc != KP_OK)
+		return rc;
 	for (size_t i = 0; i < st->n_nodes; i++) {
 		kp__dnode *d = &st->nodes[i];
 		d->node_name = d->node ? meta_name(d->node->metadata) : NULL;
@@ -416,6 +440,79 @@ static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
 		}
 	}
 	return KP_BLOCK_NONE;
+}
+
+/* upstream pdb.Limits.isFullyBlocked: a PDB that never allows an eviction
+ * (maxUnavailable 0 or "0%", minAvailable "100%"), or several PDBs. */
+static int pdb_fully_blocks(const kp__dstate *st, const kp_pod *p)
+{
+	const kp_cluster_spec *s = st->spec;
+	if (!pod_evictable(p, st->now_ms))
+		return 0;
+	const kp_pdb *match = NULL;
+	size_t n = 0;
+	const kp_labels *labels = p->metadata ? &p->metadata->labels : NULL;
+	for (size_t i = 0; i < s->n_pdbs && n < 2; i++) {
+		const kp_pdb *b = s->pdbs[i];
+		if (!b || strcmp(meta_ns(b->metadata), meta_ns(p->metadata)) ||
+		    !kp_label_selector_matches(b->spec ? b->spec->selector : NULL, labels))
+			continue;
+		match = b;
+		n++;
+	}
+	if (n != 1)
+		return n > 1;
+	const kp_pdb_spec *sp = match->spec;
+	if (!sp)
+		return 0;
+	int always = sp->unhealthy_pod_eviction_policy &&
+		     !strcmp(sp->unhealthy_pod_eviction_policy, "AlwaysAllow");
+	if (always && pod_not_ready(p))
+		return 0;
+	const kp_int_or_string *mu = &sp->max_unavailable, *ma = &sp->min_available;
+	return (mu->type == KP_INT_OR_STRING_INT && mu->int_value == 0) ||
+	       (mu->type == KP_INT_OR_STRING_STRING && mu->str_value && !strcmp(mu->str_value, "0%")) ||
+	       (ma->type == KP_INT_OR_STRING_STRING && ma->str_value && !strcmp(ma->str_value, "100%"));
+}
+
+/* upstream IsCurrentlyReschedulable, for a reschedulable pod: the pods it
+ * fails are left out of every scheduling simulation (SimulateScheduling). */
+static int kept_pods(kp__dstate *st, kp__dnode *d)
+{
+	for (size_t i = 0; i < d->n_resched; i++) {
+		const kp_pod *p = d->resched[i];
+		if (!(pod_active(p) && dnd_active(p, st->now_ms)) && !pdb_fully_blocks(st, p))
+			continue;
+		if (!d->kept && !(d->kept = kp__calloc(d->n_resched + 1, sizeof(*d->kept))))
+			return KP_ENOMEM;
+		char *k = kp__strdup_printf("%s/%s", meta_ns(p->metadata), meta_name(p->metadata));
+		if (!k)
+			return KP_ENOMEM;
+		d->kept[d->n_kept++] = k;
+	}
+	return KP_OK;
+}
+
+/* The names and keys every simulation of the pass passes on. */
+static int sim_lists(kp__dstate *st)
+{
+	size_t nd = 0;
+	for (size_t i = 0; i < st->n_nodes; i++)
+		if (st->nodes[i].deleting)
+			nd += st->nodes[i].n_kept;
+	st->closed = kp__calloc(st->n_nodes + 1, sizeof(*st->closed));
+	st->deleting_kept = kp__calloc(nd + 1, sizeof(*st->deleting_kept));
+	if (!st->closed || !st->deleting_kept)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < st->n_nodes; i++) {
+		const kp__dnode *d = &st->nodes[i];
+		/* upstream IsUnderConsolidateAfter */
+		if (d->nc && d->np && d->cons_state == KP_CONSOLIDATABLE_WAITING && !d->deleting)
+			st->closed[st->n_closed++] = d->name;
+		for (size_t k = 0; d->deleting && k < d->n_kept; k++)
+			st->deleting_kept[st->n_deleting_kept++] = d->kept[k];
+	}
+	return KP_OK;
 }
 
 /* upstream ValidatePodsDisruptable: do-not-disrupt pods first, then PDBs */
@@ -601,6 +698,8 @@ static int build_budgets(kp__dstate *st)
 static int node_info(kp__dstate *st, kp__dnode *d, kp_error *err)
 {
 	int rc = filter_node(st, d);
+	if (rc == KP_OK)
+		rc = kept_pods(st, d);
 	if (rc)
 		return rc;
 	d->empty = d->resched_cost <= 1.0;
@@ -634,6 +733,8 @@ int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 	if (rc == KP_OK)
 		rc = build_budgets(st);
 	if (rc == KP_OK)
+		rc = sim_lists(st);
+	if (rc == KP_OK)
 		rc = kp_cluster_new(&st->cluster, spec, err);
 	if (rc == KP_ENOMEM)
 		kp__error(err, rc, NULL, "out of memory");
@@ -646,6 +747,9 @@ void kp__dstate_free(kp__dstate *st)
 		kp__dnode *d = &st->nodes[i];
 		kp__free(KP__DMUT(d->pods));
 		kp__free(KP__DMUT(d->resched));
+		for (size_t k = 0; k < d->n_kept; k++)
+			kp__free(d->kept[k]);
+		kp__free(d->kept);
 		kp__free(d->graceful_msg);
 		kp__free(d->eventual_msg);
 		kp__free(d->drift_reason);
@@ -660,6 +764,8 @@ void kp__dstate_free(kp__dstate *st)
 		kp__free(d->why.items);
 	}
 	kp__free(st->nodes);
+	kp__free(KP__DMUT(st->closed));
+	kp__free(KP__DMUT(st->deleting_kept));
 	kp__free(st->remaining);
 	kp__free(st->budgets);
 	for (size_t p = 0; st->budget_errors && p < st->spec->n_nodepools; p++)

@@ -16,6 +16,7 @@
 #include <karpenter/timestamp.h>
 
 #include "common/sized.h"
+#include "common/map.h"
 #include "disruption_private.h"
 
 struct kp_disruption_result {
@@ -322,37 +323,57 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	return KP_OK;
 }
 
-static int move_pod(work *w, const kp_disruption_move *m, kp_error *err)
+/* The pods of the work cluster by "namespace/name" (the first of a key). */
+static int pod_index(const work *w, kp__map *m)
 {
-	const char *to = m->node ? m->node : m->nodeclaim;
 	for (size_t i = 0; i < w->pods.count; i++) {
-		kp_pod *p = w->pods.items[i];
-		const kp_object_meta *pm = p->metadata;
-		const char *ns = pm && pm->namespace_ && *pm->namespace_ ? pm->namespace_ : "default";
-		if (!pm || !pm->name || strcmp(pm->name, m->name) || strcmp(ns, m->namespace_))
+		const kp_pod *p = w->pods.items[i];
+		const kp_object_meta *pm = p ? p->metadata : NULL;
+		if (!pm || !pm->name)
 			continue;
-		if (!to) {
-			w->pods.items[i] = NULL;
-			return KP_OK;
-		}
-		kp_pod *c = NULL;
-		int rc = kp_pod_copy(&c, p, err);
+		char *k = kp__strdup_printf("%s/%s", pm->namespace_ && *pm->namespace_ ? pm->namespace_
+										 : "default",
+					    pm->name);
+		int rc = k ? kp__map_put(m, k, strlen(k), (uint32_t)i, NULL, NULL) : KP_ENOMEM;
+		kp__free(k);
 		if (rc)
 			return rc;
-		if (kp__dptrs_push(&w->own_pods, c)) {
-			kp_pod_free(c);
-			return KP_ENOMEM;
-		}
-		char *nn = kp__strdup(to);
-		if (!nn || !c->spec) {
-			kp__free(nn);
-			return KP_ENOMEM;
-		}
-		kp__free(KP__DMUT(c->spec->node_name));
-		c->spec->node_name = nn;
-		w->pods.items[i] = c;
+	}
+	return KP_OK;
+}
+
+static int move_pod(work *w, const kp__map *idx, const kp_disruption_move *m, kp_error *err)
+{
+	const char *to = m->node ? m->node : m->nodeclaim;
+	char *key = kp__strdup_printf("%s/%s", m->namespace_, m->name);
+	if (!key)
+		return KP_ENOMEM;
+	uint32_t at;
+	int found = kp__map_gets(idx, key, &at);
+	kp__free(key);
+	if (!found)
+		return KP_OK;
+	kp_pod *p = w->pods.items[at];
+	if (!to) {
+		w->pods.items[at] = NULL;
 		return KP_OK;
 	}
+	kp_pod *c = NULL;
+	int rc = kp_pod_copy(&c, p, err);
+	if (rc)
+		return rc;
+	if (kp__dptrs_push(&w->own_pods, c)) {
+		kp_pod_free(c);
+		return KP_ENOMEM;
+	}
+	char *nn = kp__strdup(to);
+	if (!nn || !c->spec) {
+		kp__free(nn);
+		return KP_ENOMEM;
+	}
+	kp__free(KP__DMUT(c->spec->node_name));
+	c->spec->node_name = nn;
+	w->pods.items[at] = c;
 	return KP_OK;
 }
 
@@ -374,8 +395,12 @@ static int apply(work *w, kp__dstate *st, const kp__cmd *cmd, kp_error *err)
 		}
 		rc = launch(w, x, it, err);
 	}
+	kp__map idx = { 0 };
+	if (rc == KP_OK && cmd->pub.n_moves)
+		rc = pod_index(w, &idx);
 	for (size_t i = 0; rc == KP_OK && i < cmd->pub.n_moves; i++)
-		rc = move_pod(w, cmd->pub.moves[i], err);
+		rc = move_pod(w, &idx, cmd->pub.moves[i], err);
+	kp__map_free(&idx);
 	/* pods left on the removed nodes (DaemonSet pods ...) go with them */
 	for (size_t i = 0; rc == KP_OK && i < cmd->n_dn; i++)
 		for (size_t p = 0; p < cmd->dn[i]->n_pods; p++)

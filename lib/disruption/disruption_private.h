@@ -57,6 +57,11 @@ typedef struct kp__dnode {
 	int64_t drift_time_ms;
 	uint32_t cons_state;
 	int64_t cons_at_ms;
+	/* reschedulable pods upstream does not simulate (not currently
+	 * reschedulable: an active do-not-disrupt, a fully blocking PDB), as
+	 * "namespace/name" keys for kp_sched_options.kept_pods */
+	char **kept;
+	size_t n_kept;
 	kp__dptrs why;          /* kp_disruption_why * */
 } kp__dnode;
 
@@ -73,6 +78,13 @@ typedef struct kp__dstate {
 	kp_disruption_budget_status *budgets; /* same layout */
 	char **budget_errors; /* per pool */
 	uint32_t explain;   /* record reasons (first pass) */
+	/* every simulation: nodes inside their consolidateAfter window
+	 * (closed to a consolidation's moved pods), and the kept pods of
+	 * deleting nodes */
+	const char **closed;
+	size_t n_closed;
+	const char **deleting_kept;
+	size_t n_deleting_kept;
 } kp__dstate;
 
 int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,

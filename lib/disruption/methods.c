@@ -73,6 +73,17 @@ static int is_static(const kp__dnode *d)
 	return d->np->spec && d->np->spec->has_replicas;
 }
 
+/* upstream's Emptiness, Drift and consolidation skip a static NodePool's
+ * nodes (its StaticDrift method is not modelled here) */
+static int why_static(kp__dstate *st, kp__dnode *d, uint32_t m)
+{
+	return kp__dwhy(st, d, KP_BLOCK_STATIC_NODEPOOL, m,
+		       m == KP_DISRUPTION_METHOD_DRIFT
+			       ? "NodePool \"%s\" is static (spec.replicas): its drifted nodes are replaced by StaticDrift, which is not modelled"
+			       : "NodePool \"%s\" is static (spec.replicas): its nodes are not consolidated",
+		       pool_name(d));
+}
+
 static uint32_t policy(const kp__dnode *d)
 {
 	const kp_disruption *x = d->np->spec ? d->np->spec->disruption : NULL;
@@ -110,7 +121,7 @@ static int emptiness_filter(kp__dstate *st, kp__dnode *d, int *ok)
 	*ok = 0;
 	uint32_t m = KP_DISRUPTION_METHOD_EMPTINESS;
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, m);
 	if (disabled(d))
 		return kp__dwhy(st, d, KP_BLOCK_CONSOLIDATION_DISABLED, m,
 			       "NodePool \"%s\" has consolidation disabled", pool_name(d));
@@ -131,7 +142,7 @@ static int drift_filter(kp__dstate *st, kp__dnode *d, int *ok)
 					       d->eventual_code == d->graceful_code ? 0 : KP_DISRUPTION_METHOD_DRIFT,
 			       "%s", d->eventual_msg);
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, KP_DISRUPTION_METHOD_DRIFT);
 	if (!d->drifted)
 		return kp__dwhy(st, d, KP_BLOCK_NOT_DRIFTED, KP_DISRUPTION_METHOD_DRIFT,
 			       "node is not drifted");
@@ -146,7 +157,7 @@ static int consolidation_filter(kp__dstate *st, kp__dnode *d, uint32_t m, int *o
 		return rc;
 	*ok = 0;
 	if (is_static(d))
-		return KP_OK;
+		return why_static(st, d, m);
 	if (!d->it)
 		return kp__dwhy(st, d, KP_BLOCK_INSTANCE_TYPE_NOT_FOUND, m, "Instance Type \"%s\" not found",
 			       d->it_name ? d->it_name : "");
@@ -306,7 +317,7 @@ static char *unplaced_message(const kp_sched_placement *p)
 }
 
 /* Check one placement of a candidate's pod; sets s->code/msg on a problem. */
-static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, int consolidation)
+static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p)
 {
 	if (p->target == KP_SCHED_UNPLACED) {
 		s->code = KP_BLOCK_PODS_WOULD_NOT_SCHEDULE;
@@ -320,12 +331,6 @@ static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p, 
 			s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
 			s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s, node/%s",
 				      dst->nc_name, dst->name);
-		} else if (consolidation && dst && dst->managed && !dst->deleting &&
-			   dst->cons_state == KP_CONSOLIDATABLE_WAITING) {
-			s->code = KP_BLOCK_CONSOLIDATE_AFTER_DESTINATION;
-			s->msg = kp__strdup_printf("pod %s/%s would move to node %s, which is inside its consolidateAfter window",
-				      p->namespace_ ? p->namespace_ : "default",
-				      p->name ? p->name : "", dst->name);
 		}
 	}
 	if (s->code && !s->msg)
@@ -337,29 +342,49 @@ static int simulate(kp__dstate *st, kp__dnode *const *c, size_t n, int consolida
 		    kp_error *err)
 {
 	memset(s, 0, sizeof(*s));
+	size_t n_kept = st->n_deleting_kept;
+	for (size_t i = 0; i < n; i++)
+		n_kept += c[i]->n_kept;
 	const char **removed = kp__calloc(n + 1, sizeof(*removed));
+	const char **kept = kp__calloc(n_kept + 1, sizeof(*kept));
 	size_t nk = 0;
 	podkey *keys = candidate_pods(c, n, &nk);
-	if (!removed || !keys) {
+	if (!removed || !kept || !keys) {
 		kp__free(KP__DMUT(removed));
+		kp__free(KP__DMUT(kept));
 		kp__free(keys);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++)
+	n_kept = 0;
+	for (size_t i = 0; i < n; i++) {
 		removed[i] = c[i]->name;
+		for (size_t k = 0; k < c[i]->n_kept; k++)
+			kept[n_kept++] = c[i]->kept[k];
+	}
+	for (size_t k = 0; k < st->n_deleting_kept; k++)
+		kept[n_kept++] = st->deleting_kept[k];
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	o.removed_nodes = removed;
 	o.n_removed_nodes = n;
+	/* upstream IsConsolidationSimulation: the candidates' pods do not move
+	 * onto a node inside its consolidateAfter window (Drift does not ask) */
+	if (consolidation) {
+		o.exclude_nodes = st->closed;
+		o.n_exclude_nodes = st->n_closed;
+	}
+	o.kept_pods = kept;
+	o.n_kept_pods = n_kept;
 	int rc = kp_sched_simulate(&s->res, st->cluster, &o, err);
 	size_t np = kp_sched_result_pod_count(s->res);
 	for (size_t i = 0; rc == KP_OK && i < np && !s->code; i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(s->res, i);
 		if (find_podkey(keys, nk, p))
-			rc = check_placement(st, s, p, consolidation);
+			rc = check_placement(st, s, p);
 	}
 	if (rc == KP_ENOMEM)
 		kp__error(err, rc, NULL, "out of memory");
 	kp__free(KP__DMUT(removed));
+	kp__free(KP__DMUT(kept));
 	kp__free(keys);
 	return rc;
 }
@@ -677,21 +702,24 @@ static int spot_to_spot(kp__dstate *st, repl *r, size_t n, double price, verdict
 /* upstream filterOutSameInstanceType (multi-node replacements) */
 static int filter_same_type(kp__dstate *st, repl *r, kp__dnode *const *c, size_t n, kp_error *err)
 {
+	/* the cheapest offering of each candidate whose instance type is
+	 * still an option, computed once per candidate */
 	double max_price = DBL_MAX;
-	for (size_t i = 0; i < r->n_its; i++) {
-		for (size_t k = 0; k < n; k++) {
-			if (strcmp(c[k]->it->name, r->its[i]->name))
-				continue;
-			kp_requirements *lr = NULL;
-			int rc = kp_requirements_from_labels(&lr, c[k]->labels, st->spec->wellknown, err);
-			if (rc)
-				return rc;
-			const kp_offering *o = kp_instance_type_cheapest_offering(c[k]->it, lr,
-										  st->spec->wellknown);
-			kp_requirements_free(lr);
-			if (o && o->price < max_price)
-				max_price = o->price;
-		}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = 0;
+		while (i < r->n_its && strcmp(c[k]->it->name, r->its[i]->name))
+			i++;
+		if (i == r->n_its)
+			continue;
+		kp_requirements *lr = NULL;
+		int rc = kp_requirements_from_labels(&lr, c[k]->labels, st->spec->wellknown, err);
+		if (rc)
+			return rc;
+		const kp_offering *o = kp_instance_type_cheapest_offering(c[k]->it, lr,
+									  st->spec->wellknown);
+		kp_requirements_free(lr);
+		if (o && o->price < max_price)
+			max_price = o->price;
 	}
 	filter_price(r, max_price);
 	return KP_OK;

@@ -1296,6 +1296,41 @@ static int enums_agree(uint32_t kind, const char *what, const void *const *objs,
 	return KP_OK;
 }
 
+int kp__sched_index_moving(struct kp_cluster *c)
+{
+	size_t np = 0, nd = 0;
+	for (size_t i = 0; i < c->n_pods; i++)
+		np += (c->pods[i].state & SC_POD_PENDING) != 0;
+	for (size_t i = 0; i < c->n_nodes; i++)
+		nd += c->nodes[i].deleting != 0;
+	c->pending = kp__calloc(np + 1, sizeof(uint32_t));
+	c->deleting = kp__calloc(nd + 1, sizeof(uint32_t));
+	if (!c->pending || !c->deleting)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < c->n_pods; i++)
+		if (c->pods[i].state & SC_POD_PENDING)
+			c->pending[c->n_pending++] = (uint32_t)i;
+	for (size_t i = 0; i < c->n_nodes; i++)
+		if (c->nodes[i].deleting)
+			c->deleting[c->n_deleting++] = (uint32_t)i;
+	size_t nr = c->n_res;
+	c->n_blk = (c->n_nodes + SC_NODE_BLOCK - 1) / SC_NODE_BLOCK;
+	c->base_rem = kp__calloc(c->n_nodes * nr + 1, sizeof(int64_t));
+	c->blk_max = kp__calloc(c->n_blk * nr + 1, sizeof(int64_t));
+	if (!c->base_rem || !c->blk_max)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		const sc_node *n = &c->nodes[i];
+		int64_t *b = &c->base_rem[i * nr], *m = &c->blk_max[(i / SC_NODE_BLOCK) * nr];
+		for (size_t r = 0; r < nr; r++) {
+			b[r] = n->avail[r] - n->ds_pending[r];
+			if (i % SC_NODE_BLOCK == 0 || b[r] > m[r])
+				m[r] = b[r];
+		}
+	}
+	return KP_OK;
+}
+
 KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_error *err)
 {
 	if (!out)
@@ -1355,6 +1390,8 @@ KP_EXPORT int kp_cluster_new(kp_cluster **out, const kp_cluster_spec *spec, kp_e
 	c->now_ms = s.now_ms;
 	kp_error local = KP_ERROR_INIT;
 	rc = cluster_build(c, &s, err ? err : &local);
+	if (rc == KP_OK)
+		rc = kp__sched_index_moving(c);
 	if (rc != KP_OK) {
 		if (rc == KP_ENOMEM)
 			kp__error(err, KP_ENOMEM, NULL, "out of memory");
@@ -1378,6 +1415,10 @@ KP_EXPORT void kp_cluster_free(kp_cluster *c)
 	kp__free(c->pool_spec_index);
 	kp__free(c->pod_spec_index);
 	kp__free(c->pod_at_spec);
+	kp__free(c->pending);
+	kp__free(c->deleting);
+	kp__free(c->base_rem);
+	kp__free(c->blk_max);
 	for (size_t i = 0; i < c->n_cats; i++)
 		kp_instance_types_free(c->cats[i].its);
 	for (size_t i = 0; i < c->n_owned_pools; i++)

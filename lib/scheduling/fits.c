@@ -78,14 +78,15 @@ const int64_t *kp__sched_node_rem(sc_sim *s, uint32_t i)
 	if (s->nodes[i].rem)
 		return s->nodes[i].rem;
 	const struct kp_cluster *c = s->c;
-	const sc_node *n = &c->nodes[i];
 	int64_t *v = kp__malloc(c->n_res * sizeof(int64_t) + 1);
-	if (!v) {
+	if (!v || kp__grow((void **)&s->touched, &s->cap_touched, s->n_touched + 1,
+			   sizeof(uint32_t)) != KP_OK) {
+		kp__free(v);
 		s->oom = 1;
 		return NULL;
 	}
-	for (size_t r = 0; r < c->n_res; r++)
-		v[r] = n->avail[r] - n->ds_pending[r];
+	s->touched[s->n_touched++] = i;
+	memcpy(v, &c->base_rem[(size_t)i * c->n_res], c->n_res * sizeof(int64_t));
 	s->nodes[i].rem = v;
 	return v;
 }
@@ -161,9 +162,8 @@ int kp__fit_node_cheap(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant 
 		f->where = SC_FIT_AT_NODE;
 		return KP_EINCOMPATIBLE;
 	}
-	const int64_t *rem = kp__sched_node_rem(s, node);
-	if (!rem)
-		return KP_ENOMEM;
+	/* read, not copied: an overlay is made by the first placement */
+	const int64_t *rem = ns->rem ? ns->rem : &c->base_rem[(size_t)node * c->n_res];
 	if (!kp__fit_resources(p->req, rem, c->n_res, f))
 		return KP_EINCOMPATIBLE;
 	return KP_OK;

@@ -628,7 +628,7 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 	size_t n_groups = 0, cap_groups = 0;
 	int rc = KP_OK;
 	for (size_t i = 0; i < c->n_nodes && rc == KP_OK; i++) {
-		if (s->nodes[i].fate != SC_NODE_KEPT)
+		if (s->nodes[i].fate != SC_NODE_KEPT || kp__sched_node_closed(s, (uint32_t)i, pod))
 			continue;
 		kp_requirements *reqs = NULL;
 		kp__why_dispose(&w);
@@ -707,6 +707,16 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 /* ------------------------------------------------------------------ */
 /* Result                                                              */
 
+struct spec_slot {
+	uint32_t pos, slot;
+};
+
+static int cmp_spec(const void *a, const void *b)
+{
+	const struct spec_slot *x = a, *y = b;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 {
 	(void)err;
@@ -715,13 +725,12 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	if (!res)
 		return KP_ENOMEM;
 	int rc = KP_ENOMEM;
-	size_t n_pl = 0;
-	for (size_t i = 0; i < c->n_pods; i++)
-		n_pl += s->pods[i].role != SC_SIM_NONE;
+	size_t n_pl = s->n_act;
 	res->pl = kp__arena_alloc(&res->arena, (n_pl + 1) * sizeof(*res->pl));
 	res->ncs = kp__arena_alloc(&res->arena, (s->n_ncs + 1) * sizeof(*res->ncs));
 	int32_t *new_index = kp__calloc(s->n_ncs + 1, sizeof(int32_t));
 	const char **nc_names = kp__calloc(s->n_ncs + 1, sizeof(*nc_names));
+	struct spec_slot *by_spec = NULL;
 	if (!res->pl || !res->ncs || !new_index || !nc_names)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
@@ -777,27 +786,34 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		res->n_ncs++;
 	}
 	kp__map_free(&generated);
-	/* placements in the order of the caller's pods */
-	for (size_t k = 0; k < c->n_pods; k++) {
-		size_t i = c->pod_at_spec[k];
-		if (s->pods[i].role == SC_SIM_NONE)
-			continue;
+	/* placements in the order of the caller's pods (the touched pods'
+	 * slots sorted by their position there) */
+	if (!(by_spec = kp__calloc(s->n_act + 1, sizeof(*by_spec))))
+		goto fail;
+	for (size_t a = 0; a < s->n_act; a++) {
+		by_spec[a].pos = c->pod_spec_index[s->act[a]];
+		by_spec[a].slot = (uint32_t)a;
+	}
+	qsort(by_spec, s->n_act, sizeof(*by_spec), cmp_spec);
+	for (size_t k = 0; k < s->n_act; k++) {
+		size_t i = s->act[by_spec[k].slot];
+		const sc_pod_sim *ps = &s->pods[by_spec[k].slot];
 		const sc_pod *p = &c->pods[i];
 		kp_sched_placement *pl = &res->pl[res->n_pl++];
 		pl->struct_size = sizeof(*pl);
 		pl->namespace_ = p->ns;
 		pl->name = p->name;
 		struct reasons rs = { 0 };
-		if (s->pods[i].placed_node >= 0) {
-			const sc_node *n = &c->nodes[s->pods[i].placed_node];
+		if (ps->placed_node >= 0) {
+			const sc_node *n = &c->nodes[ps->placed_node];
 			pl->target = n->inflight ? KP_SCHED_INFLIGHT : KP_SCHED_EXISTING_NODE;
 			pl->node = n->name;
-		} else if (s->pods[i].placed_nc >= 0 && new_index[s->pods[i].placed_nc] >= 0) {
+		} else if (ps->placed_nc >= 0 && new_index[ps->placed_nc] >= 0) {
 			pl->target = KP_SCHED_NEW_NODECLAIM;
-			pl->nodeclaim_index = (size_t)new_index[s->pods[i].placed_nc];
-			pl->node = nc_names[s->pods[i].placed_nc];
-		} else if (s->pods[i].placed_nc >= 0) {
-			const sc_nc *nc = s->ncs[s->pods[i].placed_nc];
+			pl->nodeclaim_index = (size_t)new_index[ps->placed_nc];
+			pl->node = nc_names[ps->placed_nc];
+		} else if (ps->placed_nc >= 0) {
+			const sc_nc *nc = s->ncs[ps->placed_nc];
 			pl->target = KP_SCHED_UNPLACED;
 			if (add_reason(res, &rs, KP_REASON_MIN_VALUES, c->pools[nc->pool].name, NULL,
 				       NULL,
@@ -827,11 +843,13 @@ fail_rs:
 		goto fail;
 	kp__free(new_index);
 	kp__free(nc_names);
+	kp__free(by_spec);
 	*out = res;
 	return KP_OK;
 fail:
 	kp__free(new_index);
 	kp__free(nc_names);
+	kp__free(by_spec);
 	kp_sched_result_free(res);
 	return rc;
 }

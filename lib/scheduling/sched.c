@@ -46,6 +46,10 @@ KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster
 		return kp__error(err, KP_EINVAL, "removed_nodes", "removed_nodes is NULL");
 	if (o.n_only_pods && !o.only_pods)
 		return kp__error(err, KP_EINVAL, "only_pods", "only_pods is NULL");
+	if (o.n_exclude_nodes && !o.exclude_nodes)
+		return kp__error(err, KP_EINVAL, "exclude_nodes", "exclude_nodes is NULL");
+	if (o.n_kept_pods && !o.kept_pods)
+		return kp__error(err, KP_EINVAL, "kept_pods", "kept_pods is NULL");
 	sc_sim *s = kp__calloc(1, sizeof(*s));
 	if (!s)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");

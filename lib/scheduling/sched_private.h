@@ -439,6 +439,20 @@ struct kp_cluster {
 	uint32_t *pool_spec_index; /* per pool: its position in the caller's nodepools */
 	uint32_t *pod_spec_index;  /* per pod: its position in the caller's pods */
 	uint32_t *pod_at_spec;     /* per position in the caller's pods: the pod */
+	/* what every simulation starts from (kp__sched_index_moving): the
+	 * pending pods and the deleting nodes, in index order */
+	uint32_t *pending;
+	size_t n_pending;
+	uint32_t *deleting;
+	size_t n_deleting;
+	/* what an existing node has left before any simulation places a pod
+	 * (avail - ds_pending, n_res per node), and its maximum per block of
+	 * SC_NODE_BLOCK nodes in try order: a placement only lowers what a
+	 * node has left, so a block whose maximum is below a pod's request
+	 * holds no node for it */
+	int64_t *base_rem;
+	int64_t *blk_max;
+	size_t n_blk;
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
 };
@@ -557,6 +571,7 @@ typedef enum sc_node_fate {
  * the snapshot's sc_node, each part copied on first write. */
 typedef struct sc_node_sim {
 	sc_node_fate fate;
+	int closed;                /* in exclude_nodes: takes no pod of a removed node */
 	int64_t *rem;              /* n_res remaining resources, NULL until kp__sched_node_rem */
 	kp_requirements *reqs;     /* requirements after placements, NULL = the snapshot's */
 	sc_port *ports;            /* host ports of the pods placed */
@@ -606,7 +621,17 @@ struct sc_sim {
 	uint32_t min_values_best_effort;
 	size_t max_its;
 	sc_node_sim *nodes;        /* per snapshot node */
-	sc_pod_sim *pods;          /* per snapshot pod */
+	/* the pods this simulation touches (a role other than SC_SIM_NONE), in
+	 * snapshot index order; their state is pods[slot], the slot found with
+	 * kp__psim: nothing here is sized by the snapshot's pods */
+	uint32_t *act;
+	size_t n_act;
+	sc_pod_sim *pods;          /* per slot (n_act) */
+	kp__map pslot;             /* snapshot pod index -> slot */
+	uint32_t *gone;            /* nodes whose fate is not SC_NODE_KEPT */
+	size_t n_gone;
+	uint32_t *touched;         /* nodes with an overlay (rem set), in first-touch order */
+	size_t n_touched, cap_touched;
 	/* new NodeClaims */
 	sc_nc **ncs;               /* creation order */
 	size_t n_ncs, cap_ncs;
@@ -645,6 +670,21 @@ struct sc_sim {
 	size_t cap_order_ref;
 	size_t order_checked, order_mismatched;
 };
+
+/* The simulation state of snapshot pod @p pod, NULL when this simulation
+ * does not touch it (role SC_SIM_NONE). */
+static inline sc_pod_sim *kp__psim(const sc_sim *s, uint32_t pod)
+{
+	uint32_t slot;
+	return kp__map_get_u32(&s->pslot, pod, &slot) ? &s->pods[slot] : NULL;
+}
+
+/* Nodes per block of kp_cluster::blk_max. */
+#define SC_NODE_BLOCK 64
+
+/* cluster.c: the snapshot's pending pods, deleting nodes, base remainders
+ * and block maxima (after the build). */
+int kp__sched_index_moving(struct kp_cluster *c);
 
 /* topology.c: per-simulation state */
 int kp__topo_sim_new(sc_sim *s);
@@ -757,6 +797,9 @@ void kp__sched_porders_free(sc_sim *s);
 int kp__sched_run(sc_sim *s, const kp_sched_options *o, kp_error *err);
 /* Release a simulation's state and s itself (porders excepted: result.c's). */
 void kp__sched_sim_free(sc_sim *s);
+/* Whether existing node i is closed to pod (exclude_nodes: a pod moving off
+ * a removed node). */
+int kp__sched_node_closed(const sc_sim *s, uint32_t i, uint32_t pod);
 int kp__sched_nc_fits_existing(sc_sim *s, uint32_t node, uint32_t pod, const sc_variant *v,
 			       sc_why *w, kp_requirements **out_reqs);
 int kp__sched_nc_try_pool(sc_sim *s, uint32_t pool, uint32_t pod, const sc_variant *v,

@@ -269,6 +269,8 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
+	if (!kp__sched_node_rem(s, i))
+		return KP_ENOMEM;
 	int64_t *rem = s->nodes[i].rem;
 	for (size_t r = 0; r < c->n_res; r++)
 		rem[r] = kp__sat_add(rem[r], -p->req[r]);
@@ -287,7 +289,7 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 		memcpy(s->nodes[i].vols + s->nodes[i].n_vols, cls->vols, cls->n_vols * sizeof(sc_vol));
 		s->nodes[i].n_vols += cls->n_vols;
 	}
-	s->pods[pod].placed_node = (int32_t)i;
+	kp__psim(s, pod)->placed_node = (int32_t)i;
 	const sc_node *n = &c->nodes[i];
 	return kp__topo_record(s, pod, v, n->taints, n->n_taints, node_reqs(s, i), 0);
 }
@@ -740,7 +742,7 @@ static int nc_place(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, str
 	}
 	if (nc_ports_add(nc, cls, pod) != KP_OK)
 		return KP_ENOMEM;
-	s->pods[pod].placed_nc = (int32_t)nc->id;
+	kp__psim(s, pod)->placed_nc = (int32_t)nc->id;
 	int rc = kp__topo_register_hostname(s, nc->hostname);
 	if (rc == KP_OK)
 		rc = kp__topo_record(s, pod, v, c->pools[nc->pool].taints, c->pools[nc->pool].n_taints,
@@ -1037,11 +1039,36 @@ static int order_fix(sc_sim *s, sc_nc *nc)
 }
 
 
+int kp__sched_node_closed(const sc_sim *s, uint32_t i, uint32_t pod)
+{
+	if (!s->nodes[i].closed)
+		return 0;
+	int32_t from = s->c->pods[pod].node;
+	return from >= 0 && s->nodes[from].fate == SC_NODE_REMOVED;
+}
+
+/* Whether no node of block @p b can have room for @p req (blk_max). */
+static int block_full(const struct kp_cluster *c, size_t b, const int64_t *req)
+{
+	const int64_t *m = &c->blk_max[b * c->n_res];
+	for (size_t r = 0; r < c->n_res; r++)
+		if (req[r] > m[r])
+			return 1;
+	return 0;
+}
+
 static int try_existing(sc_sim *s, uint32_t pod, const sc_variant *v)
 {
 	const struct kp_cluster *c = s->c;
+	const int64_t *req = c->pods[pod].req;
 	for (size_t i = 0; i < c->n_nodes; i++) {
-		if (s->nodes[i].fate != SC_NODE_KEPT)
+		/* the first node that fits, in order: whole blocks that cannot
+		 * hold the pod's requests are passed over */
+		if (i % SC_NODE_BLOCK == 0 && block_full(c, i / SC_NODE_BLOCK, req)) {
+			i += SC_NODE_BLOCK - 1;
+			continue;
+		}
+		if (s->nodes[i].fate != SC_NODE_KEPT || kp__sched_node_closed(s, (uint32_t)i, pod))
 			continue;
 		kp_requirements *reqs = NULL;
 		int rc = kp__sched_nc_fits_existing(s, (uint32_t)i, pod, v, NULL, &reqs);
@@ -1340,14 +1367,14 @@ static int try_schedule(sc_sim *s, uint32_t pod)
 			return rc;
 		rc = sched_add(s, pod, v);
 		if (rc == KP_OK) {
-			s->pods[pod].placed_variant = (uint32_t)k;
+			kp__psim(s, pod)->placed_variant = (uint32_t)k;
 			return KP_OK;
 		}
 		if (rc == KP_ENOMEM || s->oom)
 			return KP_ENOMEM;
 	}
 	/* upstream keeps the unrelaxed pod in the queue */
-	s->pods[pod].placed_variant = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
+	kp__psim(s, pod)->placed_variant = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
 	if (cls->n_variants && kp__topo_update(s, pod, &cls->variants[0]) != KP_OK)
 		return KP_ENOMEM;
 	return KP_EINCOMPATIBLE;
@@ -1378,8 +1405,8 @@ static int queue_build(sc_sim *s)
 {
 	const struct kp_cluster *c = s->c;
 	size_t n = 0;
-	for (size_t i = 0; i < c->n_pods; i++)
-		n += s->pods[i].role == SC_SIM_SCHEDULE;
+	for (size_t k = 0; k < s->n_act; k++)
+		n += s->pods[k].role == SC_SIM_SCHEDULE;
 	struct qkey *keys = kp__calloc(n + 1, sizeof(*keys));
 	s->queue = kp__calloc(n + 1, sizeof(uint32_t));
 	if (!keys || !s->queue) {
@@ -1390,8 +1417,9 @@ static int queue_build(sc_sim *s)
 	kp__strtab_find(&c->res, KP_RESOURCE_CPU, &cpu);
 	kp__strtab_find(&c->res, KP_RESOURCE_MEMORY, &mem);
 	size_t k = 0;
-	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->pods[i].role != SC_SIM_SCHEDULE)
+	for (size_t a = 0; a < s->n_act; a++) {
+		uint32_t i = s->act[a];
+		if (s->pods[a].role != SC_SIM_SCHEDULE)
 			continue;
 		keys[k].p = &c->pods[i];
 		keys[k].idx = (uint32_t)i;
@@ -1419,7 +1447,7 @@ static int solve(sc_sim *s)
 			break;
 		uint32_t pod = s->queue[s->q_head];
 		/* a full pass without progress: stop (upstream Queue.Pop) */
-		if (s->pods[pod].last_len == (int64_t)s->q_len)
+		if (kp__psim(s, pod)->last_len == (int64_t)s->q_len)
 			break;
 		s->q_head = (s->q_head + 1) % s->q_cap;
 		s->q_len--;
@@ -1431,7 +1459,7 @@ static int solve(sc_sim *s)
 		size_t tail = (s->q_head + s->q_len) % s->q_cap;
 		s->queue[tail] = pod;
 		s->q_len++;
-		s->pods[pod].last_len = (int64_t)s->q_len;
+		kp__psim(s, pod)->last_len = (int64_t)s->q_len;
 	}
 	return KP_OK;
 }
@@ -1441,8 +1469,10 @@ void kp__sched_sim_free(sc_sim *s)
 	if (!s)
 		return;
 	const struct kp_cluster *c = s->c;
-	for (size_t i = 0; c && s->nodes && i < c->n_nodes; i++) {
-		sc_node_sim *n = &s->nodes[i];
+	/* only nodes with an overlay own anything (kp__sched_node_rem comes
+	 * first) */
+	for (size_t k = 0; s->nodes && k < s->n_touched; k++) {
+		sc_node_sim *n = &s->nodes[s->touched[k]];
 		kp__free(n->rem);
 		kp_requirements_free(n->reqs);
 		kp__free(n->ports);
@@ -1450,6 +1480,10 @@ void kp__sched_sim_free(sc_sim *s)
 	}
 	kp__free(s->nodes);
 	kp__free(s->pods);
+	kp__free(s->act);
+	kp__free(s->gone);
+	kp__free(s->touched);
+	kp__map_free(&s->pslot);
 	for (size_t i = 0; i < s->n_ncs; i++)
 		nc_free(s->ncs[i]);
 	kp__free(s->ncs);
@@ -1472,12 +1506,25 @@ void kp__sched_sim_free(sc_sim *s)
 	kp__free(s);
 }
 
-/* Which nodes this simulation removes (removed_nodes) or finds deleting. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Which nodes this simulation removes (removed_nodes) or finds deleting,
+ * listed in s->gone (index order), and which take no moved pod
+ * (exclude_nodes). */
 static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
-	for (size_t i = 0; i < c->n_nodes; i++)
-		s->nodes[i].fate = c->nodes[i].deleting ? SC_NODE_DELETING : SC_NODE_KEPT;
+	s->gone = kp__calloc(c->n_deleting + o->n_removed_nodes + 1, sizeof(uint32_t));
+	if (!s->gone)
+		return KP_ENOMEM;
+	for (size_t k = 0; k < c->n_deleting; k++) {
+		s->nodes[c->deleting[k]].fate = SC_NODE_DELETING;
+		s->gone[s->n_gone++] = c->deleting[k];
+	}
 	for (size_t k = 0; k < o->n_removed_nodes; k++) {
 		const char *name = o->removed_nodes[k];
 		uint32_t idx;
@@ -1485,51 +1532,107 @@ static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 			return kp__error(err, KP_EINVAL, "removed_nodes",
 					 "removed_nodes[%zu]: no node or NodeClaim named \"%s\" in the "
 					 "cluster", k, name ? name : "");
-		if (s->nodes[idx].fate == SC_NODE_KEPT)
+		if (s->nodes[idx].fate == SC_NODE_KEPT) {
 			s->nodes[idx].fate = SC_NODE_REMOVED;
+			s->gone[s->n_gone++] = idx;
+		}
+	}
+	qsort(s->gone, s->n_gone, sizeof(uint32_t), cmp_u32);
+	for (size_t k = 0; k < o->n_exclude_nodes; k++) {
+		uint32_t idx;
+		if (!o->exclude_nodes[k])
+			return kp__error(err, KP_EINVAL, "exclude_nodes",
+					 "exclude_nodes[%zu] is NULL", k);
+		if (kp__map_gets(&c->node_by_name, o->exclude_nodes[k], &idx))
+			s->nodes[idx].closed = 1;
 	}
 	return KP_OK;
 }
 
+/* A set of snapshot pod indices named "namespace/name" by an option;
+ * with @p strict a NULL or unknown name is an error, else only NULL is. */
+static int pod_set(const struct kp_cluster *c, const char *const *names, size_t n,
+		   const char *field, int strict, kp__map *set, kp_error *err)
+{
+	for (size_t k = 0; k < n; k++) {
+		uint32_t idx;
+		if (!names[k] && !strict)
+			return kp__error(err, KP_EINVAL, field, "%s[%zu] is NULL", field, k);
+		if (!names[k] || !kp__map_gets(&c->pod_by_key, names[k], &idx)) {
+			if (strict)
+				return kp__error(err, KP_EINVAL, field,
+						 "%s[%zu]: no pod \"%s\" in the cluster", field, k,
+						 names[k] ? names[k] : "");
+			continue;
+		}
+		if (kp__map_put_u32(set, idx, 1, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
+	}
+	return KP_OK;
+}
+
+static int act_push(sc_sim *s, uint32_t pod)
+{
+	s->act[s->n_act++] = pod;
+	return KP_OK;
+}
+
 /* The pods to schedule: pending ones (only some with only_pods), and those
- * of removed or deleting nodes that would move. */
+ * of removed or deleting nodes that would move (less kept_pods), found
+ * from the snapshot's lists and the gone nodes: nothing here visits every
+ * pod of the snapshot. */
 static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
-	uint8_t *only = NULL;
-	if (o->only_pods) {
-		only = kp__calloc(c->n_pods + 1, 1);
-		if (!only)
-			return KP_ENOMEM;
-		for (size_t k = 0; k < o->n_only_pods; k++) {
-			uint32_t idx;
-			if (!o->only_pods[k] || !kp__map_gets(&c->pod_by_key, o->only_pods[k], &idx)) {
-				kp__free(only);
-				return kp__error(err, KP_EINVAL, "only_pods",
-						 "only_pods[%zu]: no pod \"%s\" in the cluster", k,
-						 o->only_pods[k] ? o->only_pods[k] : "");
-			}
-			only[idx] = 1;
+	kp__map only = { 0 }, kept = { 0 };
+	int rc = KP_OK;
+	if (o->only_pods)
+		rc = pod_set(c, o->only_pods, o->n_only_pods, "only_pods", 1, &only, err);
+	if (rc == KP_OK && o->n_kept_pods)
+		rc = pod_set(c, o->kept_pods, o->n_kept_pods, "kept_pods", 0, &kept, err);
+	size_t cap = c->n_pending;
+	for (size_t k = 0; rc == KP_OK && k < s->n_gone; k++)
+		cap += c->nodes[s->gone[k]].n_pods;
+	if (rc == KP_OK && !(s->act = kp__calloc(cap + 1, sizeof(uint32_t))))
+		rc = KP_ENOMEM;
+	uint32_t dummy;
+	for (size_t k = 0; rc == KP_OK && k < c->n_pending; k++)
+		if (!o->only_pods || kp__map_get_u32(&only, c->pending[k], &dummy))
+			rc = act_push(s, c->pending[k]);
+	for (size_t k = 0; rc == KP_OK && k < s->n_gone; k++) {
+		const sc_node *n = &c->nodes[s->gone[k]];
+		for (size_t j = 0; j < n->n_pods; j++) {
+			uint32_t i = n->pods[j];
+			if ((c->pods[i].state & SC_POD_RESCHEDULABLE) && !(c->pods[i].state & SC_POD_PENDING) &&
+			    !kp__map_get_u32(&kept, i, &dummy))
+				act_push(s, i);
 		}
 	}
-	for (size_t i = 0; i < c->n_pods; i++) {
-		const sc_pod *p = &c->pods[i];
-		sc_pod_sim *ps = &s->pods[i];
+	kp__map_free(&only);
+	kp__map_free(&kept);
+	if (rc != KP_OK)
+		return rc;
+	qsort(s->act, s->n_act, sizeof(uint32_t), cmp_u32);
+	s->pods = kp__calloc(s->n_act + 1, sizeof(*s->pods));
+	if (!s->pods)
+		return KP_ENOMEM;
+	for (size_t k = 0; k < s->n_act; k++) {
+		uint32_t i = s->act[k];
+		sc_pod_sim *ps = &s->pods[k];
+		if (kp__map_put_u32(&s->pslot, i, (uint32_t)k, NULL, NULL) != KP_OK)
+			return KP_ENOMEM;
 		ps->placed_node = -1;
 		ps->placed_nc = -1;
 		ps->last_len = -1;
-		if (p->state & SC_POD_PENDING) {
+		if (c->pods[i].state & SC_POD_PENDING) {
 			/* upstream drops pods that fail Validate; they are
 			 * reported here but never scheduled */
-			const sc_class *cls = &c->classes[p->cls];
-			if (!only || only[i])
-				ps->role = cls->bad || !cls->n_variants ? SC_SIM_REPORT : SC_SIM_SCHEDULE;
-		} else if ((p->state & SC_POD_RESCHEDULABLE) && p->node >= 0 &&
-			   s->nodes[p->node].fate != SC_NODE_KEPT) {
+			const sc_class *cls = &c->classes[c->pods[i].cls];
+			ps->role = cls->bad || !cls->n_variants ? SC_SIM_REPORT : SC_SIM_SCHEDULE;
+		} else {
 			ps->role = SC_SIM_SCHEDULE;
 		}
 	}
-	kp__free(only);
 	return KP_OK;
 }
 
@@ -1547,11 +1650,13 @@ static int sim_pool_limits(sc_sim *s)
 		s->pool_rem[p] = rem;
 		for (size_t r = 0; r < c->n_res; r++)
 			rem[r] = pool->limited[r] ? kp__sat_add(pool->limits[r], -pool->usage[r]) : 0;
-		for (size_t i = 0; i < c->n_nodes; i++)
+		for (size_t k = 0; k < s->n_gone; k++) {
+			uint32_t i = s->gone[k];
 			if (s->nodes[i].fate == SC_NODE_REMOVED && c->nodes[i].pool == (int32_t)p)
 				for (size_t r = 0; r < c->n_res; r++)
 					if (pool->limited[r])
 						rem[r] = kp__sat_add(rem[r], c->nodes[i].capacity[r]);
+		}
 	}
 	return KP_OK;
 }
@@ -1560,13 +1665,12 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
 	s->nodes = kp__calloc(c->n_nodes + 1, sizeof(*s->nodes));
-	s->pods = kp__calloc(c->n_pods + 1, sizeof(*s->pods));
 	s->variants = kp__calloc(c->n_variants + 1, sizeof(*s->variants));
 	s->ofirst = NONE;
 	s->pool_rem = kp__calloc(c->n_pools + 1, sizeof(*s->pool_rem));
 	s->scratch_res = kp__calloc(c->n_res + 1, sizeof(int64_t));
 	s->scratch_req = kp__calloc(c->n_res + 1, sizeof(int64_t));
-	if (!s->nodes || !s->pods || !s->variants || !s->pool_rem || !s->scratch_res ||
+	if (!s->nodes || !s->variants || !s->pool_rem || !s->scratch_res ||
 	    !s->scratch_req)
 		return KP_ENOMEM;
 	int rc = sim_node_fates(s, o, err);

@@ -1137,10 +1137,8 @@ static int activate(sc_sim *s, uint32_t gi)
 	}
 	/* removed nodes do not register domains */
 	if (!g->hostname && !g->inverse) {
-		for (size_t i = 0; i < c->n_nodes; i++) {
-			if (s->nodes[i].fate == SC_NODE_KEPT)
-				continue;
-			const sc_node *n = &c->nodes[i];
+		for (size_t gk = 0; gk < s->n_gone; gk++) {
+			const sc_node *n = &c->nodes[s->gone[gk]];
 			const kp_labels *l = n->node && n->node->metadata ? &n->node->metadata->labels : NULL;
 			const char *v = n->node ? kp_labels_get(l, g->key) : NULL;
 			uint32_t dom;
@@ -1180,14 +1178,16 @@ int kp__topo_sim_new(sc_sim *s)
 	s->topo = t;
 	t->base_n = (uint32_t)c->str.n;
 	t->g = kp__calloc(c->topo.n_groups + 1, sizeof(*t->g));
-	t->excluded = kp__calloc(c->n_pods + 1, sizeof(uint32_t));
+	t->excluded = kp__calloc(s->n_act + 1, sizeof(uint32_t));
 	if (!t->g || !t->excluded)
 		return KP_ENOMEM;
 	for (size_t g = 0; g < c->topo.n_groups; g++)
 		t->g[g].owners = c->topo.groups[g].base_owners;
-	for (size_t i = 0; i < c->n_pods; i++) {
+	/* the pods this simulation touches, in index order */
+	for (size_t a = 0; a < s->n_act; a++) {
+		uint32_t i = s->act[a];
 		const sc_pod *p = &c->pods[i];
-		if (s->pods[i].role == SC_SIM_NONE || p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
+		if (p->node < 0 || !(p->state & SC_POD_TOPOLOGY))
 			continue;
 		t->excluded[t->n_excluded++] = (uint32_t)i;
 		const sc_class *cls = &c->classes[p->cls];
@@ -1195,8 +1195,9 @@ int kp__topo_sim_new(sc_sim *s)
 			t->g[cls->inverse[k]].owners--;
 	}
 	/* upstream NewTopology: Update for every pod to schedule */
-	for (size_t i = 0; i < c->n_pods; i++) {
-		if (s->pods[i].role != SC_SIM_SCHEDULE)
+	for (size_t a = 0; a < s->n_act; a++) {
+		uint32_t i = s->act[a];
+		if (s->pods[a].role != SC_SIM_SCHEDULE)
 			continue;
 		const sc_class *cls = &c->classes[c->pods[i].cls];
 		for (size_t k = 0; k < cls->n_inverse; k++)

@@ -315,7 +315,188 @@ START_TEST(drift_ignores_pod_blocks_with_termination_grace_period)
 }
 END_TEST
 
+/* upstream SimulateScheduling simulates only the currently reschedulable
+ * pods (pdb.Limits.IsCurrentlyReschedulable): a drifted NodeClaim with
+ * terminationGracePeriod is a candidate despite its blocking pods, and the
+ * replacement is sized without them (an active do-not-disrupt, a fully
+ * blocking PDB); a PDB at zero disruptions that is not fully blocking does
+ * not keep its pod. */
+START_TEST(drift_with_termination_grace_period_leaves_blocked_pods)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "Never", "100%");
+	dh_node_ex(h, "tgp", "default", "c-16x-amd64-linux", "test-zone-a", "on-demand", INIT, STALE_HASH, "",
+		   "  terminationGracePeriod: 1h", "");
+	dh_pod(h, "shop", "web", "tgp", "1", "");
+	dh_pod(h, "shop", "dnd", "tgp", "4", "  annotations: {karpenter.sh/do-not-disrupt: \"true\"}");
+	dh_pod(h, "shop", "db", "tgp", "4", "  labels: {app: db}");
+	dh_pod(h, "shop", "cache", "tgp", "1", "  labels: {app: cache}");
+	dh_add(h, "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: db, namespace: shop}\n"
+		  "spec: {maxUnavailable: 0, selector: {matchLabels: {app: db}}}\nstatus: {disruptionsAllowed: 0}\n");
+	dh_add(h, "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: cache, namespace: shop}\n"
+		  "spec: {maxUnavailable: 1, selector: {matchLabels: {app: cache}}}\nstatus: {disruptionsAllowed: 0}\n");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	const kp_disruption_command *c = only_command(r);
+	ck_assert_uint_eq(c->method, KP_DISRUPTION_METHOD_DRIFT);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_REPLACE);
+	ck_assert_str_eq(c->candidates[0]->node, "tgp");
+	ck_assert_uint_eq(c->n_moves, 2);
+	ck_assert_str_eq(c->moves[0]->name, "web");
+	ck_assert_str_eq(c->moves[1]->name, "cache");
+	ck_assert_ptr_nonnull(c->moves[0]->nodeclaim);
+	ck_assert_ptr_nonnull(c->moves[1]->nodeclaim);
+	ck_assert_uint_eq(c->n_replacements, 1);
+	/* 2 cpu of pods: with the blocked ones it would need 10 */
+	ck_assert_str_eq(c->replacements[0]->instance_type, "c-4x-amd64-linux");
+	/* graceful methods still name the first blocking pod */
+	assert_reason(r, "tgp", KP_BLOCK_DO_NOT_DISRUPT, KP_DISRUPTION_METHOD_EMPTINESS,
+		      "pod has \"karpenter.sh/do-not-disrupt\" annotation (Pod=shop/dnd)");
+	dh_free(h);
+}
+END_TEST
+
+/* upstream's Emptiness, Drift and consolidation skip the nodes of a static
+ * NodePool (spec.replicas); the explanation says so, method by method. */
+START_TEST(static_nodepool_nodes_are_explained)
+{
+	dh *h = dh_new();
+	dh_add(h, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: fixed}\nspec:\n"
+		  "  replicas: 2\n  template:\n    spec:\n"
+		  "      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
+		  "      requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]\n"
+		  "  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 0s\n"
+		  "    budgets: [{nodes: \"100%%\"}]\n");
+	dh_node(h, "empty", "fixed", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, STALE_HASH, "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	ck_assert_uint_eq(kp_disruption_result_command_count(r), 0);
+	ck_assert(dh_find(r, "empty")->candidate);
+	ck_assert(dh_find(r, "empty")->empty);
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_EMPTINESS,
+		      "NodePool \"fixed\" is static (spec.replicas): its nodes are not consolidated");
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_DRIFT,
+		      "NodePool \"fixed\" is static (spec.replicas): its drifted nodes are replaced by StaticDrift, which is not modelled");
+	assert_reason(r, "empty", KP_BLOCK_STATIC_NODEPOOL, KP_DISRUPTION_METHOD_SINGLE_NODE,
+		      "NodePool \"fixed\" is static (spec.replicas): its nodes are not consolidated");
+	ck_assert_str_eq(kp_disruption_block_code_name(KP_BLOCK_STATIC_NODEPOOL), "StaticNodePool");
+	dh_free(h);
+}
+END_TEST
+
+/* A NodeClaim pairs with the first Node (input order) that carries its
+ * provider ID; a second Node with the same ID stays unmanaged. */
+#define DUP_NODE(name, pid)                                                                        \
+	"apiVersion: v1\nkind: Node\nmetadata:\n  name: " name "\n  labels: {kubernetes.io/hostname: " \
+	name "}\nspec: {providerID: \"" pid "\"}\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, "  \
+	"pods: \"110\"}\n  conditions: [{type: Ready, status: \"True\"}]\n"
+
+START_TEST(nodeclaim_pairs_with_first_node_of_its_provider_id)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_add(h, DUP_NODE("a-dup", "kwok://a"));
+	dh_add(h, DUP_NODE("b-first", "kwok://b"));
+	dh_node(h, "b", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	ck_assert_str_eq(dh_find(r, "a")->nodeclaim, "a");
+	ck_assert_str_eq(dh_find(r, "b-first")->nodeclaim, "b");
+	assert_reason(r, "a-dup", KP_BLOCK_UNMANAGED, 0, "node isn't managed by karpenter");
+	ck_assert_ptr_null(dh_find(r, "b")->nodeclaim);
+	assert_reason(r, "b", KP_BLOCK_UNMANAGED, 0, "node isn't managed by karpenter");
+	dh_free(h);
+}
+END_TEST
+
 /* ---------------------------------------------------------- consolidation */
+
+/* upstream consolidation_test.go "should not consolidate pods onto a
+ * destination node that is under its consolidateAfter window": the
+ * consolidation simulation skips that node, so the pod needs a new
+ * NodeClaim (here a cheaper replacement); Drift does not skip it. */
+#define FRESH "2025-01-01T23:30:00Z"
+
+START_TEST(consolidation_skips_destination_inside_consolidate_after)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "1h", "100%");
+	dh_node(h, "src", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "src", "1", "");
+	dh_node(h, "fresh", "default", "c-8x-amd64-linux", "test-zone-a", "on-demand", FRESH, "", "");
+	dh_pod(h, "shop", "p2", "fresh", "1", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	const kp_disruption_command *c = only_command(r);
+	ck_assert_uint_eq(c->method, KP_DISRUPTION_METHOD_SINGLE_NODE);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_REPLACE);
+	ck_assert_str_eq(c->candidates[0]->node, "src");
+	ck_assert_uint_eq(c->n_replacements, 1);
+	ck_assert_uint_eq(c->n_moves, 1);
+	ck_assert_str_eq(c->moves[0]->name, "p1");
+	ck_assert_ptr_null(c->moves[0]->node);
+	ck_assert_ptr_nonnull(c->moves[0]->nodeclaim);
+	assert_reason(r, "fresh", KP_BLOCK_CONSOLIDATE_AFTER, KP_DISRUPTION_METHOD_SINGLE_NODE,
+		      "node is not consolidatable until 2025-01-02T00:30:00Z (consolidateAfter 1h since its last pod event)");
+	/* once the window has passed both are candidates and nodes: the
+	 * dearer fresh goes first and its pod moves to src */
+	r = dh_run(h, "2025-01-02T00:31:00Z", 0, 1);
+	c = only_command(r);
+	ck_assert_uint_eq(c->method, KP_DISRUPTION_METHOD_SINGLE_NODE);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_DELETE);
+	ck_assert_str_eq(c->candidates[0]->node, "fresh");
+	ck_assert_uint_eq(c->n_moves, 1);
+	ck_assert_str_eq(c->moves[0]->name, "p2");
+	ck_assert_str_eq(c->moves[0]->node, "src");
+	dh_free(h);
+}
+END_TEST
+
+/* upstream "should consolidate pods onto a destination node with
+ * consolidateAfter set to Never": Never is never inside a window. */
+START_TEST(consolidation_uses_destination_with_never)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "1h", "100%");
+	dh_nodepool(h, "keep", "on-demand", WEOU, "Never", "100%");
+	dh_node(h, "src", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "src", "1", "");
+	dh_node(h, "dst", "keep", "c-8x-amd64-linux", "test-zone-a", "on-demand", FRESH, "", "");
+	dh_pod(h, "shop", "p2", "dst", "1", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	const kp_disruption_command *c = only_command(r);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_DELETE);
+	ck_assert_str_eq(c->candidates[0]->node, "src");
+	ck_assert_uint_eq(c->n_moves, 1);
+	ck_assert_str_eq(c->moves[0]->node, "dst");
+	dh_free(h);
+}
+END_TEST
+
+/* upstream SimulateScheduling also leaves out the pods of deleting nodes
+ * that are not currently reschedulable (deletingNodes.CurrentlyReschedulablePods):
+ * a do-not-disrupt pod on a deleting node takes no room from the
+ * candidate's pods. */
+START_TEST(deleting_node_blocked_pods_take_no_room)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_nodepool(h, "keep", "on-demand", WEOU, "Never", "100%");
+	dh_node(h, "dying", "keep", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT,
+		"  deletionTimestamp: \"2025-01-01T12:00:00Z\"\n  finalizers: [karpenter.sh/termination]", "");
+	dh_pod(h, "shop", "dnd", "dying", "3", "  annotations: {karpenter.sh/do-not-disrupt: \"true\"}");
+	dh_node(h, "dst", "keep", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "filler", "dst", "500m", "");
+	dh_node(h, "src", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "src", "2", "");
+	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
+	const kp_disruption_command *c = only_command(r);
+	ck_assert_uint_eq(c->method, KP_DISRUPTION_METHOD_SINGLE_NODE);
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_DELETE);
+	ck_assert_str_eq(c->candidates[0]->node, "src");
+	ck_assert_uint_eq(c->n_moves, 1);
+	ck_assert_str_eq(c->moves[0]->name, "p1");
+	ck_assert_str_eq(c->moves[0]->node, "dst");
+	dh_free(h);
+}
+END_TEST
 
 START_TEST(single_node_replace_with_cheaper)
 {
@@ -570,6 +751,12 @@ int main(void)
 	tcase_add_test(tc, drift_replaces_one_node);
 	tcase_add_test(tc, drift_empty_first_and_condition_counts);
 	tcase_add_test(tc, drift_ignores_pod_blocks_with_termination_grace_period);
+	tcase_add_test(tc, drift_with_termination_grace_period_leaves_blocked_pods);
+	tcase_add_test(tc, consolidation_skips_destination_inside_consolidate_after);
+	tcase_add_test(tc, consolidation_uses_destination_with_never);
+	tcase_add_test(tc, deleting_node_blocked_pods_take_no_room);
+	tcase_add_test(tc, static_nodepool_nodes_are_explained);
+	tcase_add_test(tc, nodeclaim_pairs_with_first_node_of_its_provider_id);
 	tcase_add_test(tc, single_node_replace_with_cheaper);
 	tcase_add_test(tc, single_node_delete_when_pods_fit);
 	tcase_add_test(tc, multi_node_deletes_batch);

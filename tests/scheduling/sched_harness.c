@@ -128,9 +128,12 @@ void h_load(h_scenario *sc, const char *yaml, kp_instance_types *its)
 			sc->nodepools[sc->n_nodepools++] = o->object;
 			break;
 		case KP_KIND_NODE:
+			ck_assert_uint_lt(sc->n_nodes, sizeof(sc->nodes) / sizeof(sc->nodes[0]));
 			sc->nodes[sc->n_nodes++] = o->object;
 			break;
 		case KP_KIND_NODECLAIM:
+			ck_assert_uint_lt(sc->n_nodeclaims,
+					  sizeof(sc->nodeclaims) / sizeof(sc->nodeclaims[0]));
 			sc->nodeclaims[sc->n_nodeclaims++] = o->object;
 			break;
 		case KP_KIND_POD:

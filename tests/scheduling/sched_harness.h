@@ -34,9 +34,9 @@ typedef struct h_scenario {
 	kp_decode_result *decoded;
 	const kp_nodepool *nodepools[16];
 	size_t n_nodepools;
-	const kp_node *nodes[64];
+	const kp_node *nodes[256];
 	size_t n_nodes;
-	const kp_nodeclaim *nodeclaims[64];
+	const kp_nodeclaim *nodeclaims[256];
 	size_t n_nodeclaims;
 	const kp_pod **pods;
 	size_t n_pods, cap_pods;

@@ -223,6 +223,120 @@ START_TEST(removed_nodes)
 }
 END_TEST
 
+/* exclude_nodes closes a node to the pods of removed nodes only (upstream's
+ * consolidation simulation and a node inside its consolidateAfter window):
+ * pending pods and pods of deleting nodes still land there. */
+START_TEST(exclude_nodes_closes_to_moved_pods)
+{
+	h_load(&sc, NODEPOOL("default")
+		MANAGED("node-a", "true", "")
+		MANAGED("node-b", "true", "")
+		MANAGED("node-c", "true", "  deletionTimestamp: \"2024-01-01T00:00:00Z\"\n  finalizers: [karpenter.sh/termination]\n")
+		BOUND("web", "node-a", "1") BOUND("db", "node-c", "1") POD("p", "1"), NULL);
+	const char *gone[] = { "node-a" };
+	const char *closed[] = { "node-b", "no-such-node" };
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	o.removed_nodes = gone;
+	o.n_removed_nodes = 1;
+	h_run(&sc, &o);
+	ck_assert_str_eq(h_pod(&sc, "web")->node, "node-b");
+	o.exclude_nodes = closed;
+	o.n_exclude_nodes = 2;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(h_pod(&sc, "web")->target, KP_SCHED_NEW_NODECLAIM);
+	ck_assert_uint_eq(h_pod(&sc, "p")->target, KP_SCHED_EXISTING_NODE);
+	ck_assert_str_eq(h_pod(&sc, "p")->node, "node-b");
+	ck_assert_uint_eq(h_pod(&sc, "db")->target, KP_SCHED_EXISTING_NODE);
+	ck_assert_str_eq(h_pod(&sc, "db")->node, "node-b");
+	/* a NULL entry and a NULL list are refused, naming the option */
+	const char *bad[] = { NULL };
+	kp_sched_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
+	o.exclude_nodes = bad;
+	o.n_exclude_nodes = 1;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_ptr_null(r);
+	ck_assert_str_eq(err.field, "exclude_nodes");
+	ck_assert_str_eq(err.message, "exclude_nodes[0] is NULL");
+	o.exclude_nodes = NULL;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_str_eq(err.message, "exclude_nodes is NULL");
+}
+END_TEST
+
+/* kept_pods leave with their removed or deleting node: not scheduled, not
+ * reported; pending pods cannot be kept. */
+START_TEST(kept_pods_are_not_scheduled)
+{
+	h_load(&sc, NODEPOOL("default")
+		MANAGED("node-a", "true", "")
+		MANAGED("node-b", "true", "")
+		MANAGED("node-c", "true", "  deletionTimestamp: \"2024-01-01T00:00:00Z\"\n  finalizers: [karpenter.sh/termination]\n")
+		BOUND("web", "node-a", "1") BOUND("blocked", "node-a", "1") BOUND("db", "node-c", "1")
+		POD("p", "1"), NULL);
+	const char *gone[] = { "node-a" };
+	const char *kept[] = { "default/blocked", "default/db", "default/p", "default/nothing" };
+	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
+	o.removed_nodes = gone;
+	o.n_removed_nodes = 1;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 4);
+	o.kept_pods = kept;
+	o.n_kept_pods = 4;
+	h_run(&sc, &o);
+	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 2);
+	ck_assert_ptr_null(h_pod(&sc, "blocked"));
+	ck_assert_ptr_null(h_pod(&sc, "db"));
+	ck_assert_str_eq(h_pod(&sc, "web")->node, "node-b");
+	ck_assert_str_eq(h_pod(&sc, "p")->node, "node-b");
+	kp_sched_result *r = NULL;
+	kp_error err = KP_ERROR_INIT;
+	o.kept_pods = NULL;
+	ck_assert_int_eq(kp_sched_simulate(&r, sc.cluster, &o, &err), KP_EINVAL);
+	ck_assert_str_eq(err.field, "kept_pods");
+	ck_assert_str_eq(err.message, "kept_pods is NULL");
+}
+END_TEST
+
+/* The existing-node scan passes over blocks of nodes that cannot hold a
+ * pod's requests; the pod still lands on the first node that fits, in
+ * order, across blocks and after placements fill a node. */
+START_TEST(first_fit_across_node_blocks)
+{
+	size_t cap = 200000, len = 0;
+	char *y = malloc(cap);
+	ck_assert_ptr_nonnull(y);
+	len += (size_t)snprintf(y + len, cap - len, "%s", NODEPOOL("default"));
+	for (int i = 0; i < 150; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "node-%03d", i);
+		len += (size_t)snprintf(y + len, cap - len,
+			"apiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels: {kubernetes.io/hostname: %s, "
+			"topology.kubernetes.io/zone: test-zone-a, kubernetes.io/arch: amd64}\n"
+			"spec: {providerID: \"kwok://%s\"}\nstatus:\n  capacity: {cpu: \"4\", memory: 8Gi, pods: \"20\"}\n"
+			"  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"20\"}\n---\n", name, name, name);
+		/* the first 130 nodes keep 500m; node-070 keeps 2 */
+		const char *used = i >= 130 ? NULL : i == 70 ? "2" : "3500m";
+		if (used)
+			len += (size_t)snprintf(y + len, cap - len,
+				"apiVersion: v1\nkind: Pod\nmetadata: {name: b-%03d, uid: b-%03d}\nspec:\n  nodeName: %s\n"
+				"  containers: [{name: c, resources: {requests: {cpu: \"%s\"}}}]\nstatus: {phase: Running}\n---\n",
+				i, i, name, used);
+	}
+	len += (size_t)snprintf(y + len, cap - len, "%s%s%s%s", POD("small", "400m"), POD("big-1", "1500m"),
+				POD("big-2", "1500m"), POD("huge", "3"));
+	ck_assert_uint_lt(len, cap - 1);
+	h_load(&sc, y, NULL);
+	free(y);
+	h_run(&sc, NULL);
+	/* queue order: huge, big-1, big-2, small */
+	ck_assert_str_eq(h_pod(&sc, "huge")->node, "node-130");
+	ck_assert_str_eq(h_pod(&sc, "big-1")->node, "node-070");
+	ck_assert_str_eq(h_pod(&sc, "big-2")->node, "node-131");
+	ck_assert_str_eq(h_pod(&sc, "small")->node, "node-000");
+}
+END_TEST
+
 START_TEST(deleting_nodes)
 {
 	h_load(&sc, NODEPOOL("default")
@@ -453,6 +567,9 @@ static Suite *nodes_suite(void)
 	tcase_add_test(tc, daemon_resources_still_to_come);
 	tcase_add_test(tc, removed_nodes);
 	tcase_add_test(tc, deleting_nodes);
+	tcase_add_test(tc, first_fit_across_node_blocks);
+	tcase_add_test(tc, exclude_nodes_closes_to_moved_pods);
+	tcase_add_test(tc, kept_pods_are_not_scheduled);
 	tcase_add_test(tc, host_ports_of_bound_pods);
 	tcase_add_test(tc, limits_count_existing_nodes);
 	tcase_add_test(tc, node_affinity_to_existing);

@@ -37,6 +37,13 @@ check "a negative --passes exits 2" [ "$rc" -eq 2 ]
 check "a bad --passes is named" contains "$errout" 'invalid value "-1" for --passes (an integer from 0 to 100000)'
 run_cmd "$tool" disrupt -f "$ex" --feature-gates Foo=true
 check "an unknown feature gate exits 2" [ "$rc" -eq 2 ]
+check "an unknown feature gate is named with the known ones" contains "$errout" \
+	'kubectl-karpenter disrupt: --feature-gates: unknown gate "Foo=true" (SpotToSpotConsolidation=true or SpotToSpotConsolidation=false)'
+run_cmd "$tool" disrupt -f "$ex" --feature-gates SpotToSpotConsolidation=maybe
+check "a gate value other than true or false exits 2" [ "$rc" -eq 2 ]
+check "a gate value other than true or false is named" contains "$errout" 'unknown gate "SpotToSpotConsolidation=maybe"'
+run_cmd "$tool" disrupt -f "$ex" --now 2025-01-02T00:00:00Z --feature-gates SpotToSpotConsolidation=true,SpotToSpotConsolidation=false
+check "gates given twice: the last wins, exit 0" [ "$rc" -eq 0 ]
 run_cmd "$tool" disrupt -f "$ex" --apply "$tmpd/missing.yaml"
 check "a missing --apply file exits 2" [ "$rc" -eq 2 ]
 run_cmd "$tool" disrupt -f "$ex" -o xml

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
@@ -446,5 +447,57 @@ int cli_parse_now(const char *val, int64_t *now_ms, const char *prog, FILE *err)
 		fprintf(err, "%s: --now: %s\n", prog, e.message);
 		return -1;
 	}
+	return 0;
+}
+
+int64_t cli_clock_now_ms(void)
+{
+	time_t t = time(NULL);
+	return t == (time_t)-1 ? 0 : (int64_t)t * 1000;
+}
+
+/* The gate named by "Name=true|false" (len bytes at p), or NULL; *on gets
+ * its value. */
+static const cli_gate *gate_entry(const char *p, size_t len, const cli_gate *gates,
+				  size_t n_gates, int *on)
+{
+	const char *eq = memchr(p, '=', len);
+	if (!eq)
+		return NULL;
+	size_t nlen = (size_t)(eq - p), vlen = len - nlen - 1;
+	if (vlen == 4 && !strncmp(eq + 1, "true", 4))
+		*on = 1;
+	else if (vlen == 5 && !strncmp(eq + 1, "false", 5))
+		*on = 0;
+	else
+		return NULL;
+	for (size_t g = 0; g < n_gates; g++)
+		if (strlen(gates[g].name) == nlen && !strncmp(gates[g].name, p, nlen))
+			return &gates[g];
+	return NULL;
+}
+
+int cli_parse_feature_gates(const char *val, const cli_gate *gates, size_t n_gates,
+			    uint32_t *bits, const char *prog, FILE *err)
+{
+	uint32_t b = *bits;
+	const char *p = val;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int on = 0;
+		const cli_gate *g = gate_entry(p, len, gates, n_gates, &on);
+		if (!g) {
+			fprintf(err, "%s: --feature-gates: unknown gate \"%.*s\" (", prog, (int)len, p);
+			for (size_t k = 0; k < n_gates; k++)
+				fprintf(err, "%s%s=true or %s=false", k ? ", " : "", gates[k].name,
+					gates[k].name);
+			fputs(")\n", err);
+			return -1;
+		}
+		b = on ? b | g->bit : b & ~g->bit;
+		p = comma ? comma + 1 : p + len;
+	}
+	*bits = b;
 	return 0;
 }

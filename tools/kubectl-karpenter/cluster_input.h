@@ -111,4 +111,21 @@ int cli_parse_output(const char *val, const char *prog, FILE *err);
  * error). */
 int cli_parse_now(const char *val, int64_t *now_ms, const char *prog, FILE *err);
 
+/* The clock when --now is not given: the current time in Unix ms (0 if the
+ * system has none). */
+int64_t cli_clock_now_ms(void);
+
+/* One feature gate a command accepts, and its flag bit. */
+typedef struct cli_gate {
+	const char *name;  /* e.g. "NodeRepair" */
+	uint32_t bit;
+} cli_gate;
+
+/* --feature-gates "Name=true|false[,Name=true|false...]" over @p gates:
+ * sets or clears each named gate's bit in *bits; -1 after printing the
+ * first entry that is not a known gate with true or false (a usage error;
+ * *bits is then unchanged). */
+int cli_parse_feature_gates(const char *val, const cli_gate *gates, size_t n_gates,
+			    uint32_t *bits, const char *prog, FILE *err);
+
 #endif

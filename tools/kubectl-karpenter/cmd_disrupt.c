@@ -462,27 +462,9 @@ typedef struct args {
 	kp_disruption_options opts;
 } args;
 
-static int parse_gates(const char *val, kp_disruption_options *o)
-{
-	const char *p = val;
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		static const char key[] = "SpotToSpotConsolidation=";
-		if (len == sizeof(key) - 1 + 4 && !strncmp(p, key, sizeof(key) - 1) &&
-		    !strncmp(p + sizeof(key) - 1, "true", 4))
-			o->flags |= KP_DISRUPTION_F_SPOT_TO_SPOT;
-		else if (len == sizeof(key) - 1 + 5 && !strncmp(p, key, sizeof(key) - 1) &&
-			 !strncmp(p + sizeof(key) - 1, "false", 5))
-			o->flags &= ~(uint32_t)KP_DISRUPTION_F_SPOT_TO_SPOT;
-		else
-			return -1;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
+static const cli_gate disrupt_gates[] = {
+	{ "SpotToSpotConsolidation", KP_DISRUPTION_F_SPOT_TO_SPOT },
+};
 
 static int parse_passes(const char *val, kp_disruption_options *o)
 {
@@ -546,11 +528,10 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 			}
 			break;
 		case OPT_GATES:
-			if (parse_gates(val, &a->opts)) {
-				fprintf(err, "%s: invalid value \"%s\" for --feature-gates (SpotToSpotConsolidation=true|false)\n",
-					PROG, val);
+			if (cli_parse_feature_gates(val, disrupt_gates,
+						    sizeof(disrupt_gates) / sizeof(disrupt_gates[0]),
+						    &a->opts.flags, PROG, err))
 				return CLI_USAGE;
-			}
 			break;
 		}
 	}
@@ -584,12 +565,6 @@ static int write_document(const kp_disruption_result *res, int64_t now_ms, int f
 		return -1;
 	}
 	return 0;
-}
-
-static int64_t clock_now_ms(void)
-{
-	time_t t = time(NULL);
-	return t == (time_t)-1 ? 0 : (int64_t)t * 1000;
 }
 
 static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
@@ -626,7 +601,7 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
 	if (cli_cluster_input_spec(&in, &spec, PROG, err))
 		goto done;
-	spec.now_ms = a.have_now ? a.now_ms : clock_now_ms();
+	spec.now_ms = a.have_now ? a.now_ms : cli_clock_now_ms();
 	if (kp_disruption_run(&res, &spec, &a.opts, &e)) {
 		fprintf(err, "%s: %s%s%s\n", PROG, e.field[0] ? e.field : "", e.field[0] ? ": " : "",
 			e.message);

@@ -519,25 +519,9 @@ typedef struct args {
 	uint32_t gates;
 } args;
 
-static int parse_gates(const char *val, uint32_t *gates, FILE *err)
-{
-	const char *p = val;
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == 15 && strncmp(p, "NodeRepair=true", 15) == 0)
-			*gates |= KP_LIFECYCLE_FEATURE_NODE_REPAIR;
-		else if (len == 16 && strncmp(p, "NodeRepair=false", 16) == 0)
-			*gates &= ~(uint32_t)KP_LIFECYCLE_FEATURE_NODE_REPAIR;
-		else {
-			fprintf(err, "%s: --feature-gates: unknown gate \"%.*s\" (NodeRepair=true or "
-				     "NodeRepair=false)\n", PROG, (int)len, p);
-			return -1;
-		}
-		p = comma ? comma + 1 : p + len;
-	}
-	return 0;
-}
+static const cli_gate reconcile_gates[] = {
+	{ "NodeRepair", KP_LIFECYCLE_FEATURE_NODE_REPAIR },
+};
 
 static int parse_args(int argc, char **argv, args *a, FILE *err)
 {
@@ -548,7 +532,10 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 					 &val, PROG, err);
 		if (id == 0 || (id == OPT_OUTPUT && (a->format = cli_parse_output(val, PROG, err)) < 0) ||
 		    (id == OPT_NOW && cli_parse_now(val, &a->now_ms, PROG, err) < 0) ||
-		    (id == OPT_GATES && parse_gates(val, &a->gates, err) < 0)) {
+		    (id == OPT_GATES &&
+		     cli_parse_feature_gates(val, reconcile_gates,
+					     sizeof(reconcile_gates) / sizeof(reconcile_gates[0]),
+					     &a->gates, PROG, err) < 0)) {
 			reconcile_usage(err);
 			return -1;
 		}
@@ -659,7 +646,7 @@ static int reconcile_run(int argc, char **argv, FILE *out, FILE *err)
 	int rc = CLI_USAGE;
 	if (parse_args(argc, argv, &a, err) == 0) {
 		if (!a.have_now)
-			a.now_ms = (int64_t)time(NULL) * 1000;
+			a.now_ms = cli_clock_now_ms();
 		rc = run(&a, out, err);
 	}
 	free(a.files);
