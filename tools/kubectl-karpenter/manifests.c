@@ -36,6 +36,7 @@ static char *read_stream(FILE *f, size_t limit, size_t *len)
 		errno = ENOMEM;
 		return NULL;
 	}
+	cli_heap_advise(buf, cap);
 	for (;;) {
 		if (n == cap) {
 			if (n > limit) {
@@ -165,6 +166,7 @@ static int add_file(cli_manifests *m, char *name, const char *prog, FILE *err)
 		return rc;
 	}
 	m->total += len;
+	cli_heap_prepare(m->total);
 	if (append(m, name, data, len)) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;
@@ -303,6 +305,7 @@ int cli_manifests_add(cli_manifests *m, const char *path, const char *prog, FILE
 			return CLI_USAGE;
 		}
 		m->total += len;
+		cli_heap_prepare(m->total);
 		if (append(m, name, data, len)) {
 			fprintf(err, "%s: out of memory\n", prog);
 			return CLI_INVALID;

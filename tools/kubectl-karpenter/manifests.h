@@ -59,4 +59,11 @@ int cli_read_file(const char *path, size_t limit, const char *what, char **data,
 /* Free every file's text and name and reset @p m (NULL-safe). */
 void cli_manifests_free(cli_manifests *m);
 
+/* Get malloc's heap ready for the objects decoded from @p input_bytes of
+ * manifests (heap.c: transparent huge pages where the system has them).
+ * Only ever grows; no effect on what is decoded. */
+void cli_heap_prepare(size_t input_bytes);
+/* The same for a large buffer of its own (the input as read). */
+void cli_heap_advise(void *p, size_t n);
+
 #endif
