@@ -406,8 +406,11 @@ START_TEST(node_waits_for_decoded_volume_attachments)
 			 "Awaiting deletion of bound volumeattachments (csi-1)");
 	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
 	/* one without a nodeName holds nothing */
-	((kp_volume_attachment_spec *)((const kp_volume_attachment *)w.va[0])->spec)->node_name = NULL;
+	kp_volume_attachment_spec *sp = ((const kp_volume_attachment *)w.va[0])->spec;
+	const char *node = sp->node_name;
+	sp->node_name = NULL;
 	run_node();
+	sp->node_name = node; /* freed with the object */
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 }
