@@ -3,9 +3,9 @@
  *
  * Plain C structs for the objects Karpenter reads: ObjectMeta, metav1
  * Condition and the subset of core/v1, apps/v1, policy/v1 and storage.k8s.io/v1
- * that scheduling and disruption use (Pod, Node, DaemonSet,
- * PodDisruptionBudget, PersistentVolumeClaim, PersistentVolume,
- * StorageClass, CSINode). Karpenter's own kinds are in nodepool.h,
+ * that scheduling, disruption and the lifecycle controllers use (Pod, Node,
+ * DaemonSet, PodDisruptionBudget, PersistentVolumeClaim, PersistentVolume,
+ * StorageClass, CSINode, Namespace, VolumeAttachment). Karpenter's own kinds are in nodepool.h,
  * nodeclaim.h and kwok_nodeclass.h; decoding and encoding in codec.h.
  *
  * Conventions (they hold for every object header):
