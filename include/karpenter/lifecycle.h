@@ -127,24 +127,6 @@ enum kp_lifecycle_feature {
 };
 
 /**
- * @brief A storage.k8s.io/v1 VolumeAttachment as Node termination reads
- *        it. Caller-filled, size-tagged; strings borrowed for the call.
- * @since 0.1
- */
-typedef struct kp_lifecycle_volume_attachment {
-	uint32_t struct_size;               /**< sizeof(kp_lifecycle_volume_attachment) */
-	uint32_t reserved;                  /**< zero */
-	const char *name;                   /**< metadata.name */
-	const char *node_name;              /**< spec.nodeName */
-	const char *persistent_volume_name; /**< spec.source.persistentVolumeName, or NULL
-	                                         (an inline volume: never waited for) */
-} kp_lifecycle_volume_attachment;
-
-/** Static initializer for kp_lifecycle_volume_attachment. @since 0.1 */
-#define KP_LIFECYCLE_VOLUME_ATTACHMENT_INIT { sizeof(kp_lifecycle_volume_attachment), 0, NULL, \
-	NULL, NULL }
-
-/**
  * @brief What the controllers read: the cluster snapshot and the time.
  *
  * Caller-filled, size-tagged. Objects are borrowed for the call. NodePools
@@ -176,11 +158,13 @@ typedef struct kp_lifecycle_input {
 	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
 	const kp_nodeclass_status *const *nodeclasses;
 	size_t n_nodeclasses; /**< number of node classes */
-	/** The VolumeAttachments, or NULL: not modelled (Node termination
-	 *  then finds none pending). Non-NULL with 0 means none exists. Read
-	 *  only when struct_size covers it (callers built with an earlier
-	 *  header pass NULL). */
-	const kp_lifecycle_volume_attachment *const *volume_attachments;
+	/** The VolumeAttachments (objects.h), or NULL: not modelled (Node
+	 *  termination then finds none pending). Non-NULL with 0 means none
+	 *  exists. Node termination reads spec.nodeName and
+	 *  spec.source.persistentVolumeName (an inline volume, without one, is
+	 *  never waited for). Read only when struct_size covers it (callers
+	 *  built with an earlier header pass NULL). */
+	const kp_volume_attachment *const *volume_attachments;
 	size_t n_volume_attachments; /**< number of VolumeAttachments */
 	const kp_pvc *const *pvcs;   /**< PersistentVolumeClaims (a pod's volumes to PVs) */
 	size_t n_pvcs;               /**< number of PVCs */

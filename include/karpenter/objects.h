@@ -3,9 +3,9 @@
  *
  * Plain C structs for the objects Karpenter reads: ObjectMeta, metav1
  * Condition and the subset of core/v1, apps/v1, policy/v1 and storage.k8s.io/v1
- * that scheduling and disruption use (Pod, Node, DaemonSet,
- * PodDisruptionBudget, PersistentVolumeClaim, PersistentVolume,
- * StorageClass, CSINode). Karpenter's own kinds are in nodepool.h,
+ * that scheduling, disruption and the lifecycle controllers use (Pod, Node,
+ * DaemonSet, PodDisruptionBudget, PersistentVolumeClaim, PersistentVolume,
+ * StorageClass, CSINode, Namespace, VolumeAttachment). Karpenter's own kinds are in nodepool.h,
  * nodeclaim.h and kwok_nodeclass.h; decoding and encoding in codec.h.
  *
  * Conventions (they hold for every object header):
@@ -84,7 +84,8 @@ enum kp_kind {
 	KP_KIND_PV = 9,              /**< v1 PersistentVolume */
 	KP_KIND_STORAGE_CLASS = 10,  /**< storage.k8s.io/v1 StorageClass */
 	KP_KIND_CSI_NODE = 11,       /**< storage.k8s.io/v1 CSINode */
-	KP_KIND_NAMESPACE = 12       /**< v1 Namespace (metadata only) */
+	KP_KIND_NAMESPACE = 12,      /**< v1 Namespace (metadata only) */
+	KP_KIND_VOLUME_ATTACHMENT = 13 /**< storage.k8s.io/v1 VolumeAttachment */
 };
 
 /**
@@ -1111,6 +1112,87 @@ typedef struct kp_namespace {
 /** Static initializer for kp_namespace. @since 0.1 */
 #define KP_NAMESPACE_INIT { sizeof(kp_namespace), KP_KIND_NAMESPACE, NULL, NULL }
 
+/**
+ * @brief storagev1.VolumeAttachmentSource: the volume to attach, either a
+ *        PersistentVolume by name or an inline (migrated in-tree) volume.
+ * @since 0.1
+ */
+typedef struct kp_volume_attachment_source {
+	uint32_t struct_size;               /**< sizeof(kp_volume_attachment_source) */
+	uint32_t reserved;                  /**< zero */
+	const char *persistent_volume_name; /**< persistentVolumeName, or NULL */
+	/** inlineVolumeSpec (a v1 PersistentVolumeSpec) as compact JSON text
+	 *  with sorted keys, or NULL; kept whole, not decoded. */
+	const char *inline_volume_spec;
+} kp_volume_attachment_source;
+
+/** Static initializer for kp_volume_attachment_source. @since 0.1 */
+#define KP_VOLUME_ATTACHMENT_SOURCE_INIT { sizeof(kp_volume_attachment_source), 0, NULL, NULL }
+
+/**
+ * @brief storagev1.VolumeAttachmentSpec.
+ * @since 0.1
+ */
+typedef struct kp_volume_attachment_spec {
+	uint32_t struct_size;                /**< sizeof(kp_volume_attachment_spec) */
+	uint32_t reserved;                   /**< zero */
+	const char *attacher;                /**< attacher (the CSI driver name) */
+	kp_volume_attachment_source *source; /**< source */
+	const char *node_name;               /**< nodeName: the Node the volume is attached to */
+} kp_volume_attachment_spec;
+
+/** Static initializer for kp_volume_attachment_spec. @since 0.1 */
+#define KP_VOLUME_ATTACHMENT_SPEC_INIT { sizeof(kp_volume_attachment_spec), 0, NULL, NULL, NULL }
+
+/**
+ * @brief storagev1.VolumeError: the last error of an attach or detach.
+ * @since 0.1
+ */
+typedef struct kp_volume_error {
+	uint32_t struct_size; /**< sizeof(kp_volume_error) */
+	uint32_t reserved;    /**< zero */
+	int64_t time_ms;      /**< time (Unix ms); 0 = unset */
+	const char *message;  /**< message */
+} kp_volume_error;
+
+/** Static initializer for kp_volume_error. @since 0.1 */
+#define KP_VOLUME_ERROR_INIT { sizeof(kp_volume_error), 0, 0, NULL }
+
+/**
+ * @brief storagev1.VolumeAttachmentStatus.
+ * @since 0.1
+ */
+typedef struct kp_volume_attachment_status {
+	uint32_t struct_size;          /**< sizeof(kp_volume_attachment_status) */
+	uint32_t attached;             /**< attached: 1 once the volume is attached */
+	kp_labels attachment_metadata; /**< attachmentMetadata */
+	kp_volume_error *attach_error; /**< attachError, or NULL */
+	kp_volume_error *detach_error; /**< detachError, or NULL */
+} kp_volume_attachment_status;
+
+/** Static initializer for kp_volume_attachment_status. @since 0.1 */
+#define KP_VOLUME_ATTACHMENT_STATUS_INIT { sizeof(kp_volume_attachment_status), 0, KP_LABELS_INIT, \
+	NULL, NULL }
+
+/**
+ * @brief storage.k8s.io/v1 VolumeAttachment: a volume attached (or being
+ *        attached) to a Node. Node termination waits for those of the
+ *        Node's drained pods (lifecycle.h).
+ * @since 0.1
+ */
+typedef struct kp_volume_attachment {
+	uint32_t struct_size;                /**< sizeof(kp_volume_attachment) */
+	uint32_t kind;                       /**< KP_KIND_VOLUME_ATTACHMENT */
+	const char *api_version;             /**< apiVersion as written; NULL = "storage.k8s.io/v1" */
+	kp_object_meta *metadata;            /**< metadata */
+	kp_volume_attachment_spec *spec;     /**< spec */
+	kp_volume_attachment_status *status; /**< status, or NULL */
+} kp_volume_attachment;
+
+/** Static initializer for kp_volume_attachment. @since 0.1 */
+#define KP_VOLUME_ATTACHMENT_INIT { sizeof(kp_volume_attachment), KP_KIND_VOLUME_ATTACHMENT, NULL, \
+	NULL, NULL, NULL }
+
 /* ------------------------------------------------------------------------ */
 /* Copy and free                                                            */
 
@@ -1223,6 +1305,15 @@ void kp_csi_node_free(kp_csi_node *csi_node);
  * Thread-safety: needs exclusive access to the object.
  */
 void kp_namespace_free(kp_namespace *ns);
+
+/**
+ * @brief Free a library-built VolumeAttachment (as kp_object_free).
+ * @param[in] va the object, or NULL (no-op)
+ * @since 0.1
+ * Ownership: only for objects the library built.
+ * Thread-safety: needs exclusive access to the object.
+ */
+void kp_volume_attachment_free(kp_volume_attachment *va);
 
 /**
  * @brief Deep-copy a Pod (as kp_object_copy with KP_KIND_POD).

@@ -189,6 +189,7 @@ static const kp_object_meta *meta_of(uint32_t kind, const void *o)
 	case KP_KIND_STORAGE_CLASS: return ((const kp_storage_class *)o)->metadata;
 	case KP_KIND_CSI_NODE: return ((const kp_csi_node *)o)->metadata;
 	case KP_KIND_NAMESPACE: return ((const kp_namespace *)o)->metadata;
+	case KP_KIND_VOLUME_ATTACHMENT: return ((const kp_volume_attachment *)o)->metadata;
 	default:
 		/* registered kinds share the object head (checked at registration) */
 		return kind >= KP_KIND_FIRST_REGISTERED ? ((const kp_nodepool *)o)->metadata : NULL;
@@ -207,8 +208,9 @@ static const char *namespace_of(const held *h)
 	return m && m->namespace_ ? m->namespace_ : "";
 }
 
-/* The core kinds the snapshot reads, and the registered kinds whose
- * status has conditions: node classes (KWOKNodeClass). */
+/* The core kinds the snapshot reads (not VolumeAttachment: only Node
+ * termination reads it, through kp_lifecycle_input), and the registered
+ * kinds whose status has conditions: node classes (KWOKNodeClass). */
 static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
 {
 	if (kind >= KP_KIND_FIRST_REGISTERED)

@@ -131,6 +131,11 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_validate_options KP__SIZE_THROUGH(kp_validate_options, wellknown)
 #define KP__FIRST_SIZE_kp_validation_rule KP__SIZE_THROUGH(kp_validation_rule, message)
 #define KP__FIRST_SIZE_kp_volume KP__SIZE_THROUGH(kp_volume, csi)
+#define KP__FIRST_SIZE_kp_volume_attachment KP__SIZE_THROUGH(kp_volume_attachment, status)
+#define KP__FIRST_SIZE_kp_volume_attachment_source KP__SIZE_THROUGH(kp_volume_attachment_source, inline_volume_spec)
+#define KP__FIRST_SIZE_kp_volume_attachment_spec KP__SIZE_THROUGH(kp_volume_attachment_spec, node_name)
+#define KP__FIRST_SIZE_kp_volume_attachment_status KP__SIZE_THROUGH(kp_volume_attachment_status, detach_error)
+#define KP__FIRST_SIZE_kp_volume_error KP__SIZE_THROUGH(kp_volume_error, message)
 #define KP__FIRST_SIZE_kp_volume_node_affinity KP__SIZE_THROUGH(kp_volume_node_affinity, required)
 #define KP__FIRST_SIZE_kp_volume_node_resources KP__SIZE_THROUGH(kp_volume_node_resources, reserved)
 #define KP__FIRST_SIZE_kp_weighted_pod_affinity_term KP__SIZE_THROUGH(kp_weighted_pod_affinity_term, term)
@@ -222,6 +227,11 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_validate_options) \
 	X(kp_validation_rule) \
 	X(kp_volume) \
+	X(kp_volume_attachment) \
+	X(kp_volume_attachment_source) \
+	X(kp_volume_attachment_spec) \
+	X(kp_volume_attachment_status) \
+	X(kp_volume_error) \
 	X(kp_volume_node_affinity) \
 	X(kp_volume_node_resources) \
 	X(kp_weighted_pod_affinity_term)

@@ -17,6 +17,7 @@
 #include <karpenter/timestamp.h>
 #include <karpenter/wellknown.h>
 
+#include "common/sized.h"
 #include "lifecycle_private.h"
 
 #define NC_CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
@@ -756,7 +757,7 @@ static int finish(node_work *w, int wait, kp_error *err)
 /* Volume detachment                                                   */
 
 /* The input's VolumeAttachments when the caller's struct has them. */
-static const kp_lifecycle_volume_attachment *const *attachments(const kp_lifecycle_input *in,
+static const kp_volume_attachment *const *attachments(const kp_lifecycle_input *in,
 								  size_t *n, const kp_pvc *const **pvcs,
 								  size_t *n_pvcs)
 {
@@ -837,19 +838,23 @@ static int listed_pv(const char *const *pvs, size_t n, const char *pv)
 	return 0;
 }
 
+static const char *va_name(const kp_volume_attachment *va)
+{
+	return va->metadata && va->metadata->name ? va->metadata->name : "";
+}
+
 /* "Awaiting deletion of bound volumeattachments (a, b and 3 other(s))" */
-static char *awaiting_message(const kp_lifecycle_volume_attachment **va, size_t n)
+static char *awaiting_message(const kp_volume_attachment **va, size_t n)
 {
 	size_t len = 64;
 	for (size_t i = 0; i < n && i < 5; i++)
-		len += strlen(va[i]->name ? va[i]->name : "") + 2;
+		len += strlen(va_name(va[i])) + 2;
 	char *m = kp__malloc(len);
 	if (!m)
 		return NULL;
 	size_t at = (size_t)snprintf(m, len, "Awaiting deletion of bound volumeattachments (");
 	for (size_t i = 0; i < n && i < 5; i++)
-		at += (size_t)snprintf(m + at, len - at, "%s%s", i ? ", " : "",
-				       va[i]->name ? va[i]->name : "");
+		at += (size_t)snprintf(m + at, len - at, "%s%s", i ? ", " : "", va_name(va[i]));
 	if (n > 5)
 		at += (size_t)snprintf(m + at, len - at, " and %zu other(s)", n - 5);
 	snprintf(m + at, len - at, ")");
@@ -861,8 +866,8 @@ static int await_volumes(node_work *w, int *wait, kp_error *err)
 {
 	const kp_pvc *const *pvcs = NULL;
 	size_t n = 0, n_pvcs = 0, n_pending = 0, n_kept = 0;
-	const kp_lifecycle_volume_attachment *const *va = attachments(w->in, &n, &pvcs, &n_pvcs);
-	const kp_lifecycle_volume_attachment **pending = NULL;
+	const kp_volume_attachment *const *va = attachments(w->in, &n, &pvcs, &n_pvcs);
+	const kp_volume_attachment **pending = NULL;
 	const char **kept = NULL;
 	int rc = KP_OK;
 	if (va && n && (rc = kept_volumes(w, &kept, &n_kept, err)) != KP_OK)
@@ -870,15 +875,17 @@ static int await_volumes(node_work *w, int *wait, kp_error *err)
 	if (va && n && !(pending = kp__lc_alloc(&w->arena, n * sizeof(*pending))))
 		return oom(err);
 	for (size_t i = 0; va && i < n; i++) {
-		const kp_lifecycle_volume_attachment *x = va[i];
+		const kp_volume_attachment *x = va[i];
 		if (!x)
 			continue;
-		if (x->struct_size < sizeof(*x))
+		if (x->struct_size < KP__FIRST_SIZE(kp_volume_attachment))
 			return kp__error(err, KP_EVERSION, "volume_attachments", "volume_attachments[%zu]: "
 					 "struct_size %u is below %zu", i, (unsigned)x->struct_size,
-					 sizeof(*x));
-		if (x->node_name && strcmp(x->node_name, w->meta.name) == 0 &&
-		    x->persistent_volume_name && !listed_pv(kept, n_kept, x->persistent_volume_name))
+					 (size_t)KP__FIRST_SIZE(kp_volume_attachment));
+		const kp_volume_attachment_spec *sp = x->spec;
+		const char *pv = sp && sp->source ? sp->source->persistent_volume_name : NULL;
+		if (sp && sp->node_name && strcmp(sp->node_name, w->meta.name) == 0 && pv &&
+		    !listed_pv(kept, n_kept, pv))
 			pending[n_pending++] = x;
 	}
 	const int64_t now = w->in->now_ms;

@@ -755,6 +755,60 @@ PUBLIC(kp__type_namespace, "Namespace", S);
 #undef S
 
 /* ------------------------------------------------------------------------ */
+/* VolumeAttachment                                                         */
+
+/* inlineVolumeSpec (a whole PersistentVolumeSpec) is kept as JSON text. */
+#define JSON_(m, j, g) F_(KP__FK_JSON, OFF(m), 0, j, g, NULL, NULL, KP__FF_GO_PTR, 0)
+
+#define S kp_volume_attachment_source
+static const kp__field t_volume_attachment_source_f[] = {
+	F_(KP__FK_STRING, OFF(persistent_volume_name), 0, "persistentVolumeName",
+	   "PersistentVolumeName", NULL, NULL, KP__FF_GO_PTR, 0),
+	JSON_(inline_volume_spec, "inlineVolumeSpec", "InlineVolumeSpec"),
+};
+SIZED(t_volume_attachment_source, "VolumeAttachmentSource", S);
+#undef S
+#undef JSON_
+
+#define S kp_volume_attachment_spec
+static const kp__field t_volume_attachment_spec_f[] = {
+	STR(attacher, "attacher", "Attacher"),
+	STRUCT(source, "source", "Source", t_volume_attachment_source),
+	STR(node_name, "nodeName", "NodeName"),
+};
+SIZED(t_volume_attachment_spec, "VolumeAttachmentSpec", S);
+#undef S
+
+#define S kp_volume_error
+static const kp__field t_volume_error_f[] = {
+	TIME(time_ms, "time", "Time"),
+	STR(message, "message", "Message"),
+};
+SIZED(t_volume_error, "VolumeError", S);
+#undef S
+
+#define S kp_volume_attachment_status
+static const kp__field t_volume_attachment_status_f[] = {
+	BOOL(attached, "attached", "Attached"),
+	MAP(attachment_metadata, "attachmentMetadata", "AttachmentMetadata"),
+	STRUCT(attach_error, "attachError", "AttachError", t_volume_error),
+	STRUCT(detach_error, "detachError", "DetachError", t_volume_error),
+};
+SIZED(t_volume_attachment_status, "VolumeAttachmentStatus", S);
+#undef S
+
+#define S kp_volume_attachment
+static const kp__field kp__type_volume_attachment_f[] = {
+	API_VERSION(api_version),
+	KIND(kind),
+	STRUCT(metadata, "metadata", "ObjectMeta", kp__type_object_meta),
+	STRUCT(spec, "spec", "Spec", t_volume_attachment_spec),
+	STRUCT(status, "status", "Status", t_volume_attachment_status),
+};
+PUBLIC(kp__type_volume_attachment, "VolumeAttachment", S);
+#undef S
+
+/* ------------------------------------------------------------------------ */
 /* karpenter.sh/v1                                                          */
 
 #define S kp_node_class_reference
@@ -926,6 +980,8 @@ static const kp__kind_info kinds[] = {
 	      &kp__type_storage_class),
 	KIND_(KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, &kp__type_csi_node),
 	KIND_(KP_KIND_NAMESPACE, "Namespace", "v1", 0, &kp__type_namespace),
+	KIND_(KP_KIND_VOLUME_ATTACHMENT, "VolumeAttachment", "storage.k8s.io/v1", 0,
+	      &kp__type_volume_attachment),
 };
 #undef KIND_
 
@@ -1015,6 +1071,7 @@ TYPED(kp_pv, kp_pv, KP_KIND_PV)
 TYPED(kp_storage_class, kp_storage_class, KP_KIND_STORAGE_CLASS)
 TYPED(kp_csi_node, kp_csi_node, KP_KIND_CSI_NODE)
 TYPED(kp_namespace, kp_namespace, KP_KIND_NAMESPACE)
+TYPED(kp_volume_attachment, kp_volume_attachment, KP_KIND_VOLUME_ATTACHMENT)
 #undef TYPED
 
 #define TYPED_COPY(prefix, ctype, kindv) \

@@ -121,6 +121,7 @@ extern const kp__type kp__type_pv;
 extern const kp__type kp__type_storage_class;
 extern const kp__type kp__type_csi_node;
 extern const kp__type kp__type_namespace;
+extern const kp__type kp__type_volume_attachment;
 extern const kp__type kp__type_nodeclaim_template; /* NodeClaimTemplate */
 extern const kp__type kp__type_object_meta;
 

@@ -328,7 +328,7 @@ END_TEST
 static const char *const fixtures[] = {
 	"pod.yaml", "node.yaml", "daemonset.yaml", "pdb.yaml", "storage.yaml",
 	"nodeclaim.yaml", "kwok-nodeclass.yaml", "nodepool-full.yaml", "nodepool-small.yaml",
-	"nodepool-small.json", "list.yaml", "namespace.yaml",
+	"nodepool-small.json", "list.yaml", "namespace.yaml", "volumeattachment.yaml",
 };
 #define N_FIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
 
@@ -392,6 +392,7 @@ static void cov_field(const kp__type *t, size_t ti, size_t fi, const void *s)
 	case KP__FK_STRING:
 	case KP__FK_API_VERSION:
 	case KP__FK_ENUM:
+	case KP__FK_JSON:
 		present = *(const char *const *)(const void *)(base + f->off) != NULL;
 		break;
 	case KP__FK_CODE:
@@ -463,7 +464,7 @@ START_TEST(fixtures_cover_every_field)
 	const uint32_t kinds[] = { KP_KIND_NODEPOOL, KP_KIND_NODECLAIM, kwok_kind,
 				   KP_KIND_POD, KP_KIND_NODE, KP_KIND_DAEMONSET, KP_KIND_PDB,
 				   KP_KIND_PVC, KP_KIND_PV, KP_KIND_STORAGE_CLASS,
-				   KP_KIND_CSI_NODE, KP_KIND_NAMESPACE };
+				   KP_KIND_CSI_NODE, KP_KIND_NAMESPACE, KP_KIND_VOLUME_ATTACHMENT };
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		cov_register(kp__registry_kind_info(reg, kinds[k])->type);
 	size_t seen_kinds[16] = { 0 };
@@ -618,6 +619,40 @@ START_TEST(fixture_storage_and_pdb_fields)
 	const kp_pdb *b = kp_decode_result_at(r, 1)->object;
 	ck_assert_uint_eq(b->spec->max_unavailable.type, KP_INT_OR_STRING_STRING);
 	ck_assert_str_eq(b->spec->max_unavailable.str_value, "25%");
+	kp_decode_result_free(r);
+	free(text);
+
+	/* VolumeAttachment: every field; inlineVolumeSpec kept as compact
+	 * JSON with sorted keys. */
+	text = read_fixture("volumeattachment.yaml", &len);
+	r = decode_ok(text, len, 0);
+	ck_assert_uint_eq(kp_decode_result_count(r), 2);
+	ck_assert_uint_eq(kp_decode_result_at(r, 0)->kind, KP_KIND_VOLUME_ATTACHMENT);
+	const kp_volume_attachment *va = kp_decode_result_at(r, 0)->object;
+	ck_assert_uint_eq(va->kind, KP_KIND_VOLUME_ATTACHMENT);
+	ck_assert_str_eq(va->metadata->name, "csi-0123456789abcdef");
+	ck_assert_str_eq(va->spec->attacher, "ebs.csi.aws.com");
+	ck_assert_str_eq(va->spec->node_name, "ip-10-0-1-2.us-west-2.compute.internal");
+	ck_assert_str_eq(va->spec->source->persistent_volume_name, "pvc-0123");
+	ck_assert_ptr_null(va->spec->source->inline_volume_spec);
+	ck_assert_uint_eq(va->status->attached, 1);
+	ck_assert_uint_eq(va->status->attachment_metadata.count, 1);
+	ck_assert_str_eq(va->status->attachment_metadata.items[0].key, "devicePath");
+	ck_assert_str_eq(va->status->attachment_metadata.items[0].value, "/dev/xvdaa");
+	ck_assert_ptr_null(va->status->attach_error);
+	ck_assert_int_eq(va->status->detach_error->time_ms, 1704164645000LL);
+	ck_assert_str_eq(va->status->detach_error->message, "volume is still in use");
+	const kp_volume_attachment *inl = kp_decode_result_at(r, 1)->object;
+	ck_assert_ptr_null(inl->spec->source->persistent_volume_name);
+	ck_assert_str_eq(inl->spec->source->inline_volume_spec,
+			 "{\"accessModes\":[\"ReadWriteOnce\"],\"csi\":{\"driver\":\"ebs.csi.aws.com\","
+			 "\"volumeHandle\":\"vol-0abc\"}}");
+	ck_assert_uint_eq(inl->status->attached, 0);
+	ck_assert_str_eq(inl->status->attach_error->message, "rpc error");
+	kp_volume_attachment *copy = NULL;
+	ck_assert_int_eq(kp_object_copy((void **)&copy, KP_KIND_VOLUME_ATTACHMENT, inl, NULL), KP_OK);
+	ck_assert_str_eq(copy->spec->source->inline_volume_spec, inl->spec->source->inline_volume_spec);
+	kp_volume_attachment_free(copy);
 	kp_decode_result_free(r);
 	free(text);
 
@@ -2068,6 +2103,12 @@ START_TEST(kinds_and_options)
 	ck_assert_str_eq(kp_kind_api_version(KP_KIND_CSI_NODE), "storage.k8s.io/v1");
 	ck_assert_str_eq(kp_kind_name(KP_KIND_NAMESPACE), "Namespace");
 	ck_assert_uint_eq(kp_kind_lookup("v1", "Namespace"), KP_KIND_NAMESPACE);
+	ck_assert_str_eq(kp_kind_name(KP_KIND_VOLUME_ATTACHMENT), "VolumeAttachment");
+	ck_assert_str_eq(kp_kind_api_version(KP_KIND_VOLUME_ATTACHMENT), "storage.k8s.io/v1");
+	ck_assert_uint_eq(kp_kind_lookup("storage.k8s.io/v1", "VolumeAttachment"),
+			  KP_KIND_VOLUME_ATTACHMENT);
+	ck_assert_uint_eq(kp_kind_lookup("storage.k8s.io/v1beta1", "VolumeAttachment"),
+			  KP_KIND_UNKNOWN);
 	ck_assert_str_eq(kp_registry_kind_api_version(reg, kwok_kind), "karpenter.kwok.sh/v1alpha1");
 	ck_assert_str_eq(kp_kind_api_version(3), ""); /* KWOKNodeClass's old number, reserved */
 	ck_assert_uint_eq(kp_kind_lookup("karpenter.kwok.sh/v1alpha1", "KWOKNodeClass"),

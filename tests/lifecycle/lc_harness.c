@@ -187,6 +187,10 @@ void *lc_add(lc_world *w, const char *yaml)
 	case KP_KIND_POD: w->pod[in->n_pods++] = obj; break;
 	case KP_KIND_PDB: w->pdb[in->n_pdbs++] = obj; break;
 	case KP_KIND_PVC: w->pvc[in->n_pvcs++] = obj; break;
+	case KP_KIND_VOLUME_ATTACHMENT:
+		w->va[in->n_volume_attachments++] = obj;
+		in->volume_attachments = (const kp_volume_attachment *const *)w->va;
+		break;
 	default: ck_abort_msg("unexpected kind %u", (unsigned)kind);
 	}
 	in->nodepools = (const kp_nodepool *const *)w->np;

@@ -31,7 +31,7 @@ typedef struct lc_world {
 	uint32_t kinds[64];
 	size_t n;
 	kp_lifecycle_input in;
-	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8], *pvc[8];
+	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8], *pvc[8], *va[8];
 	kp_lifecycle_result *r;
 } lc_world;
 

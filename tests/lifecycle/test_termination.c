@@ -311,15 +311,32 @@ END_TEST
 #define DRAINED_STATUS "providerID: 'fake://nc-1', nodeName: node-1, conditions: [" LAUNCHED ", " \
 	REGISTERED ", {type: Drained, status: 'True', reason: Drained, lastTransitionTime: '" T0 "'}]"
 
-static kp_lifecycle_volume_attachment vas[8];
-static const kp_lifecycle_volume_attachment *va_ptrs[8];
+static kp_volume_attachment vas[8];
+static kp_volume_attachment_spec va_specs[8];
+static kp_volume_attachment_source va_sources[8];
+static kp_object_meta va_metas[8];
+static const kp_volume_attachment *va_ptrs[8];
 
+/* A caller-built VolumeAttachment; pv NULL: an inline volume (no
+ * persistentVolumeName). */
 static void attach(size_t i, const char *name, const char *node, const char *pv)
 {
-	kp_lifecycle_volume_attachment v = KP_LIFECYCLE_VOLUME_ATTACHMENT_INIT;
-	v.name = name;
-	v.node_name = node;
-	v.persistent_volume_name = pv;
+	kp_volume_attachment v = KP_VOLUME_ATTACHMENT_INIT;
+	kp_volume_attachment_spec sp = KP_VOLUME_ATTACHMENT_SPEC_INIT;
+	kp_volume_attachment_source src = KP_VOLUME_ATTACHMENT_SOURCE_INIT;
+	kp_object_meta m = KP_OBJECT_META_INIT;
+	m.name = name;
+	src.persistent_volume_name = pv;
+	if (!pv)
+		src.inline_volume_spec = "{\"csi\":{\"driver\":\"ebs.csi.aws.com\"}}";
+	sp.attacher = "ebs.csi.aws.com";
+	sp.node_name = node;
+	va_sources[i] = src;
+	sp.source = &va_sources[i];
+	va_specs[i] = sp;
+	va_metas[i] = m;
+	v.metadata = &va_metas[i];
+	v.spec = &va_specs[i];
 	vas[i] = v;
 	va_ptrs[i] = &vas[i];
 	w.in.volume_attachments = va_ptrs;
@@ -363,6 +380,39 @@ START_TEST(node_waits_for_volume_attachments)
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "VolumesDetached")->status, "True");
+}
+END_TEST
+
+/* Decoded VolumeAttachments (storage.k8s.io/v1) drive the wait: one of a
+ * drained pod's PV holds the Node; an inline volume and one on another Node
+ * do not; status (attached, errors) does not matter, only existence. */
+START_TEST(node_waits_for_decoded_volume_attachments)
+{
+	drained_node(FIN DEL);
+	lc_add(&w, "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: csi-1}\n"
+		   "spec: {attacher: ebs.csi.aws.com, nodeName: node-1, source: "
+		   "{persistentVolumeName: pv-1}}\nstatus: {attached: false, detachError: "
+		   "{time: '2024-01-01T00:00:00Z', message: busy}}\n");
+	lc_add(&w, "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: csi-inline}\n"
+		   "spec: {attacher: ebs.csi.aws.com, nodeName: node-1, source: "
+		   "{inlineVolumeSpec: {csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}}}}\n");
+	lc_add(&w, "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: csi-2}\n"
+		   "spec: {attacher: ebs.csi.aws.com, nodeName: node-2, source: "
+		   "{persistentVolumeName: pv-2}}\n");
+	run_node();
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 VolumesDetached\n");
+	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "Awaiting deletion of bound volumeattachments (csi-1)");
+	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	/* one without a nodeName holds nothing */
+	kp_volume_attachment_spec *sp = ((const kp_volume_attachment *)w.va[0])->spec;
+	const char *node = sp->node_name;
+	sp->node_name = NULL;
+	run_node();
+	sp->node_name = node; /* freed with the object */
+	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
+					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 }
 END_TEST
 
@@ -427,7 +477,7 @@ START_TEST(node_volumes_message_lists_five)
 	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_int_eq(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e), KP_EVERSION);
-	ck_assert_str_eq(e.message, "volume_attachments[3]: struct_size 8 is below 32");
+	ck_assert_str_eq(e.message, "volume_attachments[3]: struct_size 8 is below 40");
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 }
 END_TEST
@@ -533,6 +583,7 @@ static Suite *termination_suite(void)
 	tcase_add_test(tc, node_draining_again_not_patched);
 	tcase_add_test(tc, node_draining_message_full_length);
 	tcase_add_test(tc, node_waits_for_volume_attachments);
+	tcase_add_test(tc, node_waits_for_decoded_volume_attachments);
 	tcase_add_test(tc, node_volumes_of_undrained_pods_ignored);
 	tcase_add_test(tc, node_volumes_grace_period_elapsed);
 	tcase_add_test(tc, node_volumes_message_lists_five);

@@ -134,6 +134,121 @@ run_cmd "$tool" reconcile -f "$tmpd/sick.yaml" --now "$now" --feature-gates Node
 check "NodeRepair=true: exit 0" [ "$rc" -eq 0 ]
 check "NodeRepair=true: the NodeClaim of the unhealthy Node is deleted" contains "$out" \
 	"  node.health: delete [Unhealthy] deleting unhealthy node: condition Ready is False"
+# VolumeAttachments: a deleting Node whose drain is done (a pod tolerating
+# the disrupted taint is not drained) waits for the attachment of a drained
+# pod's PV (csi-data), not for that of the pod still there (csi-logs,
+# through its PVC), and stops waiting once the terminationGracePeriod has
+# passed.
+cat >"$tmpd/vol-node.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: vol-node
+  labels: {karpenter.sh/nodepool: default, karpenter.kwok.sh/kwoknodeclass: default}
+  annotations: {karpenter.sh/nodeclaim-termination-timestamp: "2025-01-01T12:55:00Z"}
+  deletionTimestamp: "2025-01-01T11:55:00Z"
+  finalizers: [karpenter.sh/termination]
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  terminationGracePeriod: 1h
+  requirements: []
+status:
+  providerID: kwok://vol-node
+  nodeName: vol-node
+  conditions:
+    - {type: Launched, status: "True", reason: Launched, message: "", lastTransitionTime: "2025-01-01T10:00:00Z"}
+    - {type: Registered, status: "True", reason: Registered, message: "", lastTransitionTime: "2025-01-01T10:00:00Z"}
+    - {type: Initialized, status: "True", reason: Initialized, message: "", lastTransitionTime: "2025-01-01T10:00:00Z"}
+    - {type: Drained, status: "True", reason: Drained, message: "", lastTransitionTime: "2025-01-01T11:58:00Z"}
+    - {type: Ready, status: "True", reason: Ready, message: "", lastTransitionTime: "2025-01-01T10:00:00Z"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: vol-node
+  labels:
+    karpenter.sh/nodepool: default
+    karpenter.sh/registered: "true"
+    karpenter.kwok.sh/kwoknodeclass: default
+    node.kubernetes.io/exclude-from-external-load-balancers: karpenter
+  finalizers: [karpenter.sh/termination]
+  deletionTimestamp: "2025-01-01T11:55:05Z"
+spec:
+  providerID: kwok://vol-node
+  taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}]
+status:
+  conditions:
+    - {type: Ready, status: "True", reason: KubeletReady, lastTransitionTime: "2025-01-01T10:00:00Z"}
+---
+# not drained: it tolerates the disrupted taint, so its volume's attachment
+# does not hold the Node
+apiVersion: v1
+kind: Pod
+metadata: {name: keeper, namespace: default}
+spec:
+  nodeName: vol-node
+  tolerations: [{key: karpenter.sh/disrupted, operator: Exists}]
+  containers: [{name: c, image: busybox}]
+  volumes: [{name: logs, persistentVolumeClaim: {claimName: logs}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: logs, namespace: default}
+spec: {volumeName: pv-logs}
+EOF2
+cat >"$tmpd/vol-attachments.yaml" <<'EOF2'
+# the volume of a pod that was drained (evicted): still attached
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: csi-data}
+spec:
+  attacher: ebs.csi.aws.com
+  nodeName: vol-node
+  source: {persistentVolumeName: pv-data}
+status: {attached: true}
+---
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: csi-logs}
+spec:
+  attacher: ebs.csi.aws.com
+  nodeName: vol-node
+  source: {persistentVolumeName: pv-logs}
+status: {attached: true}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/vol-node.yaml" -f "$tmpd/vol-attachments.yaml" --now "$now"
+check "volumes: exit 0" [ "$rc" -eq 0 ]
+check "volumes: the Node waits" contains "$out" \
+	"  node.termination: updateStatus [VolumesDetached] Drained=True, VolumesDetached=Unknown (AwaitingVolumeDetachment)"
+check "volumes: upstream's event names the drained pod's attachment only" contains "$out" \
+	"  Node/vol-node: Normal AwaitingVolumeDetachment: Awaiting deletion of bound volumeattachments (csi-data)"
+check "volumes: looks again after 1s" contains "$out" "  Node/vol-node: node.termination after 1s"
+check "volumes: the instance is not terminated while waiting" eval '! contains "$out" providerDelete'
+run_cmd "$tool" reconcile -f "$tmpd/vol-node.yaml" -f "$tmpd/vol-attachments.yaml" --now "$now" -o json
+printf '%s\n' "$out" >"$tmpd/vol.json"
+check "volumes json: VolumesDetached Unknown AwaitingVolumeDetachment" sh -c \
+	"tr -d ' \n' <'$tmpd/vol.json' | grep -qF '\"type\":\"VolumesDetached\",\"status\":\"Unknown\",\"lastTransitionTime\":\"2025-01-01T12:00:00Z\",\"reason\":\"AwaitingVolumeDetachment\"'"
+check "volumes json: upstream's event" contains "$out" \
+	'"message": "Awaiting deletion of bound volumeattachments (csi-data)"'
+run_cmd "$tool" reconcile -f "$tmpd/vol-node.yaml" --now "$now"
+check "volumes: without attachments the instance is terminated" contains "$out" \
+	"  node.termination: providerDelete [InstanceTerminating] terminating instance kwok://vol-node"
+sed -n '/^---$/,$p' "$tmpd/vol-attachments.yaml" >"$tmpd/vol-logs-only.yaml" # csi-logs only
+run_cmd "$tool" reconcile -f "$tmpd/vol-node.yaml" -f "$tmpd/vol-logs-only.yaml" --now "$now"
+check "volumes: the attachment of a pod that is not drained is ignored" contains "$out" \
+	"  node.termination: providerDelete [InstanceTerminating] terminating instance kwok://vol-node"
+run_cmd "$tool" reconcile -f "$tmpd/vol-node.yaml" -f "$tmpd/vol-attachments.yaml" --now 2025-01-01T13:00:00Z
+check "volumes: past the grace period, no more waiting" contains "$out" \
+	"  node.termination: updateStatus [InstanceTerminating] Drained=True, VolumesDetached=False (TerminationGracePeriodElapsed), InstanceTerminating=True"
+check "volumes: past the grace period, the instance is terminated" contains "$out" \
+	"  node.termination: providerDelete [InstanceTerminating] terminating instance kwok://vol-node"
+run_cmd "$tool" validate -f "$tmpd/vol-attachments.yaml"
+check "validate: VolumeAttachment is skipped, not a Karpenter kind" contains "$out" \
+	"VolumeAttachment/csi-data: skipped: storage.k8s.io/v1 VolumeAttachment is not a Karpenter kind"
+run_cmd "$tool" simulate -f "$tmpd/vol-attachments.yaml" -f "$ex/nodepool.yaml"
+check "simulate: VolumeAttachment is not a kind it reads" contains "$errout" \
+	"skipped VolumeAttachment/csi-logs (storage.k8s.io/v1): not a kind this command reads"
 run_cmd "$tool" reconcile
 check "no -f: exit 2" [ "$rc" -eq 2 ]
 run_cmd "$tool" reconcile -f "$ex" -o wide2

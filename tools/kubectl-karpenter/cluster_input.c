@@ -51,7 +51,8 @@ static void objects_free(cli_objects *o)
 {
 	cli_ptrvec *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
 			      &o->pods,      &o->daemonsets, &o->pdbs,             &o->pvcs,
-			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces };
+			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces,
+			      &o->volume_attachments };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		cli_ptrvec_free(all[i]);
 	free(o->seen);
@@ -88,7 +89,7 @@ static int cmp_seen_seq(const void *a, const void *b)
 }
 
 /* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass,
- * CSINode and Namespace; a namespace written on them is ignored by the API server. */
+ * CSINode, Namespace and VolumeAttachment; a namespace written on them is ignored by the API server. */
 static int namespaced(uint32_t kind)
 {
 	return kind == KP_KIND_POD || kind == KP_KIND_DAEMONSET || kind == KP_KIND_PDB ||
@@ -130,12 +131,15 @@ static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
 	return dup;
 }
 
-/* The vector a decoded object of @p kind goes to, or NULL for a kind no
- * cluster command reads. */
-static cli_ptrvec *vector_of(cli_objects *o, uint32_t kind, uint32_t kwok_kind)
+/* The vector a decoded object of @p kind goes to, or NULL for a kind the
+ * command does not read. */
+static cli_ptrvec *vector_of(cli_cluster_input *in, uint32_t kind)
 {
-	if (kind == kwok_kind)
+	cli_objects *o = &in->objs;
+	if (kind == in->kwok_kind)
 		return &o->kwok_nodeclasses;
+	if (kind == KP_KIND_VOLUME_ATTACHMENT)
+		return in->read_volume_attachments ? &o->volume_attachments : NULL;
 	switch (kind) {
 	case KP_KIND_NODEPOOL: return &o->nodepools;
 	case KP_KIND_NODECLAIM: return &o->nodeclaims;
@@ -189,7 +193,7 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 	cli_objects *o = &in->objs;
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		cli_ptrvec *v = vector_of(o, d->kind, in->kwok_kind);
+		cli_ptrvec *v = vector_of(in, d->kind);
 		if (!v) {
 			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind this command reads\n",
 				prog, fname, d->kind_name, d->name, d->api_version);

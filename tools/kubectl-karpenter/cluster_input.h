@@ -37,11 +37,17 @@ void cli_ptrvec_free(cli_ptrvec *v);
 typedef struct cli_objects {
 	cli_ptrvec nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs,
 		pvs, storage_classes, csi_nodes, namespaces;
+	/* only when cli_cluster_input.read_volume_attachments is set */
+	cli_ptrvec volume_attachments;
 	struct cli_seen *seen; /* for duplicate detection */
 	size_t n_seen, cap_seen;
 } cli_objects;
 
 typedef struct cli_cluster_input {
+	/* set by the caller before loading: VolumeAttachments are read
+	 * (reconcile: Node termination waits for them); otherwise they are
+	 * skipped as a kind the command does not read */
+	int read_volume_attachments;
 	cli_manifests manifests;
 	kp_decode_result **decoded;
 	size_t n_decoded;

@@ -585,6 +585,7 @@ static int run(args *a, FILE *out, FILE *err)
 	}
 	if (a->instances && (rc = load_instances(v, a->instances, err)) != CLI_OK)
 		goto done;
+	in.read_volume_attachments = 1; /* Node termination waits for them */
 	rc = cli_cluster_input_load(&in, a->files, a->n_files, a->catalogue, PROG,
 				    "nothing reconciled", err);
 	if (rc != CLI_OK)
@@ -610,6 +611,13 @@ static int run(args *a, FILE *out, FILE *err)
 	li.n_pods = in.objs.pods.count;
 	li.pdbs = (const kp_pdb *const *)in.objs.pdbs.items;
 	li.n_pdbs = in.objs.pdbs.count;
+	/* VolumeAttachments, and the PVCs that map pods' volumes to their PVs
+	 * (attachments of pods that are not drained do not hold the Node);
+	 * none given: none pending */
+	li.volume_attachments = (const kp_volume_attachment *const *)in.objs.volume_attachments.items;
+	li.n_volume_attachments = in.objs.volume_attachments.count;
+	li.pvcs = (const kp_pvc *const *)in.objs.pvcs.items;
+	li.n_pvcs = in.objs.pvcs.count;
 	li.provider = cp;
 	/* node class readiness from the KWOKNodeClasses' Ready conditions;
 	 * none given: not modelled (as simulate, every class counts as ready) */
