@@ -269,8 +269,10 @@ static int place_existing(sc_sim *s, uint32_t i, uint32_t pod, const sc_variant 
 	const struct kp_cluster *c = s->c;
 	const sc_pod *p = &c->pods[pod];
 	const sc_class *cls = &c->classes[p->cls];
-	if (!kp__sched_node_rem(s, i))
+	if (!kp__sched_node_rem(s, i)) {
+		kp_requirements_free(reqs); /* handed over by the caller */
 		return KP_ENOMEM;
+	}
 	int64_t *rem = s->nodes[i].rem;
 	for (size_t r = 0; r < c->n_res; r++)
 		rem[r] = kp__sat_add(rem[r], -p->req[r]);
@@ -1556,24 +1558,18 @@ static int pod_set(const struct kp_cluster *c, const char *const *names, size_t 
 {
 	for (size_t k = 0; k < n; k++) {
 		uint32_t idx;
-		if (!names[k] && !strict)
+		if (!names[k])
 			return kp__error(err, KP_EINVAL, field, "%s[%zu] is NULL", field, k);
-		if (!names[k] || !kp__map_gets(&c->pod_by_key, names[k], &idx)) {
+		if (!kp__map_gets(&c->pod_by_key, names[k], &idx)) {
 			if (strict)
 				return kp__error(err, KP_EINVAL, field,
 						 "%s[%zu]: no pod \"%s\" in the cluster", field, k,
-						 names[k] ? names[k] : "");
+						 names[k]);
 			continue;
 		}
 		if (kp__map_put_u32(set, idx, 1, NULL, NULL) != KP_OK)
 			return KP_ENOMEM;
 	}
-	return KP_OK;
-}
-
-static int act_push(sc_sim *s, uint32_t pod)
-{
-	s->act[s->n_act++] = pod;
 	return KP_OK;
 }
 
@@ -1596,16 +1592,17 @@ static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
 	if (rc == KP_OK && !(s->act = kp__calloc(cap + 1, sizeof(uint32_t))))
 		rc = KP_ENOMEM;
 	uint32_t dummy;
+	/* s->act was sized for every pod these loops can add */
 	for (size_t k = 0; rc == KP_OK && k < c->n_pending; k++)
 		if (!o->only_pods || kp__map_get_u32(&only, c->pending[k], &dummy))
-			rc = act_push(s, c->pending[k]);
+			s->act[s->n_act++] = c->pending[k];
 	for (size_t k = 0; rc == KP_OK && k < s->n_gone; k++) {
 		const sc_node *n = &c->nodes[s->gone[k]];
 		for (size_t j = 0; j < n->n_pods; j++) {
 			uint32_t i = n->pods[j];
 			if ((c->pods[i].state & SC_POD_RESCHEDULABLE) && !(c->pods[i].state & SC_POD_PENDING) &&
 			    !kp__map_get_u32(&kept, i, &dummy))
-				act_push(s, i);
+				s->act[s->n_act++] = i;
 		}
 	}
 	kp__map_free(&only);
