@@ -617,6 +617,8 @@ static int scan_list(const char *p, const char *end)
 				return 0;
 			size_t vlen = (size_t)(p - v - 2);
 			is_list = vlen >= 4 && memcmp(p - 5, "List", 4) == 0;
+			if (!is_list)
+				return 0; /* read whole: no need to scan the rest */
 		} else if (klen == 10 && memcmp(key, "apiVersion", 10) == 0) {
 			apis++;
 			if (*v != '"')

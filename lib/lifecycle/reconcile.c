@@ -81,6 +81,16 @@ static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_er
 {
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
+	/* A NodePool's registration health is reset for a new generation
+	 * before the NodeClaims report their registrations, as upstream's
+	 * controllers order it: the other way round, a reset built from the
+	 * input would undo a registration of the same round. */
+	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
+		rc = kp_lifecycle_nodepool_registration_health(r, in, in->nodepools[i], err);
+		if (rc)
+			kp__error_prefix(err, kp__meta_name(in->nodepools[i] ? in->nodepools[i]->metadata
+									     : NULL));
+	}
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++) {
 		kp__lc_mark m = kp__lc_mark_get(r);
 		const kp_nodeclaim *nc = in->nodeclaims[i];
@@ -108,8 +118,6 @@ static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_er
 	}
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
 		rc = kp_lifecycle_nodepool_readiness(r, in, in->nodepools[i], err);
-		if (rc == KP_OK)
-			rc = kp_lifecycle_nodepool_registration_health(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)
 			rc = kp_lifecycle_nodepool_hash(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)

@@ -244,24 +244,22 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, COND) : NULL;
 	if (c && c->observed_generation == np->metadata->generation)
 		return KP_OK;
-	kp__reg_health *h = NULL;
-	if (kp__reg_health_new(&h) != KP_OK)
+	/* The round's tracker of this NodePool (kp_lifecycle_reconcile), reset:
+	 * a NodeClaim of the same round then reports into the new
+	 * generation's empty buffer, as upstream's controllers do after the
+	 * reset. Called on its own, a tracker for this call only. */
+	kp__reg_health *h = kp__lc_result_health(r), *local = NULL;
+	if (!h && kp__reg_health_new(&local) != KP_OK)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	tracker t;
-	memset(&t, 0, sizeof(t));
-	kp__copy_sized(&t.np, np, sizeof(t.np));
-	if (s) {
-		kp__copy_sized(&t.status, s, sizeof(t.status));
-	} else {
-		kp_nodepool_status z = KP_NODEPOOL_STATUS_INIT;
-		t.status = z;
-	}
-	t.np.status = &t.status;
-	int ch = set(h, &t, KP__COND_UNKNOWN, "AwaitingReconciliation",
-		     "object is awaiting reconciliation", in->now_ms);
-	if (ch < 0)
+	if (!h)
+		h = local;
+	tracker *t = tracker_of(h, np);
+	int ch = t ? (t->n = 0, set(h, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
+				    "object is awaiting reconciliation", in->now_ms))
+		   : -1;
+	if (ch < 0) {
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	else if (ch > 0) {
+	} else if (ch > 0) {
 		kp__lc_act a = { 0 };
 		a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;
 		a.kind = KP_KIND_NODEPOOL;
@@ -270,9 +268,9 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 		a.reason = KP_LIFECYCLE_REASON_REGISTRATION_HEALTH;
 		a.message = c ? "NodeRegistrationHealthy=Unknown: the NodePool changed"
 			      : "NodeRegistrationHealthy=Unknown: not yet tracked";
-		a.object = &t.np;
-		rc = kp__lc_action(r, &a, err);
+		a.object = &t->np;
+		rc = kp__lc_action(r, &a, err); /* copies the object */
 	}
-	kp__reg_health_free(h);
+	kp__reg_health_free(local);
 	return rc;
 }

@@ -429,8 +429,8 @@ static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition *
 		if (!c || !c->type || !is_dep(cs, c->type))
 			continue;
 		int f = str_eq(c->status, KP__COND_FALSE);
-		if (!f && !str_eq(c->status, KP__COND_UNKNOWN) &&
-		    c->observed_generation == cs->generation)
+		/* healthy only when True at the current generation (IsTrue) */
+		if (str_eq(c->status, KP__COND_TRUE) && c->observed_generation == cs->generation)
 			continue;
 		any_false |= f && c->observed_generation == cs->generation;
 		size_t j = nb++;

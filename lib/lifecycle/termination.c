@@ -846,18 +846,26 @@ static const char *va_name(const kp_volume_attachment *va)
 /* "Awaiting deletion of bound volumeattachments (a, b and 3 other(s))" */
 static char *awaiting_message(const kp_volume_attachment **va, size_t n)
 {
-	size_t len = 64;
+	static const char head[] = "Awaiting deletion of bound volumeattachments (";
+	/* the head, up to five names with ", ", " and <20 digits> other(s)", ")" */
+	size_t len = sizeof(head) + 48;
 	for (size_t i = 0; i < n && i < 5; i++)
 		len += strlen(va_name(va[i])) + 2;
 	char *m = kp__malloc(len);
 	if (!m)
 		return NULL;
-	size_t at = (size_t)snprintf(m, len, "Awaiting deletion of bound volumeattachments (");
-	for (size_t i = 0; i < n && i < 5; i++)
-		at += (size_t)snprintf(m + at, len - at, "%s%s", i ? ", " : "", va_name(va[i]));
-	if (n > 5)
-		at += (size_t)snprintf(m + at, len - at, " and %zu other(s)", n - 5);
-	snprintf(m + at, len - at, ")");
+	size_t at = 0;
+	int w = snprintf(m, len, "%s", head);
+	for (size_t i = 0; w >= 0 && (size_t)w < len - at && i < n && i < 5; i++) {
+		at += (size_t)w;
+		w = snprintf(m + at, len - at, "%s%s", i ? ", " : "", va_name(va[i]));
+	}
+	if (w >= 0 && (size_t)w < len - at && n > 5) {
+		at += (size_t)w;
+		w = snprintf(m + at, len - at, " and %zu other(s)", n - 5);
+	}
+	if (w >= 0 && (size_t)w < len - at)
+		snprintf(m + at + (size_t)w, len - at - (size_t)w, ")");
 	return m;
 }
 
@@ -878,10 +886,13 @@ static int await_volumes(node_work *w, int *wait, kp_error *err)
 		const kp_volume_attachment *x = va[i];
 		if (!x)
 			continue;
-		if (x->struct_size < KP__FIRST_SIZE(kp_volume_attachment))
-			return kp__error(err, KP_EVERSION, "volume_attachments", "volume_attachments[%zu]: "
-					 "struct_size %u is below %zu", i, (unsigned)x->struct_size,
-					 (size_t)KP__FIRST_SIZE(kp_volume_attachment));
+		kp_error se = KP_ERROR_INIT;
+		if ((rc = KP__CHECK_SIZED(x, kp_volume_attachment, &se)) != KP_OK ||
+		    (x->spec && (rc = KP__CHECK_SIZED(x->spec, kp_volume_attachment_spec, &se)) != KP_OK) ||
+		    (x->spec && x->spec->source &&
+		     (rc = KP__CHECK_SIZED(x->spec->source, kp_volume_attachment_source, &se)) != KP_OK))
+			return kp__error(err, rc, "volume_attachments", "volume_attachments[%zu]: %s", i,
+					 se.message);
 		const kp_volume_attachment_spec *sp = x->spec;
 		const char *pv = sp && sp->source ? sp->source->persistent_volume_name : NULL;
 		if (sp && sp->node_name && strcmp(sp->node_name, w->meta.name) == 0 && pv &&

@@ -112,6 +112,48 @@ START_TEST(registration_sets_healthy)
 }
 END_TEST
 
+/* A NodePool whose condition is reset for its new generation and a
+ * registration in the same round: the reset comes first, so the
+ * registration's True is the update applied last. */
+START_TEST(reset_then_registration_in_one_round)
+{
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.ready = 1;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	nodepool("False", ", generation: 2");
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", OWNED, NULL,
+				     "providerID: 'fake://nc-1', conditions: [" LAUNCHED "]"));
+	lc_add(&w, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n"
+		   "spec: {providerID: 'fake://nc-1', taints: [" UNREG "]}\n");
+	lc_instance(&w, "fake://nc-1");
+	lc_reconcile(&w);
+	const kp_lifecycle_action *first = NULL, *last = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++) {
+		const kp_lifecycle_action *a = lc_action(&w, i);
+		if (a->kind == KP_KIND_NODEPOOL && a->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
+		    strcmp(a->reason, "NodeRegistrationHealthy") == 0) {
+			if (!first)
+				first = a;
+			last = a;
+			n++;
+		}
+	}
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(first->controller, "nodepool.registrationhealth");
+	ck_assert_str_eq(health_cond(first)->status, "Unknown");
+	ck_assert_str_eq(last->controller, "nodeclaim.lifecycle");
+	ck_assert_str_eq(health_cond(last)->status, "True");
+	w.in.nodeclasses = NULL;
+	w.in.n_nodeclasses = 0;
+}
+END_TEST
+
 START_TEST(not_owned_not_counted)
 {
 	nodepool("", NULL);
@@ -308,6 +350,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("registration_health");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, registration_sets_healthy);
+	tcase_add_test(tc, reset_then_registration_in_one_round);
 	tcase_add_test(tc, not_owned_not_counted);
 	tcase_add_test(tc, one_timeout_not_enough);
 	tcase_add_test(tc, two_timeouts_unhealthy);

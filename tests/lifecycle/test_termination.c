@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
@@ -477,8 +478,31 @@ START_TEST(node_volumes_message_lists_five)
 	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_int_eq(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e), KP_EVERSION);
-	ck_assert_str_eq(e.message, "volume_attachments[3]: struct_size 8 is below 40");
+	ck_assert_str_eq(e.message, "volume_attachments[3]: kp_volume_attachment.struct_size is 8, smaller than any published size (40)");
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+}
+END_TEST
+
+/* The count of attachments beyond five has as many digits as it takes
+ * (the message is sized for it: 100,005 others here). */
+START_TEST(node_volumes_message_many)
+{
+	drained_node(FIN DEL);
+	attach(0, "a", "node-1", "pv");
+	size_t n = 100010;
+	const kp_volume_attachment **many = calloc(n, sizeof(*many));
+	ck_assert_ptr_nonnull(many);
+	for (size_t i = 0; i < n; i++)
+		many[i] = &vas[0];
+	w.in.volume_attachments = many;
+	w.in.n_volume_attachments = n;
+	run_node();
+	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+			 "Awaiting deletion of bound volumeattachments (a, a, a, a, a and 100005 "
+			 "other(s))");
+	w.in.volume_attachments = NULL;
+	w.in.n_volume_attachments = 0;
+	free(many);
 }
 END_TEST
 
@@ -587,6 +611,7 @@ static Suite *termination_suite(void)
 	tcase_add_test(tc, node_volumes_of_undrained_pods_ignored);
 	tcase_add_test(tc, node_volumes_grace_period_elapsed);
 	tcase_add_test(tc, node_volumes_message_lists_five);
+	tcase_add_test(tc, node_volumes_message_many);
 	tcase_add_test(tc, node_do_not_disrupt_not_evicted);
 	tcase_add_test(tc, node_force_deletes_past_grace_period);
 	tcase_add_test(tc, node_bad_termination_timestamp_isolated);

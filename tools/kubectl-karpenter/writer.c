@@ -790,7 +790,8 @@ static int splice_number(cli_writer *w, jtext *t)
 	size_t n = 0;
 	while (t->p + n < t->end && t->p[n] && strchr("+-.eE0123456789", t->p[n]))
 		n++;
-	char *num = malloc(n + 1);
+	char small[64];
+	char *num = n < sizeof(small) ? small : malloc(n + 1);
 	if (!num) {
 		if (!w->error)
 			w->error = CLI_WRITER_NOMEM;
@@ -805,7 +806,8 @@ static int splice_number(cli_writer *w, jtext *t)
 		literal(w, strcmp(num, "-0") ? num : "0");
 	else if (ok)
 		cli_writer_number(w, d);
-	free(num);
+	if (num != small)
+		free(num);
 	if (!ok)
 		return -1;
 	t->p += n;
