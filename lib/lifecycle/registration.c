@@ -254,9 +254,12 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 	if (!h)
 		h = local;
 	tracker *t = tracker_of(h, np);
-	int ch = t ? (t->n = 0, set(h, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
-				    "object is awaiting reconciliation", in->now_ms))
-		   : -1;
+	int ch = -1;
+	if (t) {
+		t->n = 0; /* the new generation's buffer starts empty */
+		ch = set(h, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
+			 "object is awaiting reconciliation", in->now_ms);
+	}
 	if (ch < 0) {
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	} else if (ch > 0) {
