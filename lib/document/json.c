@@ -337,6 +337,7 @@ static int parse_container(jparser *j, kp__node **out, uint32_t depth, int objec
 			j->p++;
 		}
 		kp__node *child = NULL;
+		skip_ws(j);
 		if (list_top && strcmp(key, "items") == 0)
 			rc = parse_items_streamed(j, &child, depth + 1);
 		else
