@@ -1051,6 +1051,22 @@ static const kp__field *find_field(const kp__type *t, const char *json)
 	return NULL;
 }
 
+const kp__type *kp__schema_member(const kp__type *t, const char *json, int *known)
+{
+	const kp__field *f = find_field(t, json);
+	*known = f != NULL;
+	if (!f)
+		return NULL;
+	switch (f->kind) {
+	case KP__FK_STRUCT:
+	case KP__FK_LIST:
+	case KP__FK_VALUES:
+		return f->elem;
+	default:
+		return NULL;
+	}
+}
+
 static int decode_struct(const kp__type *t, void *dst, kp__node *n, kp__dctx *c)
 {
 	int rc = check_duplicates(c, n, 0);
