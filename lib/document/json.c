@@ -184,6 +184,15 @@ static int unit_again(jparser *j, const junit *u)
 
 static void skip_ws(jparser *j)
 {
+	/* indentation first, eight spaces at a time (kubectl indents by
+	 * four per level) */
+	while (j->end - j->p >= 8) {
+		uint64_t w;
+		memcpy(&w, j->p, 8);
+		if (w != 0x2020202020202020ull)
+			break;
+		j->p += 8;
+	}
 	while (j->p < j->end) {
 		char c = *j->p;
 		if (c == '\n')

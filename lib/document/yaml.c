@@ -267,6 +267,10 @@ static int yaml_style_float(const char *s)
 /* Type of a plain scalar; for numbers, num receives the JSON text. */
 static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_size, int *boolean)
 {
+	/* Every word of the lists below starts with one of these (or is
+	 * empty): most scalars are strings or numbers decided without them. */
+	if (s[0] && !strchr("~nNyYtTfFoO.<", s[0]))
+		goto not_a_word;
 	if (in_list(s, null_words))
 		return RES_NULL;
 	if (in_list(s, yes_words)) {
@@ -281,6 +285,7 @@ static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_s
 		return RES_INF_NAN;
 	if (strcmp(s, "<<") == 0)
 		return RES_MERGE;
+not_a_word:;
 	char c = s[0];
 	int inf_nan;
 	if (c == '.') {

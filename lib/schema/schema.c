@@ -1045,8 +1045,9 @@ static int fk_none_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 
 static const kp__field *find_field(const kp__type *t, const char *json)
 {
+	/* the first byte rules out nearly every field without a call */
 	for (size_t i = 0; i < t->n_fields; i++)
-		if (strcmp(t->fields[i].json, json) == 0)
+		if (t->fields[i].json[0] == json[0] && strcmp(t->fields[i].json, json) == 0)
 			return &t->fields[i];
 	return NULL;
 }
