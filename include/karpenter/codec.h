@@ -217,7 +217,7 @@ typedef int (*kp_read_fn)(void *ctx, char *buf, size_t cap, size_t *n_read, kp_e
  * Fields no decision reads are skipped without being built: members of an
  * object of a kind whose unknown fields are ignored (the core Kubernetes
  * kinds: Pod, Node, ...) that its schema does not have (managedFields,
- * status.images, containerStatuses, ...), and everything but apiVersion,
+ * status.images, containers' env and probes, ...), and everything but apiVersion,
  * kind, metadata.name and metadata.namespace of a kind the registry does
  * not know. They are still checked as JSON or YAML (a syntax error in one
  * is reported), and a repeated key is still seen. Karpenter's kinds and

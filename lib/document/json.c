@@ -96,8 +96,7 @@ static int short_window(const jparser *j, size_t need)
 
 /* ---- reading more ---- */
 
-/* The smallest window and the least a refill leaves free for reading. */
-#define J_WINDOW ((size_t)1 << 20)
+size_t kp__json_window = (size_t)1 << 20;
 
 /*
  * Keep the input from @p keep on (moved to the window's start), then read
@@ -111,7 +110,7 @@ static int refill(jparser *j, const char *keep)
 	size_t have = (size_t)(j->end - keep);
 	size_t at = (size_t)(j->p - keep);
 	if (have > j->cap / 2 || !j->own) {
-		size_t ncap = j->cap ? j->cap : J_WINDOW;
+		size_t ncap = j->cap ? j->cap : (kp__json_window > 1 ? kp__json_window : 2);
 		while (have > ncap / 2) {
 			if (ncap > SIZE_MAX / 2)
 				return kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
@@ -914,8 +913,9 @@ static int parse_each(jparser *j, kp__budget *b, const kp__doc_sink *sink, kp_er
 		goto out;
 	}
 	/* A UTF-8 byte order mark is allowed before the first value. */
-	if (short_window(j, 3) && (rc = refill(j, j->p)) != KP_OK)
-		goto out;
+	while (short_window(j, 3))
+		if ((rc = refill(j, j->p)) != KP_OK)
+			goto out;
 	if (j->end - j->p >= 3 && memcmp(j->p, "\xEF\xBB\xBF", 3) == 0)
 		j->p += 3;
 	for (;;) {

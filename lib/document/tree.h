@@ -236,6 +236,11 @@ typedef struct kp__reader {
 /* Up to @p cap bytes into @p buf; *got = 0 at the input's end. */
 int kp__reader_read(kp__reader *r, char *buf, size_t cap, size_t *got, kp_error *err);
 
+/* The first window of kp__json_read_each (1 MiB): it doubles while a unit
+ * does not fit in half of it. Never changed by the library; tests shrink
+ * it so that a window ends inside every kind of token. */
+extern size_t kp__json_window;
+
 /* The streaming parses of an input read through @p r (see above). */
 int kp__json_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
 int kp__yaml_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
