@@ -5,7 +5,7 @@
 # fuzz-simulate, fuzz-disrupt and fuzz-lifecycle want), the drift preview
 # stream of examples/disruption with its --apply file after a "---" (what
 # fuzz-disrupt splits), kubectl's Lists in JSON and YAML, every real-tool
-# shape of the example clusters (BUILD/tests/codec/test-real-shapes
+# shape of a few example files (BUILD/tests/codec/test-real-shapes
 # --emit: indented Lists, CRLF, BOM, escapes, nested Lists, ...), and the
 # long-value sweep's representative inputs (tests/robustness).
 # usage: make-corpus.sh BUILD DIR [SHARED_DATA]
@@ -29,8 +29,12 @@ printf 'apiVersion: v1\nitems:\n- &p {apiVersion: v1, kind: Pod, metadata: {name
 	>"$corpus/list-kubectl.yaml"
 status=0
 if [ -x "$build/tests/codec/test-real-shapes" ]; then
-	"$build/tests/codec/test-real-shapes" --emit "$corpus" "$corpus"/example-cluster.yaml \
-		"$corpus"/example-disruption.yaml "$corpus"/example-lifecycle.yaml || status=1
+	# Of single files, a few KiB each: the shapes of whole clusters are
+	# large, and slow every target down (the CLI test runs those).
+	"$build/tests/codec/test-real-shapes" --emit "$corpus" examples/cluster/nodeclass.yaml \
+		examples/cluster/nodepools.yaml examples/cluster/nodes.yaml \
+		examples/disruption/nodepools.yaml examples/lifecycle/starting.yaml \
+		examples/lifecycle/draining.yaml || status=1
 else
 	echo "note: no real-tool shapes ($build/tests/codec/test-real-shapes missing)"
 fi
