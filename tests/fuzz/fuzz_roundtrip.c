@@ -5,9 +5,12 @@
  * encoded text must decode (default limits) to one object of the same kind
  * and name whose encoding in that form is the same bytes, and whose
  * compact JSON is the original's (a YAML or indented round trip loses
- * nothing either). Whatever decodes must encode. On any mismatch the two
- * texts are printed and the target aborts, so that libFuzzer reports the
- * input.
+ * nothing either). Whatever decodes must encode. And the encoding invents
+ * nothing: every member it writes was in the input object (read as a tree
+ * by lib/document), so that a value is never written as another field (a
+ * volume source the model does not name written as "gitRepo": {}). On any
+ * mismatch the two texts are printed and the target aborts, so that
+ * libFuzzer reports the input.
  *
  * Built with -Dfuzz=true and clang (see .ci/run).
  * SPDX-License-Identifier: Apache-2.0
@@ -20,6 +23,8 @@
 
 #include <karpenter/karpenter.h>
 #include <karpenter/sys/kwok.h>
+
+#include "document/tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,12 +55,87 @@ static char *encode(const kp_decoded_object *o, uint32_t kind, const void *objec
 	return text;
 }
 
-static void round_trip(const kp_decoded_object *o)
+/* The path of the first member of @p enc that @p in lacks, or NULL
+ * (arrays compared element by element when of the same length). */
+static int invented(kp__buf *path, const kp__node *enc, const kp__node *in)
+{
+	if (enc->type == KP__N_OBJECT && in->type == KP__N_OBJECT) {
+		for (size_t i = 0; i < enc->n; i++) {
+			const kp__node *v = kp__node_get(in, enc->keys[i]);
+			if (!v || v->type == KP__N_NULL) {
+				kp__buf_printf(path, ".%s", enc->keys[i]);
+				return 1;
+			}
+			size_t mark = path->len;
+			kp__buf_printf(path, ".%s", enc->keys[i]);
+			if (invented(path, enc->items[i], v))
+				return 1;
+			path->len = mark;
+		}
+	} else if (enc->type == KP__N_ARRAY && in->type == KP__N_ARRAY && enc->n == in->n) {
+		for (size_t i = 0; i < enc->n; i++) {
+			size_t mark = path->len;
+			kp__buf_printf(path, "[%zu]", i);
+			if (invented(path, enc->items[i], in->items[i]))
+				return 1;
+			path->len = mark;
+		}
+	}
+	return 0;
+}
+
+static const char *node_text(const kp__node *obj, const char *key)
+{
+	const kp__node *n = obj && obj->type == KP__N_OBJECT ? kp__node_get(obj, key) : NULL;
+	return n && n->type == KP__N_STRING ? n->text : NULL;
+}
+
+/* The input's tree of a decoded object: its document, or the item of its
+ * document's List; NULL when not found plainly (a List in a List). */
+static const kp__node *input_object(const kp__node *docs, const kp_decoded_object *o)
+{
+	if (!docs || o->document >= docs->n)
+		return NULL;
+	const kp__node *n = docs->items[o->document];
+	if (o->in_list) {
+		const kp__node *items = n->type == KP__N_OBJECT ? kp__node_get(n, "items") : NULL;
+		n = items && items->type == KP__N_ARRAY && o->item < items->n ? items->items[o->item]
+									       : NULL;
+	}
+	const char *kind = node_text(n, "kind");
+	if (!kind || strcmp(kind, o->kind_name) != 0)
+		return NULL;
+	const char *name = node_text(n ? kp__node_get(n, "metadata") : NULL, "name");
+	return strcmp(name ? name : "", o->name) == 0 ? n : NULL;
+}
+
+static void invents_nothing(const kp_decoded_object *o, const kp__node *docs, const char *json)
+{
+	const kp__node *in = input_object(docs, o);
+	if (!in)
+		return;
+	kp__node *enc = NULL;
+	kp__budget b = { (size_t)1 << 24, 0, (size_t)1 << 28, 0, 1000, NULL, 0, 0 };
+	if (kp__json_parse(&enc, json, strlen(json), &b, NULL) != KP_OK || enc->n != 1)
+		fail("the encoding is not one JSON value", o, json, NULL);
+	kp__buf path = { 0 };
+	kp__buf_putc(&path, '$');
+	if (invented(&path, enc->items[0], in)) {
+		kp__buf_putc(&path, '\0');
+		fail("the encoding writes a member the input did not have", o, json,
+		     path.failed ? "" : path.data);
+	}
+	kp__buf_dispose(&path);
+	kp__node_free(enc);
+}
+
+static void round_trip(const kp_decoded_object *o, const kp__node *docs)
 {
 	static const struct {
 		uint32_t format, flags;
 	} forms[] = { { KP_FORMAT_JSON, 0 }, { KP_FORMAT_JSON, KP_ENCODE_PRETTY }, { KP_FORMAT_YAML, 0 } };
 	char *json = encode(o, o->kind, o->object, KP_FORMAT_JSON, 0);
+	invents_nothing(o, docs, json);
 	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
 		char *first = encode(o, o->kind, o->object, forms[f].format, forms[f].flags);
 		kp_decode_options opts = KP_DECODE_OPTIONS_INIT;
@@ -92,6 +172,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.max_bytes = 1 << 20;
 	opts.max_nodes = 1 << 16;
 	opts.registry = registry;
+	/* The input as a tree, as kp_decode reads it (JSON when the first
+	 * byte after a BOM and blanks is '{'). */
+	size_t at = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	while (at < size && (data[at] == ' ' || data[at] == '\t' || data[at] == '\r' || data[at] == '\n'))
+		at++;
+	kp__node *docs = NULL;
+	kp__budget b = { opts.max_nodes, 0, 2 * opts.max_bytes, 0, 100, NULL, 0, 0 };
+	if (size > opts.max_bytes ||
+	    (at < size && data[at] == '{' ? kp__json_parse(&docs, (const char *)data, size, &b, NULL)
+					: kp__yaml_parse(&docs, (const char *)data, size, &b, NULL)) != KP_OK) {
+		kp__node_free(docs);
+		docs = NULL;
+	}
 	for (uint32_t flags = 0; flags <= KP_DECODE_LENIENT; flags += KP_DECODE_LENIENT) {
 		kp_decode_result *res = NULL;
 		kp_error err = KP_ERROR_INIT;
@@ -100,12 +193,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 				const kp_decoded_object *o = kp_decode_result_at(res, i);
 				if (o && o->object)
-					round_trip(o);
+					round_trip(o, docs);
 			}
 		} else if (err.message[0] == '\0') {
 			__builtin_trap(); /* every failure must say why */
 		}
 		kp_decode_result_free(res);
 	}
+	kp__node_free(docs);
 	return 0;
 }
