@@ -55,17 +55,20 @@ static char *encode(const kp_decoded_object *o, uint32_t kind, const void *objec
 	return text;
 }
 
-/* The path of the first member of @p enc that @p in lacks, or NULL
+/* 1 when @p enc has a member @p in lacks, its path appended to @p path
  * (arrays compared element by element when of the same length). */
 static int invented(kp__buf *path, const kp__node *enc, const kp__node *in)
 {
 	if (enc->type == KP__N_OBJECT && in->type == KP__N_OBJECT) {
 		for (size_t i = 0; i < enc->n; i++) {
 			const kp__node *v = kp__node_get(in, enc->keys[i]);
-			if (!v || v->type == KP__N_NULL) {
+			if (!v) {
 				kp__buf_printf(path, ".%s", enc->keys[i]);
 				return 1;
 			}
+			/* A null map value reads as "" or 0, as in Go. */
+			if (v->type == KP__N_NULL)
+				continue;
 			size_t mark = path->len;
 			kp__buf_printf(path, ".%s", enc->keys[i]);
 			if (invented(path, enc->items[i], v))
