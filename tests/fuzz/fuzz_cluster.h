@@ -58,6 +58,9 @@ int fuzz_cluster_apply(fuzz_cluster *c, const fuzz_cluster *add);
 int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms);
 void fuzz_cluster_free(fuzz_cluster *c);
 
+/* Read a string the library returned (ASan checks it); NULL is fine. */
+void fuzz_touch(const char *s);
+
 /* Every failure must say why. */
 #define FUZZ_REQUIRE(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 

@@ -27,59 +27,53 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void touch(const char *s)
-{
-	if (s)
-		(void)strlen(s);
-}
-
 static void read_result(const kp_disruption_result *res)
 {
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(res, i);
 		FUZZ_REQUIRE(c != NULL);
-		touch(c->reason);
-		touch(kp_disruption_method_name(c->method));
-		touch(kp_disruption_decision_name(c->decision));
+		fuzz_touch(c->reason);
+		fuzz_touch(kp_disruption_method_name(c->method));
+		fuzz_touch(kp_disruption_decision_name(c->decision));
 		for (size_t j = 0; j < c->n_candidates; j++) {
-			touch(c->candidates[j]->nodeclaim);
-			touch(c->candidates[j]->node);
-			touch(c->candidates[j]->nodepool);
-			touch(c->candidates[j]->instance_type);
+			fuzz_touch(c->candidates[j]->nodeclaim);
+			fuzz_touch(c->candidates[j]->node);
+			fuzz_touch(c->candidates[j]->nodepool);
+			fuzz_touch(c->candidates[j]->instance_type);
 		}
 		for (size_t j = 0; j < c->n_replacements; j++) {
 			const kp_disruption_replacement *r = c->replacements[j];
-			touch(r->nodepool);
-			touch(r->instance_type);
-			touch(r->zone);
+			fuzz_touch(r->nodepool);
+			fuzz_touch(r->instance_type);
+			fuzz_touch(r->zone);
 			char *text = NULL;
 			if (r->nodeclaim &&
 			    kp_encode(&text, NULL, KP_KIND_NODECLAIM, r->nodeclaim, KP_FORMAT_JSON, 0,
 				      NULL) == KP_OK)
-				touch(text);
+				fuzz_touch(text);
 			kp_encoded_free(text);
 		}
 		for (size_t j = 0; j < c->n_moves; j++) {
-			touch(c->moves[j]->name);
-			touch(c->moves[j]->from);
+			fuzz_touch(c->moves[j]->name);
+			fuzz_touch(c->moves[j]->from);
 		}
 	}
 	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
 		const kp_disruption_node *n = kp_disruption_result_node(res, i);
 		FUZZ_REQUIRE(n != NULL);
-		touch(n->nodeclaim);
-		touch(n->node);
-		touch(n->drift_message);
+		fuzz_touch(n->nodeclaim);
+		fuzz_touch(n->node);
+		fuzz_touch(n->drift_message);
 		for (size_t j = 0; j < n->n_reasons; j++) {
-			touch(n->reasons[j]->message);
-			touch(kp_disruption_block_code_name(n->reasons[j]->code));
+			fuzz_touch(n->reasons[j]->message);
+			fuzz_touch(kp_disruption_block_code_name(n->reasons[j]->code));
 		}
 	}
 	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
 		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
 		FUZZ_REQUIRE(b != NULL);
-		touch(b->nodepool);
-		touch(b->error);
+		fuzz_touch(b->nodepool);
+		fuzz_touch(b->error);
 	}
 	double before = 0, after = 0;
 	kp_disruption_result_cost(res, &before, &after);

@@ -29,25 +29,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void touch(const char *s)
-{
-	if (s)
-		(void)strlen(s);
-}
-
 static void read_result(const kp_lifecycle_result *r)
 {
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
 		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
 		FUZZ_REQUIRE(a != NULL);
-		touch(kp_lifecycle_verb_name(a->verb));
-		touch(a->controller);
-		touch(a->namespace_);
-		touch(a->name);
-		touch(a->reason);
-		touch(a->message);
-		touch(a->event_message);
-		touch(a->metric);
+		fuzz_touch(kp_lifecycle_verb_name(a->verb));
+		fuzz_touch(a->controller);
+		fuzz_touch(a->namespace_);
+		fuzz_touch(a->name);
+		fuzz_touch(a->reason);
+		fuzz_touch(a->message);
+		fuzz_touch(a->event_message);
+		fuzz_touch(a->metric);
 		if (a->object) {
 			char *text = NULL;
 			kp_error err = KP_ERROR_INIT;
@@ -60,15 +54,15 @@ static void read_result(const kp_lifecycle_result *r)
 	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
 		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
 		FUZZ_REQUIRE(e != NULL);
-		touch(e->name);
-		touch(e->reason);
-		touch(e->message);
+		fuzz_touch(e->name);
+		fuzz_touch(e->reason);
+		fuzz_touch(e->message);
 	}
 	for (size_t i = 0; i < kp_lifecycle_result_requeue_count(r); i++) {
 		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
 		FUZZ_REQUIRE(q != NULL);
-		touch(q->controller);
-		touch(q->name);
+		fuzz_touch(q->controller);
+		fuzz_touch(q->name);
 	}
 }
 
