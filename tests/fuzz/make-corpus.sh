@@ -6,9 +6,11 @@
 # stream of examples/disruption with its --apply file after a "---" (what
 # fuzz-disrupt splits), kubectl's Lists in JSON and YAML, every real-tool
 # shape of a few example files (BUILD/tests/codec/test-real-shapes
-# --emit: indented Lists, CRLF, BOM, escapes, nested Lists, ...), and the
-# long-value sweep's representative inputs (tests/robustness).
-# usage: make-corpus.sh BUILD DIR [SHARED_DATA]
+# --emit: indented Lists, CRLF, BOM, escapes, nested Lists, ...), known
+# crashes, and the long-value sweep's representative inputs
+# (tests/robustness).
+# usage: make-corpus.sh BUILD DIR [SHARED_DATA]  (relative paths: from the
+# source root)
 set -u
 build=$1 corpus=$2 shared=${3:-../shared/data}
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,6 +29,12 @@ printf '{"apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Pod","metadata":{
 	>"$corpus/list-kubectl.json"
 printf 'apiVersion: v1\nitems:\n- &p {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- *p\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: b}\nkind: List\nmetadata: {}\n' \
 	>"$corpus/list-kubectl.yaml"
+# Known crashes as seeds, so that a regression is found at once: a Node
+# without metadata beside a NodeClaim (fuzz-disrupt: SIGSEGV in
+# lib/disruption pair_nodes before its fix). The last byte is the targets'
+# option byte.
+printf 'apiVersion: v1\nkind: Node\n---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: a}\nspec:\n  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: d}\n  requirements: []\n\n' \
+	>"$corpus/regression-node-without-metadata.yaml"
 status=0
 if [ -x "$build/tests/codec/test-real-shapes" ]; then
 	# Of single files, a few KiB each: the shapes of whole clusters are
