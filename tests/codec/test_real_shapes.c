@@ -432,9 +432,8 @@ static void make_shapes(shapes *s, const objects *o)
 	add_shape(s, "list-reversed", &b, 0);
 	put_json_doc(&b, list, &escaped);
 	add_shape(s, "list-escaped", &b, 0);
-	/* Any JSON whitespace between tokens: a compact List with blanks,
-	 * tabs, CR and LF around every token is the tab shape's business;
-	 * here the List is spread over lines with mixed blanks. */
+	/* Every JSON whitespace character between tokens: lines end in
+	 * CR LF then a blank and LF, indents are blanks and tabs. */
 	static const style mixed = { " \t", "\r\n \n", ORDER_SORTED, 0 };
 	put_json_doc(&b, list, &mixed);
 	add_shape(s, "list-mixed-blanks", &b, 0);
