@@ -215,6 +215,7 @@ static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
 {
 	if (kind >= KP_KIND_FIRST_REGISTERED)
 		return kp__registry_conditions(b->registry, kind, NULL, NULL, NULL);
+	/* 3 is reserved (KWOKNodeClass before it was registered, objects.h) */
 	return kind >= KP_KIND_NODEPOOL && kind <= KP_KIND_NAMESPACE && kind != 3;
 }
 
