@@ -234,6 +234,22 @@ typedef struct kp_condition {
 /** Static initializer for kp_condition. @since 0.1 */
 #define KP_CONDITION_INIT { sizeof(kp_condition), 0, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
 
+/**
+ * @brief The condition of a type in a status's conditions, as operatorpkg's
+ *        ConditionSet.Get finds it: the first with that type.
+ *
+ * @param[in] conditions the conditions (NULL entries are skipped); may be
+ *            NULL when @p n is 0
+ * @param[in] n their number
+ * @param[in] type the condition type, e.g. "Ready"
+ * @return the condition, borrowed from @p conditions; NULL when none has
+ *         the type (or @p type is NULL)
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const kp_condition *kp_condition_find(kp_condition *const *conditions, size_t n,
+				      const char *type);
+
 /* ------------------------------------------------------------------------ */
 /* core/v1: shared pieces                                                   */
 

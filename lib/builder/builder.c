@@ -441,10 +441,8 @@ static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, c
 	kp_condition *const *conds = NULL;
 	size_t n = 0;
 	kp__registry_conditions(b->registry, h->kind, h->object, &conds, &n);
-	for (size_t i = 0; i < n; i++) {
-		const kp_condition *c = conds[i];
-		if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-			continue;
+	const kp_condition *c = kp_condition_find(conds, n, "Ready");
+	if (c) {
 		st->ready = c->status && !strcmp(c->status, "True");
 		st->message = c->message;
 	}

@@ -1132,3 +1132,15 @@ KP_EXPORT int kp_nodeclaim_requirement_view(const kp_nodeclaim_requirement *req,
 	out->min_values = req->has_min_values ? (int32_t)req->min_values : 0;
 	return KP_OK;
 }
+
+/* The one condition lookup every module uses (objects.h). */
+KP_EXPORT const kp_condition *kp_condition_find(kp_condition *const *conditions, size_t n,
+						const char *type)
+{
+	if (!conditions || !type)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (conditions[i] && conditions[i]->type && strcmp(conditions[i]->type, type) == 0)
+			return conditions[i];
+	return NULL;
+}

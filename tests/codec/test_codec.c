@@ -1719,6 +1719,27 @@ static void assert_live_limit(const char *msg, const char *prefix, size_t len)
  * List of any number of items reads, each item's tree being freed once it
  * is decoded (750,000 nodes from 6.75 MB here: more than that limit).
  */
+/* kp_condition_find: the first condition of the type, as operatorpkg's
+ * ConditionSet.Get; NULL entries and conditions without a type skipped. */
+START_TEST(condition_find)
+{
+	kp_condition a = KP_CONDITION_INIT, b = KP_CONDITION_INIT, c = KP_CONDITION_INIT;
+	a.type = "Launched";
+	b.type = "Ready";
+	b.status = "False";
+	c.type = "Ready";
+	c.status = "True";
+	kp_condition notype = KP_CONDITION_INIT;
+	kp_condition *const conds[] = { NULL, &notype, &a, &b, &c };
+	ck_assert_ptr_eq(kp_condition_find(conds, 5, "Ready"), &b);
+	ck_assert_ptr_eq(kp_condition_find(conds, 5, "Launched"), &a);
+	ck_assert_ptr_null(kp_condition_find(conds, 5, "Drifted"));
+	ck_assert_ptr_null(kp_condition_find(conds, 3, "Ready"));
+	ck_assert_ptr_null(kp_condition_find(NULL, 0, "Ready"));
+	ck_assert_ptr_null(kp_condition_find(conds, 5, NULL));
+}
+END_TEST
+
 START_TEST(live_nodes_are_bounded_by_the_document)
 {
 	/* A NodePool is read whole (strict decoding names unknown fields),
@@ -2315,6 +2336,7 @@ static Suite *codec_suite(void)
 	tc = tcase_create("objects");
 	tcase_add_test(tc, caller_built_objects);
 	tcase_add_test(tc, decode_one);
+	tcase_add_test(tc, condition_find);
 	tcase_add_test(tc, kinds_and_options);
 	tcase_add_test(tc, time_rfc3339);
 	tcase_add_loop_test(tc, allocation_failures, 0, 2);

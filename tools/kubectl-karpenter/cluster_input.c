@@ -321,14 +321,12 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	st->kind = KP_KWOK_NODECLASS_KIND; /* the kind registered by kp_kwok_register */
 	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
 	st->ready = 1; /* no Ready condition: the status controller has not run yet */
-	if (nc->status) {
-		for (size_t i = 0; i < nc->status->n_conditions; i++) {
-			const kp_condition *c = nc->status->conditions[i];
-			if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-				continue;
-			st->ready = c->status && !strcmp(c->status, "True");
-			st->message = c->message;
-		}
+	const kp_condition *c = nc->status ? kp_condition_find(nc->status->conditions,
+							       nc->status->n_conditions, "Ready")
+					   : NULL;
+	if (c) {
+		st->ready = c->status && !strcmp(c->status, "True");
+		st->message = c->message;
 	}
 }
 
