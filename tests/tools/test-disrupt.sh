@@ -316,4 +316,20 @@ assert {'code': 'Budget', 'method': 'Emptiness', 'message': 'NodePool \"default\
 run_cmd "$tool" disrupt -f "$ex" --now "$now" --feature-gates SpotToSpotConsolidation=true -o json
 check "the spot-to-spot gate is accepted" [ "$rc" -eq 0 ]
 
+# ---------------------------------------------------------- nameless (1) --
+# A Node without metadata (audit finding 1: SIGSEGV from -f and --apply).
+printf 'apiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://x\n' >"$tmpd/nameless.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/nameless.yaml" --now "$now"
+check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+run_cmd "$tool" disrupt -f "$ex" --apply "$tmpd/nameless.yaml" --now "$now"
+check "--apply of a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "--apply of a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+printf -- '---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n- {apiVersion: v1, kind: Pod, metadata: {namespace: x}}\n' >"$tmpd/nameless-list.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/nameless-list.yaml" --now "$now"
+check "a nameless List item: the item named" contains "$errout" \
+	"$tmpd/nameless-list.yaml: Pod (document 1: items[1]): metadata.name: Required value: name or generateName is required"
+
 finish

@@ -257,4 +257,10 @@ printf 'apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: x}\nspec:
 run_cmd "$tool" reconcile -f "$tmpd/invalid.yaml" --now "$now"
 check "invalid NodeClaim: exit 1" [ "$rc" -eq 1 ]
 check "invalid NodeClaim: nothing reconciled" contains "$errout" "nothing reconciled"
+printf 'apiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://x\n' >"$tmpd/nameless.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/nameless.yaml" --now "$now"
+check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+
 finish
