@@ -263,4 +263,14 @@ check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
 check "a Node without a name: the file and object named" contains "$errout" \
 	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
 
+# A --now long before the objects' times: delays beyond Go's time.Duration
+# saturate as time.Until does (audit finding 2: a signed overflow, a
+# wrapped delay printed).
+run_cmd "$tool" reconcile -f "$ex" --now 0001-01-01T00:00:00Z
+check "--now in year 1: exit 0" [ "$rc" -eq 0 ]
+check "--now in year 1: the delay saturates" contains "$out" \
+	"  NodeClaim/default-waiting: nodeclaim.lifecycle after 2562047h47m16.854775807s"
+run_cmd "$tool" reconcile -f "$ex" --now 0001-01-01T00:00:00Z -o json
+check "--now in year 1, JSON: the delay saturates" contains "$out" '"after": "2562047h47m16.854775807s"'
+
 finish

@@ -280,9 +280,15 @@ static const char *obj_ref(char *buf, size_t size, uint32_t kind, const char *ns
 	return buf;
 }
 
+/* A requeue delay as Go prints a time.Duration; a delay beyond its range
+ * (a --now centuries before the objects' times) saturates, as time.Until
+ * does upstream. */
 static void fmt_after(int64_t ms, char *buf, size_t size)
 {
-	if (kp_duration_format_ns(ms * 1000000, buf, size) != KP_OK)
+	int64_t ns = ms > INT64_MAX / 1000000   ? INT64_MAX
+		     : ms < INT64_MIN / 1000000 ? INT64_MIN
+						: ms * 1000000;
+	if (kp_duration_format_ns(ns, buf, size) != KP_OK)
 		snprintf(buf, size, "%lldms", (long long)ms);
 }
 
