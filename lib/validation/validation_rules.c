@@ -68,6 +68,9 @@ static const kp_validation_rule rules[] = {
 	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].duration", "pattern",
 	  "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$",
 	  ""),
+	/* metav1.Duration: Go's time.ParseDuration, at most 2562047h47m16.854775807s */
+	R(NP, RUNTIME, 0, "spec.disruption.budgets[*].duration", "runtime-duration",
+	  "time.ParseDuration(value)", "time: invalid duration %q"),
 	R(NP, OPENAPI, 0, "spec.disruption.budgets[*].nodes", "pattern",
 	  "^((100|[0-9]{1,2})%|[0-9]+)$",
 	  ""),
