@@ -46,6 +46,10 @@ run_cmd "$tool" disrupt -f "$ex" --now 2025-01-02T00:00:00Z --feature-gates Spot
 check "gates given twice: the last wins, exit 0" [ "$rc" -eq 0 ]
 run_cmd "$tool" disrupt -f "$ex" --apply "$tmpd/missing.yaml"
 check "a missing --apply file exits 2" [ "$rc" -eq 2 ]
+run_cmd sh -c "cat '$ex/nodes.yaml' | '$tool' disrupt -f - --apply - --now $now"
+check "stdin for -f and --apply: a usage error (exit 2)" [ "$rc" -eq 2 ]
+check "stdin for -f and --apply: given twice" contains "$errout" "kubectl-karpenter disrupt: stdin (-) given twice"
+check "stdin for -f and --apply: no output" [ -z "$out" ]
 run_cmd "$tool" disrupt -f "$ex" -o xml
 check "unsupported output format exits 2" [ "$rc" -eq 2 ]
 

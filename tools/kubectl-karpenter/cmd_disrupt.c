@@ -539,6 +539,17 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 		disrupt_usage(err);
 		return CLI_USAGE;
 	}
+	/* -f and --apply are read as two inputs: stdin in both is given twice
+	 * (within one of them, reading it says so) */
+	int stdin_f = 0, stdin_apply = 0;
+	for (size_t i = 0; i < a->n_files; i++)
+		stdin_f |= !strcmp(a->files[i], "-");
+	for (size_t i = 0; i < a->n_apply; i++)
+		stdin_apply |= !strcmp(a->apply[i], "-");
+	if (stdin_f && stdin_apply) {
+		fprintf(err, "%s: stdin (-) given twice\n", PROG);
+		return CLI_USAGE;
+	}
 	return CLI_OK;
 }
 
