@@ -27,6 +27,8 @@ check "--help lists disrupt" contains "$out" "  disrupt    Disruption: what Karp
 run_cmd "$tool" disrupt --help
 check "disrupt --help exits 0" [ "$rc" -eq 0 ]
 check "disrupt --help prints its usage" contains "$out" "Usage: kubectl-karpenter disrupt -f FILE|DIR [-f ...] [--now RFC3339]"
+check "disrupt --help: --passes 0's cost and its bound (audit finding 9)" contains "$out" \
+	"more is found: up to one pass per node, a cost"
 run_cmd "$tool" disrupt
 check "no -f is a usage error" [ "$rc" -eq 2 ]
 run_cmd "$tool" disrupt -f "$ex" --now yesterday
