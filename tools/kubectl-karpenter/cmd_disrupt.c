@@ -207,24 +207,6 @@ static int check_numbers(const kp_disruption_result *res, FILE *err)
 	return 0;
 }
 
-static void put_key_string(cli_writer *w, const char *key, const char *s)
-{
-	cli_writer_key(w, key);
-	cli_writer_string(w, s); /* NULL: null */
-}
-
-static void put_key_number(cli_writer *w, const char *key, double d)
-{
-	cli_writer_key(w, key);
-	cli_writer_number(w, d);
-}
-
-static void put_key_bool(cli_writer *w, const char *key, int b)
-{
-	cli_writer_key(w, key);
-	cli_writer_bool(w, b);
-}
-
 static void write_candidates(cli_writer *w, const kp_disruption_command *c)
 {
 	cli_writer_key(w, "candidates");
@@ -232,13 +214,13 @@ static void write_candidates(cli_writer *w, const kp_disruption_command *c)
 	for (size_t i = 0; i < c->n_candidates; i++) {
 		const kp_disruption_candidate *k = c->candidates[i];
 		cli_writer_begin_object(w);
-		put_key_string(w, "nodeClaim", k->nodeclaim);
-		put_key_string(w, "node", k->node);
-		put_key_string(w, "nodePool", k->nodepool);
-		put_key_string(w, "instanceType", k->instance_type);
-		put_key_string(w, "zone", k->zone);
-		put_key_string(w, "capacityType", k->capacity_type);
-		put_key_number(w, "price", k->price);
+		cli_writer_member_string(w, "nodeClaim", k->nodeclaim);
+		cli_writer_member_string(w, "node", k->node);
+		cli_writer_member_string(w, "nodePool", k->nodepool);
+		cli_writer_member_string(w, "instanceType", k->instance_type);
+		cli_writer_member_string(w, "zone", k->zone);
+		cli_writer_member_string(w, "capacityType", k->capacity_type);
+		cli_writer_member_number(w, "price", k->price);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
@@ -264,7 +246,7 @@ static int write_replacements(cli_writer *w, const kp_disruption_command *c, FIL
 			return -1;
 		}
 		kp_encoded_free(txt);
-		put_key_number(w, "price", x->price);
+		cli_writer_member_number(w, "price", x->price);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
@@ -278,11 +260,11 @@ static void write_moves(cli_writer *w, const kp_disruption_command *c)
 	for (size_t i = 0; i < c->n_moves; i++) {
 		const kp_disruption_move *m = c->moves[i];
 		cli_writer_begin_object(w);
-		put_key_string(w, "namespace", m->namespace_);
-		put_key_string(w, "name", m->name);
-		put_key_string(w, "from", m->from);
-		put_key_string(w, "nodeClaim", m->nodeclaim);
-		put_key_string(w, "node", m->node);
+		cli_writer_member_string(w, "namespace", m->namespace_);
+		cli_writer_member_string(w, "name", m->name);
+		cli_writer_member_string(w, "from", m->from);
+		cli_writer_member_string(w, "nodeClaim", m->nodeclaim);
+		cli_writer_member_string(w, "node", m->node);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
@@ -295,15 +277,15 @@ static int write_commands(cli_writer *w, const kp_disruption_result *res, FILE *
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(res, i);
 		cli_writer_begin_object(w);
-		put_key_number(w, "pass", c->pass);
-		put_key_string(w, "method", kp_disruption_method_name(c->method));
-		put_key_string(w, "reason", c->reason);
-		put_key_string(w, "decision", kp_disruption_decision_name(c->decision));
+		cli_writer_member_number(w, "pass", c->pass);
+		cli_writer_member_string(w, "method", kp_disruption_method_name(c->method));
+		cli_writer_member_string(w, "reason", c->reason);
+		cli_writer_member_string(w, "decision", kp_disruption_decision_name(c->decision));
 		write_candidates(w, c);
 		if (write_replacements(w, c, err))
 			return -1;
 		write_moves(w, c);
-		put_key_number(w, "savings", c->savings);
+		cli_writer_member_number(w, "savings", c->savings);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
@@ -317,29 +299,29 @@ static void write_nodes(cli_writer *w, const kp_disruption_result *res)
 	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
 		const kp_disruption_node *n = kp_disruption_result_node(res, i);
 		cli_writer_begin_object(w);
-		put_key_string(w, "nodeClaim", n->nodeclaim);
-		put_key_string(w, "node", n->node);
-		put_key_string(w, "nodePool", n->nodepool);
-		put_key_bool(w, "candidate", n->candidate);
-		put_key_bool(w, "empty", n->empty);
+		cli_writer_member_string(w, "nodeClaim", n->nodeclaim);
+		cli_writer_member_string(w, "node", n->node);
+		cli_writer_member_string(w, "nodePool", n->nodepool);
+		cli_writer_member_bool(w, "candidate", n->candidate);
+		cli_writer_member_bool(w, "empty", n->empty);
 		cli_writer_key(w, "drifted");
 		if (n->drifted) {
 			cli_writer_begin_object(w);
-			put_key_string(w, "reason", n->drift_reason);
-			put_key_string(w, "message", n->drift_message);
+			cli_writer_member_string(w, "reason", n->drift_reason);
+			cli_writer_member_string(w, "message", n->drift_message);
 			cli_writer_end_object(w);
 		} else {
 			cli_writer_null(w);
 		}
-		put_key_bool(w, "consolidatable", n->consolidatable);
+		cli_writer_member_bool(w, "consolidatable", n->consolidatable);
 		cli_writer_key(w, "reasons");
 		cli_writer_begin_array(w);
 		for (size_t k = 0; k < n->n_reasons; k++) {
 			const kp_disruption_why *y = n->reasons[k];
 			cli_writer_begin_object(w);
-			put_key_string(w, "code", kp_disruption_block_code_name(y->code));
-			put_key_string(w, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
-			put_key_string(w, "message", y->message);
+			cli_writer_member_string(w, "code", kp_disruption_block_code_name(y->code));
+			cli_writer_member_string(w, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
+			cli_writer_member_string(w, "message", y->message);
 			cli_writer_end_object(w);
 		}
 		cli_writer_end_array(w);
@@ -355,15 +337,15 @@ static void write_budgets(cli_writer *w, const kp_disruption_result *res)
 	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
 		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
 		cli_writer_begin_object(w);
-		put_key_string(w, "nodePool", b->nodepool);
-		put_key_string(w, "reason", b->reason);
+		cli_writer_member_string(w, "nodePool", b->nodepool);
+		cli_writer_member_string(w, "reason", b->reason);
 		cli_writer_key(w, "allowed");
 		if (b->limited)
 			cli_writer_number(w, (double)b->allowed);
 		else
 			cli_writer_null(w);
-		put_key_number(w, "disrupting", (double)b->disrupting);
-		put_key_number(w, "remaining", b->limited ? (double)b->remaining
+		cli_writer_member_number(w, "disrupting", (double)b->disrupting);
+		cli_writer_member_number(w, "remaining", b->limited ? (double)b->remaining
 							  : (double)KP_DISRUPTION_UNLIMITED);
 		cli_writer_end_object(w);
 	}
@@ -387,7 +369,7 @@ static int write_document(const kp_disruption_result *res, int64_t now_ms, int f
 		return -1;
 	}
 	cli_writer_begin_object(w);
-	put_key_string(w, "now", now);
+	cli_writer_member_string(w, "now", now);
 	int failed = write_commands(w, res, err);
 	if (!failed) {
 		write_nodes(w, res);
@@ -396,16 +378,12 @@ static int write_document(const kp_disruption_result *res, int64_t now_ms, int f
 		kp_disruption_result_cost(res, &before, &after);
 		cli_writer_key(w, "cost");
 		cli_writer_begin_object(w);
-		put_key_number(w, "before", before);
-		put_key_number(w, "after", after);
+		cli_writer_member_number(w, "before", before);
+		cli_writer_member_number(w, "after", after);
 		cli_writer_end_object(w);
 		cli_writer_end_object(w);
 	}
-	int rc = cli_writer_close(w);
-	if (rc && !failed)
-		fprintf(err, "%s: %s\n", PROG,
-			rc == CLI_WRITER_NOMEM ? "out of memory" : "cannot write the document");
-	return failed || rc ? -1 : 0;
+	return cli_writer_finish(w, failed, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */

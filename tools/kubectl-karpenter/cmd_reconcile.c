@@ -475,29 +475,20 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
 static int write_action(cli_writer *w, const kp_lifecycle_action *a)
 {
 	cli_writer_begin_object(w);
-	cli_writer_key(w, "controller");
-	cli_writer_string(w, a->controller);
-	cli_writer_key(w, "verb");
-	cli_writer_string(w, kp_lifecycle_verb_name(a->verb));
-	cli_writer_key(w, "kind");
-	cli_writer_string(w, kp_kind_name(a->kind));
-	cli_writer_key(w, "namespace");
-	cli_writer_string(w, a->namespace_ ? a->namespace_ : "");
-	cli_writer_key(w, "name");
-	cli_writer_string(w, a->name);
-	cli_writer_key(w, "reason");
-	cli_writer_string(w, a->reason);
-	cli_writer_key(w, "message");
-	cli_writer_string(w, a->message);
+	cli_writer_member_string(w, "controller", a->controller);
+	cli_writer_member_string(w, "verb", kp_lifecycle_verb_name(a->verb));
+	cli_writer_member_string(w, "kind", kp_kind_name(a->kind));
+	cli_writer_member_string(w, "namespace", a->namespace_ ? a->namespace_ : "");
+	cli_writer_member_string(w, "name", a->name);
+	cli_writer_member_string(w, "reason", a->reason);
+	cli_writer_member_string(w, "message", a->message);
 	if (a->has_grace_period_seconds) {
-		cli_writer_key(w, "gracePeriodSeconds");
-		cli_writer_number(w, (double)a->grace_period_seconds);
+		cli_writer_member_number(w, "gracePeriodSeconds", (double)a->grace_period_seconds);
 	}
 	if (a->metric) {
 		cli_writer_key(w, "metric");
 		cli_writer_begin_object(w);
-		cli_writer_key(w, "name");
-		cli_writer_string(w, a->metric);
+		cli_writer_member_string(w, "name", a->metric);
 		cli_writer_key(w, "labels");
 		cli_writer_begin_object(w);
 		for (size_t i = 0; i < a->metric_labels.count; i++) {
@@ -531,8 +522,7 @@ static int write_document(FILE *out, const kp_lifecycle_result *r, const kp_life
 		return CLI_WRITER_NOMEM;
 	int failed = 0;
 	cli_writer_begin_object(w);
-	cli_writer_key(w, "now");
-	cli_writer_string(w, now);
+	cli_writer_member_string(w, "now", now);
 	cli_writer_key(w, "actions");
 	cli_writer_begin_array(w);
 	for (size_t i = 0; !failed && i < kp_lifecycle_result_action_count(r); i++)
@@ -544,16 +534,11 @@ static int write_document(FILE *out, const kp_lifecycle_result *r, const kp_life
 		char after[KP_DURATION_STRING_MAX + 32];
 		fmt_after(rq[i]->after_ms, after, sizeof(after));
 		cli_writer_begin_object(w);
-		cli_writer_key(w, "kind");
-		cli_writer_string(w, kp_kind_name(rq[i]->kind));
-		cli_writer_key(w, "namespace");
-		cli_writer_string(w, rq[i]->namespace_ ? rq[i]->namespace_ : "");
-		cli_writer_key(w, "name");
-		cli_writer_string(w, rq[i]->name);
-		cli_writer_key(w, "controller");
-		cli_writer_string(w, rq[i]->controller);
-		cli_writer_key(w, "after");
-		cli_writer_string(w, after);
+		cli_writer_member_string(w, "kind", kp_kind_name(rq[i]->kind));
+		cli_writer_member_string(w, "namespace", rq[i]->namespace_ ? rq[i]->namespace_ : "");
+		cli_writer_member_string(w, "name", rq[i]->name);
+		cli_writer_member_string(w, "controller", rq[i]->controller);
+		cli_writer_member_string(w, "after", after);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
@@ -562,18 +547,12 @@ static int write_document(FILE *out, const kp_lifecycle_result *r, const kp_life
 	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
 		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
 		cli_writer_begin_object(w);
-		cli_writer_key(w, "kind");
-		cli_writer_string(w, kp_kind_name(e->kind));
-		cli_writer_key(w, "namespace");
-		cli_writer_string(w, e->namespace_ ? e->namespace_ : "");
-		cli_writer_key(w, "name");
-		cli_writer_string(w, e->name);
-		cli_writer_key(w, "type");
-		cli_writer_string(w, e->type);
-		cli_writer_key(w, "reason");
-		cli_writer_string(w, e->reason);
-		cli_writer_key(w, "message");
-		cli_writer_string(w, e->message);
+		cli_writer_member_string(w, "kind", kp_kind_name(e->kind));
+		cli_writer_member_string(w, "namespace", e->namespace_ ? e->namespace_ : "");
+		cli_writer_member_string(w, "name", e->name);
+		cli_writer_member_string(w, "type", e->type);
+		cli_writer_member_string(w, "reason", e->reason);
+		cli_writer_member_string(w, "message", e->message);
 		cli_writer_end_object(w);
 	}
 	cli_writer_end_array(w);
