@@ -1101,6 +1101,15 @@ static int decode_struct(const kp__type *t, void *dst, kp__node *n, kp__dctx *c)
 		if (rc)
 			return rc;
 	}
+	/* several sources given (the API server refuses that): the last one's
+	 * tag wins; an OTHER source kept before it is dropped, so that the
+	 * object encodes and reads back as itself */
+	const kp__field *o = t->tag_off ? other_source_field(t) : NULL;
+	if (o && *AT(dst, t->tag_off, uint32_t) != KP_VOLUME_SOURCE_OTHER) {
+		const char **slot = AT(dst, o->off, const char *);
+		free_str(*slot);
+		*slot = NULL;
+	}
 	return KP_OK;
 }
 
