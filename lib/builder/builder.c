@@ -314,7 +314,15 @@ static void prefix_object(kp_error *err, const kp_decoded_object *d)
 		return;
 	char old[sizeof(err->message)];
 	memcpy(old, err->message, sizeof(old));
-	const char *parts[5] = { d->kind_name, "/", d->name, ": ", old };
+	/* a nameless object is named by its place: "Node (document 2: items[0]): " */
+	char where[80]; /* two numbers: bounded */
+	if (d->name && *d->name)
+		snprintf(where, sizeof(where), "/");
+	else if (d->in_list)
+		snprintf(where, sizeof(where), " (document %zu: items[%zu])", d->document + 1, d->item);
+	else
+		snprintf(where, sizeof(where), " (document %zu)", d->document + 1);
+	const char *parts[5] = { d->kind_name, where, d->name ? d->name : "", ": ", old };
 	size_t cap = sizeof(err->message) - 1, len = 0;
 	for (int i = 0; i < 5; i++) {
 		size_t l = strlen(parts[i]);

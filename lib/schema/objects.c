@@ -397,6 +397,7 @@ static const kp__field t_volume_f[] = {
 	SOURCE(ephemeral, "ephemeral", "Ephemeral", t_ephemeral_volume_source,
 	       KP_VOLUME_SOURCE_EPHEMERAL),
 	TAG("image", "Image", KP_VOLUME_SOURCE_IMAGE),
+	OTHER_SOURCE(other_source),
 };
 TAGGED(t_volume, "Volume", S, source);
 #undef S
@@ -649,6 +650,7 @@ static const kp__field t_pv_spec_f[] = {
 	STR(storage_class_name, "storageClassName", "StorageClassName"),
 	STR(volume_mode, "volumeMode", "VolumeMode"),
 	STRUCT(node_affinity, "nodeAffinity", "NodeAffinity", t_volume_node_affinity),
+	OTHER_SOURCE(other_source),
 };
 TAGGED(t_pv_spec, "PersistentVolumeSpec", S, source);
 #undef S

@@ -199,6 +199,16 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 				prog, fname, d->kind_name, d->name, d->api_version);
 			continue;
 		}
+		if (!d->name || !*d->name) {
+			/* the API server stores no object without a name */
+			fprintf(err, "%s: %s (document %zu", fname, d->kind_name, d->document + 1);
+			if (d->in_list)
+				fprintf(err, ": items[%zu]", d->item);
+			fputs("): metadata.name: Required value: name or generateName is required\n",
+			      err);
+			*invalid = 1;
+			continue;
+		}
 		if ((d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
 		     d->kind == in->kwok_kind) &&
 		    default_and_validate(d, fname, vo, prog, err, invalid))
