@@ -19,6 +19,7 @@
 
 #include "common/map.h"
 #include "disruption_private.h"
+#include "state/state.h"
 
 int kp__dptrs_push(kp__dptrs *v, void *p)
 {
@@ -74,71 +75,12 @@ static const char *annotation(const kp_object_meta *m, const char *key)
 	return m ? kp_labels_get(&m->annotations, key) : NULL;
 }
 
-static int owned_by(const kp_pod *p, const char *api_version, const char *kind)
-{
-	const kp_object_meta *m = p->metadata;
-	for (size_t i = 0; m && i < m->n_owner_references; i++) {
-		const kp_owner_reference *o = m->owner_references[i];
-		if (o && o->api_version && o->kind && !strcmp(o->api_version, api_version) &&
-		    !strcmp(o->kind, kind))
-			return 1;
-	}
-	return 0;
-}
-
-static int pod_terminal(const kp_pod *p)
-{
-	return p->status && p->status->phase &&
-	       (!strcmp(p->status->phase, "Succeeded") || !strcmp(p->status->phase, "Failed"));
-}
-
-static int pod_terminating(const kp_pod *p)
-{
-	return p->metadata && p->metadata->deletion_timestamp_ms != 0;
-}
-
-static int pod_active(const kp_pod *p)
-{
-	return !pod_terminal(p) && !pod_terminating(p);
-}
-
-static int pod_reschedulable(const kp_pod *p)
-{
-	return (pod_active(p) || (owned_by(p, "apps/v1", "StatefulSet") && pod_terminating(p))) &&
-	       !owned_by(p, "apps/v1", "DaemonSet") && !owned_by(p, "v1", "Node");
-}
-
-/* upstream IsDoNotDisruptActive: "true", or a positive duration not yet
- * elapsed since the pod started (no start time: active). */
-static int dnd_active(const kp_pod *p, int64_t now_ms)
-{
-	const char *v = annotation(p->metadata, KP_ANNOTATION_DO_NOT_DISRUPT);
-	if (!v)
-		return 0;
-	if (!strcmp(v, "true"))
-		return 1;
-	int64_t ns = 0;
-	if (kp_duration_parse_ns(&ns, v, NULL) || ns <= 0)
-		return 0;
-	if (!p->status || !p->status->start_time_ms)
-		return 1;
-	int64_t age = now_ms - p->status->start_time_ms;
-	return age < ns / 1000000 || (age == ns / 1000000 && ns % 1000000);
-}
-
-static int tolerates_disrupted(const kp_pod *p)
-{
-	static const kp_taint t = { KP_TAINT_KEY_DISRUPTED, "", KP_TAINT_EFFECT_NO_SCHEDULE, 0, 0 };
-	if (!p->spec || !p->spec->n_tolerations)
-		return 0;
-	return kp_taints_tolerates(&t, 1, p->spec->tolerations, p->spec->n_tolerations, NULL) ==
-	       KP_OK;
-}
+/* pod rules: lib/state (state.h) */
 
 static int pod_evictable(const kp_pod *p, int64_t now_ms)
 {
-	return pod_active(p) && !tolerates_disrupted(p) && !owned_by(p, "v1", "Node") &&
-	       !dnd_active(p, now_ms);
+	return kp__pod_active(p) && !kp__pod_tolerates_disrupted(p) && !kp__pod_mirror(p) &&
+	       !kp__pod_do_not_disrupt(p, now_ms);
 }
 
 static int pod_not_ready(const kp_pod *p)
@@ -349,7 +291,7 @@ static int assign_pods(kp__dstate *st)
 			const kp_pod *p = bound[k];
 			d->pods[k - lo] = p;
 			d->disruption_cost += eviction_cost(p);
-			if (pod_reschedulable(p)) {
+			if (kp__pod_reschedulable(p)) {
 				d->resched[d->n_resched++] = p;
 				double c = eviction_cost(p);
 				d->resched_cost += c > 0 ? c : 0;
@@ -481,7 +423,7 @@ static int kept_pods(kp__dstate *st, kp__dnode *d)
 {
 	for (size_t i = 0; i < d->n_resched; i++) {
 		const kp_pod *p = d->resched[i];
-		if (!(pod_active(p) && dnd_active(p, st->now_ms)) && !pdb_fully_blocks(st, p))
+		if (!(kp__pod_active(p) && kp__pod_do_not_disrupt(p, st->now_ms)) && !pdb_fully_blocks(st, p))
 			continue;
 		if (!d->kept && !(d->kept = kp__calloc(d->n_resched + 1, sizeof(*d->kept))))
 			return KP_ENOMEM;
@@ -520,7 +462,7 @@ static uint32_t pods_block(kp__dstate *st, const kp__dnode *d, char **msg)
 {
 	for (size_t i = 0; i < d->n_pods; i++) {
 		const kp_pod *p = d->pods[i];
-		if (pod_active(p) && dnd_active(p, st->now_ms)) {
+		if (kp__pod_active(p) && kp__pod_do_not_disrupt(p, st->now_ms)) {
 			*msg = kp__strdup_printf("pod has \"%s\" annotation (Pod=%s/%s)", KP_ANNOTATION_DO_NOT_DISRUPT,
 				   meta_ns(p->metadata), meta_name(p->metadata));
 			return KP_BLOCK_DO_NOT_DISRUPT;

@@ -14,6 +14,7 @@
 #include <karpenter/wellknown.h>
 
 #include "lifecycle_private.h"
+#include "state/state.h"
 
 #define POD_EVENT_DEDUPE_MS 10000
 #define CONSISTENCY_SCAN_MS (10 * 60000)
@@ -22,18 +23,6 @@
 static int oom(kp_error *err)
 {
 	return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-}
-
-static int owned_by_daemonset(const kp_pod *p)
-{
-	const kp_object_meta *m = p->metadata;
-	for (size_t i = 0; m && i < m->n_owner_references; i++) {
-		const kp_owner_reference *o = m->owner_references[i];
-		if (o && o->kind && o->api_version && strcmp(o->kind, "DaemonSet") == 0 &&
-		    strcmp(o->api_version, "apps/v1") == 0)
-			return 1;
-	}
-	return 0;
 }
 
 static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, const char *reason,
@@ -59,7 +48,7 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_
 		return rc;
 	rc = kp__check_object(pod, pod ? pod->metadata : NULL, "Pod", err);
 	if (rc || !pod->spec || !pod->spec->node_name || !*pod->spec->node_name ||
-	    owned_by_daemonset(pod))
+	    kp__pod_daemon(pod))
 		return rc;
 	const kp_node *node = kp__node_named(r, in, pod->spec->node_name);
 	const kp_nodeclaim *nc = node ? kp__nodeclaim_for_node(r, in, node) : NULL;

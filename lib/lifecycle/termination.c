@@ -19,6 +19,7 @@
 
 #include "common/sized.h"
 #include "lifecycle_private.h"
+#include "state/state.h"
 
 #define NC_CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
 #define NODE_CTRL KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION
@@ -239,40 +240,17 @@ typedef struct node_work {
 	int32_t *pdb_used; /* evictions this round per in->pdbs[i] */
 } node_work;
 
-static int owned_by(const kp_pod *p, const char *api_version, const char *kind)
-{
-	const kp_object_meta *m = p->metadata;
-	for (size_t i = 0; m && i < m->n_owner_references; i++) {
-		const kp_owner_reference *o = m->owner_references[i];
-		if (o && o->kind && o->api_version && strcmp(o->kind, kind) == 0 &&
-		    strcmp(o->api_version, api_version) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int pod_terminal(const kp_pod *p)
-{
-	uint32_t ph = p->status ? p->status->phase_code : 0;
-	return ph == KP_POD_PHASE_SUCCEEDED || ph == KP_POD_PHASE_FAILED;
-}
+/* pod rules: lib/state (state.h) */
 
 static int64_t pod_deleting(const kp_pod *p)
 {
 	return p->metadata ? p->metadata->deletion_timestamp_ms : 0;
 }
 
-static int tolerates_disrupted(const kp_pod *p)
-{
-	const kp_taint t = KP_TAINT_DISRUPTED_NO_SCHEDULE;
-	const kp_pod_spec *s = p->spec;
-	return s && kp_taints_tolerates(&t, 1, s->tolerations, s->n_tolerations, NULL) == KP_OK;
-}
-
 /* IsWaitingEviction: not terminal, drainable. */
 static int waiting_eviction(const kp_pod *p, int64_t now)
 {
-	if (pod_terminal(p) || tolerates_disrupted(p) || owned_by(p, "v1", "Node"))
+	if (kp__pod_terminal(p) || kp__pod_tolerates_disrupted(p) || kp__pod_mirror(p))
 		return 0;
 	int64_t del = pod_deleting(p);
 	return !(del && now - del > STUCK_TERMINATING_MS);
@@ -304,29 +282,12 @@ static int needs_force_delete(const kp_pod *p, int64_t term_ms, int64_t now)
 	return now > deadline;
 }
 
-static int do_not_disrupt_active(const kp_pod *p, int64_t now)
-{
-	const char *v = p->metadata ? kp_labels_get(&p->metadata->annotations,
-						     KP_ANNOTATION_DO_NOT_DISRUPT)
-				    : NULL;
-	if (!v)
-		return 0;
-	if (strcmp(v, "true") == 0)
-		return 1;
-	int64_t ns = 0;
-	if (kp_duration_parse_ns(&ns, v, NULL) != KP_OK || ns <= 0)
-		return 0;
-	if (!p->status || !p->status->start_time_ms)
-		return 1;
-	return now - p->status->start_time_ms < ns / 1000000;
-}
-
 static int tier_of(const kp_pod *p)
 {
 	const char *pc = p->spec && p->spec->priority_class_name ? p->spec->priority_class_name : "";
 	int critical = strcmp(pc, "system-cluster-critical") == 0 ||
 		       strcmp(pc, "system-node-critical") == 0;
-	int daemon = owned_by(p, "apps/v1", "DaemonSet");
+	int daemon = kp__pod_daemon(p);
 	return critical * 2 + daemon;
 }
 
@@ -440,7 +401,7 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
 	if (pod_deleting(p))
 		return KP_OK; /* terminating: waits for kubelet */
-	if (do_not_disrupt_active(p, w->in->now_ms))
+	if (kp__pod_do_not_disrupt(p, w->in->now_ms))
 		return blocked_add(&w->arena, blocked,
 				   kp__strdup_printf("pod %s/%s has karpenter.sh/do-not-disrupt", ns,
 						     p->metadata->name))
@@ -808,7 +769,7 @@ static int kept_volumes(node_work *w, const char ***pvs, size_t *n, kp_error *er
 	kp__lc_iter_init(&it, w->r, w->in, KP__ITER_NODE_PODS, w->meta.name);
 	for (const kp_pod *p; (p = kp__lc_iter_next(&it)) != NULL;) {
 		int64_t del = pod_deleting(p);
-		int drainable = !tolerates_disrupted(p) && !owned_by(p, "v1", "Node") &&
+		int drainable = !kp__pod_tolerates_disrupted(p) && !kp__pod_mirror(p) &&
 				!(del && w->in->now_ms - del > STUCK_TERMINATING_MS);
 		for (size_t i = 0; !drainable && p->spec && i < p->spec->n_volumes; i++) {
 			const kp_volume *v = p->spec->volumes[i];

@@ -7,6 +7,7 @@
 
 #include <karpenter/duration.h>
 #include <karpenter/labels.h>
+#include <karpenter/taints.h>
 #include <karpenter/wellknown.h>
 
 #include "state.h"
@@ -34,6 +35,19 @@ int kp__pod_terminating(const kp_pod *p)
 	return p->metadata && p->metadata->deletion_timestamp_ms != 0;
 }
 
+int kp__pod_active(const kp_pod *p)
+{
+	return !kp__pod_terminal(p) && !kp__pod_terminating(p);
+}
+
+int kp__pod_tolerates_disrupted(const kp_pod *p)
+{
+	const kp_taint t = KP_TAINT_DISRUPTED_NO_SCHEDULE;
+	const kp_pod_spec *s = p->spec;
+	return s && s->n_tolerations &&
+	       kp_taints_tolerates(&t, 1, s->tolerations, s->n_tolerations, NULL) == KP_OK;
+}
+
 int kp__pod_daemon(const kp_pod *p)
 {
 	return kp__pod_owned_by(p, "apps/v1", "DaemonSet");
@@ -46,7 +60,7 @@ int kp__pod_mirror(const kp_pod *p)
 
 int kp__pod_reschedulable(const kp_pod *p)
 {
-	int active = !kp__pod_terminal(p) && !kp__pod_terminating(p);
+	int active = kp__pod_active(p);
 	int sts_leaving = kp__pod_owned_by(p, "apps/v1", "StatefulSet") && kp__pod_terminating(p);
 	return (active || sts_leaving) && !kp__pod_daemon(p) && !kp__pod_mirror(p);
 }

@@ -51,6 +51,10 @@ int kp__pod_owned_by(const kp_pod *p, const char *api_version, const char *kind)
 int kp__pod_terminal(const kp_pod *p);
 /* Has a deletionTimestamp (IsTerminating). */
 int kp__pod_terminating(const kp_pod *p);
+/* Neither terminal nor terminating (IsActive). */
+int kp__pod_active(const kp_pod *p);
+/* Tolerates karpenter.sh/disrupted:NoSchedule (ToleratesDisruptedNoScheduleTaint). */
+int kp__pod_tolerates_disrupted(const kp_pod *p);
 /* Owned by a DaemonSet (IsOwnedByDaemonSet) / a mirror pod, owned by its
  * Node (IsOwnedByNode). */
 int kp__pod_daemon(const kp_pod *p);
