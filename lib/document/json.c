@@ -651,18 +651,24 @@ static int parse_value(jparser *j, kp__node **out, uint32_t depth, const void *s
 	}
 }
 
+/* A parser over an input in memory: the window is all of it. The node
+ * budget bounds what an input creates beyond its own size (YAML's alias
+ * expansion, see yaml.c): JSON has no aliases and cannot create more nodes
+ * than it has bytes, so a List of any number of objects within the input
+ * limit reads. */
+static void memory_input(jparser *j, kp__budget *b, const char *data, size_t len)
+{
+	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
+	memset(j, 0, sizeof(*j));
+	j->p = j->win = data;
+	j->end = data + len;
+	j->eof = 1;
+}
+
 int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err)
 {
-	/* The node budget bounds what an input creates beyond its own size
-	 * (YAML's alias expansion, see yaml.c): JSON has no aliases and cannot
-	 * create more nodes than it has bytes, so a List of any number of
-	 * objects within the input limit reads. */
-	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
 	jparser j;
-	memset(&j, 0, sizeof(j));
-	j.p = j.win = data;
-	j.end = data + len;
-	j.eof = 1;
+	memory_input(&j, b, data, len);
 	j.line = 1;
 	j.b = b;
 	j.err = err;
@@ -974,12 +980,8 @@ out:
 int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
 			kp_error *err)
 {
-	b->max_nodes = b->max_nodes > SIZE_MAX - len ? SIZE_MAX : b->max_nodes + len;
 	jparser j;
-	memset(&j, 0, sizeof(j));
-	j.p = j.win = data;
-	j.end = data + len;
-	j.eof = 1;
+	memory_input(&j, b, data, len);
 	return parse_each(&j, b, sink, err);
 }
 
