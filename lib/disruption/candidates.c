@@ -65,11 +65,6 @@ static const char *meta_name(const kp_object_meta *m)
 	return m && m->name ? m->name : "";
 }
 
-static const char *meta_ns(const kp_object_meta *m)
-{
-	return m && m->namespace_ && *m->namespace_ ? m->namespace_ : "default";
-}
-
 static const char *annotation(const kp_object_meta *m, const char *key)
 {
 	return m ? kp_labels_get(&m->annotations, key) : NULL;
@@ -341,80 +336,58 @@ static uint32_t node_block(const kp__dnode *d, char **msg)
 	return KP_BLOCK_NONE;
 }
 
+/* The PDB that selects an evictable pod, or NULL with *n the count (an
+ * unhealthy pod a PDB lets go with AlwaysAllow counts as selected by none). */
+static const kp_pdb *pdb_of(const kp__dstate *st, const kp_pod *p, size_t *n, size_t first[2])
+{
+	const kp_cluster_spec *s = st->spec;
+	*n = 0;
+	if (!pod_evictable(p, st->now_ms))
+		return NULL;
+	*n = kp__pdbs_selecting(s->pdbs, s->n_pdbs, p, first);
+	if (*n != 1)
+		return NULL;
+	const kp_pdb *b = s->pdbs[first[0]];
+	int always = b->spec && b->spec->unhealthy_pod_eviction_policy &&
+		     !strcmp(b->spec->unhealthy_pod_eviction_policy, "AlwaysAllow");
+	if (always && pod_not_ready(p)) {
+		*n = 0;
+		return NULL;
+	}
+	return b;
+}
+
 /* The PDBs that select a pod (upstream pdb.Limits.isEvictable). */
 static uint32_t pdb_block(kp__dstate *st, const kp_pod *p, char **msg)
 {
-	const kp_cluster_spec *s = st->spec;
-	if (!pod_evictable(p, st->now_ms))
-		return KP_BLOCK_NONE;
-	const kp_pdb *match[2] = { NULL, NULL };
-	size_t n = 0;
-	const kp_labels *labels = p->metadata ? &p->metadata->labels : NULL;
-	for (size_t i = 0; i < s->n_pdbs; i++) {
-		const kp_pdb *b = s->pdbs[i];
-		if (!b || strcmp(meta_ns(b->metadata), meta_ns(p->metadata)) ||
-		    !kp_label_selector_matches(b->spec ? b->spec->selector : NULL, labels))
-			continue;
-		if (n < 2)
-			match[n] = b;
-		n++;
-	}
+	size_t n, first[2];
+	const kp_pdb *b = pdb_of(st, p, &n, first);
 	if (n > 1) {
+		const kp_pdb *m0 = st->spec->pdbs[first[0]], *m1 = st->spec->pdbs[first[1]];
 		*msg = kp__strdup_printf("eviction does not support multiple PDBs (PodDisruptionBudget(s)=[%s/%s %s/%s%s], Pod=%s/%s)",
-			   meta_ns(match[0]->metadata), meta_name(match[0]->metadata),
-			   meta_ns(match[1]->metadata), meta_name(match[1]->metadata),
-			   n > 2 ? " ..." : "", meta_ns(p->metadata), meta_name(p->metadata));
+			   kp__object_namespace(m0->metadata), meta_name(m0->metadata),
+			   kp__object_namespace(m1->metadata), meta_name(m1->metadata),
+			   n > 2 ? " ..." : "", kp__object_namespace(p->metadata), meta_name(p->metadata));
 		return KP_BLOCK_PDB;
 	}
-	if (n == 1) {
-		const kp_pdb *b = match[0];
-		int always = b->spec && b->spec->unhealthy_pod_eviction_policy &&
-			     !strcmp(b->spec->unhealthy_pod_eviction_policy, "AlwaysAllow");
-		if (always && pod_not_ready(p))
-			return KP_BLOCK_NONE;
-		/* a PDB the controller has not written status to yet allows
-		 * nothing (upstream reads the zero value) */
-		if (!b->status || b->status->disruptions_allowed <= 0) {
-			*msg = kp__strdup_printf("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
-				   meta_ns(b->metadata), meta_name(b->metadata), meta_ns(p->metadata),
-				   meta_name(p->metadata));
-			return KP_BLOCK_PDB;
-		}
+	/* a PDB the controller has not written status to yet allows nothing
+	 * (upstream reads the zero value) */
+	if (b && (!b->status || b->status->disruptions_allowed <= 0)) {
+		*msg = kp__strdup_printf("pdb prevents pod evictions (PodDisruptionBudget=[%s/%s], Pod=%s/%s)",
+			   kp__object_namespace(b->metadata), meta_name(b->metadata), kp__object_namespace(p->metadata),
+			   meta_name(p->metadata));
+		return KP_BLOCK_PDB;
 	}
 	return KP_BLOCK_NONE;
 }
 
-/* upstream pdb.Limits.isFullyBlocked: a PDB that never allows an eviction
- * (maxUnavailable 0 or "0%", minAvailable "100%"), or several PDBs. */
+/* upstream pdb.Limits.isFullyBlocked: a PDB that never allows an eviction,
+ * or several PDBs. */
 static int pdb_fully_blocks(const kp__dstate *st, const kp_pod *p)
 {
-	const kp_cluster_spec *s = st->spec;
-	if (!pod_evictable(p, st->now_ms))
-		return 0;
-	const kp_pdb *match = NULL;
-	size_t n = 0;
-	const kp_labels *labels = p->metadata ? &p->metadata->labels : NULL;
-	for (size_t i = 0; i < s->n_pdbs && n < 2; i++) {
-		const kp_pdb *b = s->pdbs[i];
-		if (!b || strcmp(meta_ns(b->metadata), meta_ns(p->metadata)) ||
-		    !kp_label_selector_matches(b->spec ? b->spec->selector : NULL, labels))
-			continue;
-		match = b;
-		n++;
-	}
-	if (n != 1)
-		return n > 1;
-	const kp_pdb_spec *sp = match->spec;
-	if (!sp)
-		return 0;
-	int always = sp->unhealthy_pod_eviction_policy &&
-		     !strcmp(sp->unhealthy_pod_eviction_policy, "AlwaysAllow");
-	if (always && pod_not_ready(p))
-		return 0;
-	const kp_int_or_string *mu = &sp->max_unavailable, *ma = &sp->min_available;
-	return (mu->type == KP_INT_OR_STRING_INT && mu->int_value == 0) ||
-	       (mu->type == KP_INT_OR_STRING_STRING && mu->str_value && !strcmp(mu->str_value, "0%")) ||
-	       (ma->type == KP_INT_OR_STRING_STRING && ma->str_value && !strcmp(ma->str_value, "100%"));
+	size_t n, first[2];
+	const kp_pdb *b = pdb_of(st, p, &n, first);
+	return n > 1 || (b && kp__pdb_never_allows(b));
 }
 
 /* upstream IsCurrentlyReschedulable, for a reschedulable pod: the pods it
@@ -427,7 +400,7 @@ static int kept_pods(kp__dstate *st, kp__dnode *d)
 			continue;
 		if (!d->kept && !(d->kept = kp__calloc(d->n_resched + 1, sizeof(*d->kept))))
 			return KP_ENOMEM;
-		char *k = kp__strdup_printf("%s/%s", meta_ns(p->metadata), meta_name(p->metadata));
+		char *k = kp__strdup_printf("%s/%s", kp__object_namespace(p->metadata), meta_name(p->metadata));
 		if (!k)
 			return KP_ENOMEM;
 		d->kept[d->n_kept++] = k;
@@ -464,7 +437,7 @@ static uint32_t pods_block(kp__dstate *st, const kp__dnode *d, char **msg)
 		const kp_pod *p = d->pods[i];
 		if (kp__pod_active(p) && kp__pod_do_not_disrupt(p, st->now_ms)) {
 			*msg = kp__strdup_printf("pod has \"%s\" annotation (Pod=%s/%s)", KP_ANNOTATION_DO_NOT_DISRUPT,
-				   meta_ns(p->metadata), meta_name(p->metadata));
+				   kp__object_namespace(p->metadata), meta_name(p->metadata));
 			return KP_BLOCK_DO_NOT_DISRUPT;
 		}
 	}

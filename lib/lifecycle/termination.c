@@ -294,26 +294,16 @@ static int tier_of(const kp_pod *p)
 /* The PDB refusing an eviction of p, or NULL; *why is the refusal. */
 static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **why)
 {
-	const kp_pdb *hit = NULL;
-	size_t hit_i = 0, n = 0;
-	for (size_t i = 0; i < w->in->n_pdbs; i++) {
-		const kp_pdb *b = w->in->pdbs[i];
-		if (!b || !b->metadata || !b->spec || !b->spec->selector ||
-		    strcmp(b->metadata->namespace_ ? b->metadata->namespace_ : "",
-			   p->metadata->namespace_ ? p->metadata->namespace_ : "") != 0 ||
-		    !kp_label_selector_matches(b->spec->selector, &p->metadata->labels))
-			continue;
-		if (!n++) {
-			hit = b;
-			hit_i = i;
-		}
-	}
+	size_t first[2];
+	size_t n = kp__pdbs_selecting(w->in->pdbs, w->in->n_pdbs, p, first);
+	if (!n)
+		return NULL;
+	size_t hit_i = first[0];
+	const kp_pdb *hit = w->in->pdbs[hit_i];
 	if (n > 1) {
 		*why = "eviction does not support multiple PDBs";
 		return hit;
 	}
-	if (!hit)
-		return NULL;
 	int32_t allowed = hit->status ? hit->status->disruptions_allowed : 0;
 	if (allowed - w->pdb_used[hit_i] <= 0) {
 		*why = "evicting pod violates a PDB";
@@ -398,7 +388,7 @@ static int blocked_add(kp__lc_arena *a, char **blocked, char *text)
 /* Try to evict p; appends why it waits to *blocked (when it does). */
 static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *err)
 {
-	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
+	const char *ns = kp__object_namespace(p->metadata);
 	if (pod_deleting(p))
 		return KP_OK; /* terminating: waits for kubelet */
 	if (kp__pod_do_not_disrupt(p, w->in->now_ms))
@@ -413,8 +403,7 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 		if (blocked_add(&w->arena, blocked,
 				kp__strdup_printf("pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
 						  p->metadata->name, why,
-						  pdb->metadata->namespace_ ? pdb->metadata->namespace_
-									    : "",
+						  kp__object_namespace(pdb->metadata),
 						  kp__meta_name(pdb->metadata))))
 			return oom(err);
 		/* upstream's eviction queue on a 429: FailedDraining naming the pod */
@@ -747,7 +736,7 @@ static const char *volume_pv(kp__lc_arena *a, const kp_pod *p, const kp_volume *
 			snprintf(c, len, "%s-%s", p->metadata->name, v->name);
 		claim = c;
 	}
-	const char *ns = p->metadata->namespace_ ? p->metadata->namespace_ : "";
+	const char *ns = kp__object_namespace(p->metadata);
 	for (size_t i = 0; claim && i < n; i++) {
 		const kp_pvc *c = pvcs[i];
 		if (c && c->metadata && c->metadata->name && strcmp(c->metadata->name, claim) == 0 &&

@@ -8,6 +8,9 @@
  * Pod rules (upstream pkg/utils/pod): ownership, terminal, terminating,
  * reschedulable and do-not-disrupt, each written once (pods.c).
  *
+ * PodDisruptionBudgets (pdbs.c): which select a pod, and which never allow
+ * an eviction.
+ *
  * Pairing Nodes with NodeClaims (pairing.c). Upstream keys its state nodes by
  * provider ID, so a Node and the NodeClaim whose status.providerID equals
  * the Node's spec.providerID are one state node. Upstream keeps one
@@ -66,5 +69,21 @@ int kp__pod_reschedulable(const kp_pod *p);
  * or a positive Go duration not yet elapsed since the pod started (no
  * start time, or a start in the future: active); anything else is not. */
 int kp__pod_do_not_disrupt(const kp_pod *p, int64_t now_ms);
+
+/* The namespace an object is in: an empty one is "default", as kubectl and
+ * the API server give a namespaced object written without one. */
+const char *kp__object_namespace(const kp_object_meta *m);
+/* PDB b selects pod p: the same namespace, and its selector matches the
+ * pod's labels (policy/v1: a null selector selects nothing, an empty one
+ * every pod of the namespace). */
+int kp__pdb_selects(const kp_pdb *b, const kp_pod *p);
+/* How many of @p pdbs select @p p; the indexes of the first two in first[]
+ * (pdb.Limits: more than one refuses every eviction). */
+size_t kp__pdbs_selecting(const kp_pdb *const *pdbs, size_t n_pdbs, const kp_pod *p,
+			  size_t first[2]);
+/* A PDB that never allows an eviction, whatever its status
+ * (pdb.Limits.isFullyBlocked): maxUnavailable 0 or "0%", minAvailable
+ * "100%". */
+int kp__pdb_never_allows(const kp_pdb *b);
 
 #endif

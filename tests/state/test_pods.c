@@ -101,12 +101,71 @@ START_TEST(do_not_disrupt)
 }
 END_TEST
 
+/* Which PDBs select a pod: an empty namespace is "default" on either
+ * side, a null selector selects nothing and an empty one everything. */
+START_TEST(pdbs)
+{
+	pod x;
+	make(&x, NULL, NULL, KP_POD_PHASE_RUNNING, 0);
+	kp_label app = { "app", "web" };
+	x.m.labels.items = &app;
+	x.m.labels.count = 1;
+	kp_label_selector empty = KP_LABEL_SELECTOR_INIT, web = KP_LABEL_SELECTOR_INIT;
+	kp_label other_l = { "app", "db" };
+	kp_label_selector other = KP_LABEL_SELECTOR_INIT;
+	web.match_labels.items = &app;
+	web.match_labels.count = 1;
+	other.match_labels.items = &other_l;
+	other.match_labels.count = 1;
+	kp_object_meta m_none = { 0 }, m_default = { 0 }, m_shop = { 0 };
+	m_default.namespace_ = "default";
+	m_shop.namespace_ = "shop";
+	kp_pdb_spec specs[5];
+	kp_pdb b[5];
+	kp_object_meta *metas[5] = { &m_none, &m_default, &m_default, &m_shop, &m_default };
+	kp_label_selector *sels[5] = { &web, NULL, &empty, &web, &other };
+	const kp_pdb *ptr[5];
+	for (int i = 0; i < 5; i++) {
+		kp_pdb_spec si = KP_PDB_SPEC_INIT;
+		specs[i] = si;
+		specs[i].selector = sels[i];
+		memset(&b[i], 0, sizeof(b[i]));
+		b[i].metadata = metas[i];
+		b[i].spec = &specs[i];
+		ptr[i] = &b[i];
+	}
+	/* the pod has no namespace: "default" */
+	const int want[5] = { 1, 0, 1, 0, 0 };
+	for (int i = 0; i < 5; i++)
+		ck_assert_msg(kp__pdb_selects(&b[i], &x.p) == want[i], "pdb %d", i);
+	size_t first[2];
+	ck_assert_uint_eq(kp__pdbs_selecting(ptr, 5, &x.p, first), 2);
+	ck_assert_uint_eq(first[0], 0);
+	ck_assert_uint_eq(first[1], 2);
+	x.m.namespace_ = "shop";
+	ck_assert_uint_eq(kp__pdbs_selecting(ptr, 5, &x.p, first), 1);
+	ck_assert_uint_eq(first[0], 3);
+	/* never allows an eviction */
+	ck_assert(!kp__pdb_never_allows(&b[0]));
+	specs[0].max_unavailable.type = KP_INT_OR_STRING_INT;
+	ck_assert(kp__pdb_never_allows(&b[0]));
+	specs[0].max_unavailable.int_value = 1;
+	ck_assert(!kp__pdb_never_allows(&b[0]));
+	specs[0].min_available.type = KP_INT_OR_STRING_STRING;
+	specs[0].min_available.str_value = "100%";
+	ck_assert(kp__pdb_never_allows(&b[0]));
+	specs[0].min_available.str_value = "99%";
+	ck_assert(!kp__pdb_never_allows(&b[0]));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("state");
 	TCase *tc = tcase_create("pods");
 	tcase_add_test(tc, reschedulable);
 	tcase_add_test(tc, do_not_disrupt);
+	tcase_add_test(tc, pdbs);
 	suite_add_tcase(s, tc);
 	return kp_test_run(&s, 1);
 }

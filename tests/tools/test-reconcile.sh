@@ -26,6 +26,15 @@ check "text: expired" contains "$out" \
 check "text: the PDB blocking the drain is named" contains "$out" \
 	"  node.termination: patch [Draining] draining: 2 pods are waiting to be evicted; pod default/web-1: evicting pod violates a PDB (PodDisruptionBudget default/web)"
 check "text: looks again" contains "$out" "  NodeClaim/default-waiting: nodeclaim.lifecycle after 13m0s"
+# A PDB written without a namespace is in "default", as kubectl applies it:
+# Node termination reads it as disruption does (lib/state; they disagreed).
+mkdir "$tmpd/nons"
+cp "$ex"/*.yaml "$tmpd/nons/"
+awk '/^kind: PodDisruptionBudget/ { pdb = 1 } /^---/ { pdb = 0 } !(pdb && /^  namespace: default$/)' \
+	"$ex/draining.yaml" >"$tmpd/nons/draining.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/nons" --now "$now"
+check "a PDB without a namespace selects the default namespace's pods" contains "$out" \
+	"pod default/web-1: evicting pod violates a PDB (PodDisruptionBudget default/web)"
 check "text: events" contains "$out" \
 	"  Node/default-draining: Warning FailedDraining: Failed to drain node, 2 pods are waiting to be evicted"
 
