@@ -1,0 +1,600 @@
+/*
+ * libkarpenter: the converter (karpenter/convert.h): reading manifests into
+ * heap document trees, offering each object to the core's rules and the
+ * providers' registered conversions, the kubelet migration, and writing.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <string.h>
+
+#include <karpenter/codec.h>
+
+#include "common/sized.h"
+#include "convert/convert_private.h"
+
+struct kp_convert {
+	kp_convert_options opts;
+	kp_registry *registry; /* held */
+	kp__cv_list in;
+	kp__cv_list out;
+	char **json;           /* kp_convert_object_json's cache, per output */
+	kp__cv cv;
+	int ran;
+};
+
+KP_EXPORT void kp_convert_options_init(kp_convert_options *opts)
+{
+	if (!opts)
+		return;
+	kp_convert_options init = KP_CONVERT_OPTIONS_INIT;
+	*opts = init;
+}
+
+KP_EXPORT int kp_convert_new(kp_convert **out, const kp_convert_options *opts, kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!out)
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_new: NULL argument");
+	kp_convert_options o = KP_CONVERT_OPTIONS_INIT;
+	if (opts) {
+		int rc = KP__READ_SIZED(&o, opts, kp_convert_options, err);
+		if (rc)
+			return rc;
+	}
+	if (!o.target)
+		o.target = KP_CONVERT_V1;
+	if (o.target != KP_CONVERT_V1 && o.target != KP_CONVERT_V1BETA1)
+		return kp__error(err, KP_EINVAL, "target", "unknown conversion target %u",
+				 (unsigned)o.target);
+	if ((o.flags & ~(uint32_t)KP_CONVERT_NO_KUBELET_MIGRATION) || o.reserved)
+		return kp__error(err, KP_EINVAL, "flags", "unknown conversion flags");
+	kp_convert *c = kp__calloc(1, sizeof(*c));
+	if (!c)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	c->opts = o;
+	c->registry = o.registry ? kp__registry_ref(o.registry) : NULL;
+	*out = c;
+	return KP_OK;
+}
+
+static void list_dispose(kp__cv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		kp__node_free(l->items[i].node);
+	kp__free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+KP_EXPORT void kp_convert_free(kp_convert *c)
+{
+	if (!c)
+		return;
+	if (c->json)
+		for (size_t i = 0; i < c->out.n; i++)
+			kp__free(c->json[i]);
+	kp__free(c->json);
+	list_dispose(&c->in);
+	list_dispose(&c->out);
+	for (size_t i = 0; i < c->cv.n_report; i++)
+		kp__free(c->cv.report[i]);
+	kp__free(c->cv.report);
+	for (size_t i = 0; i < c->cv.n_np; i++) {
+		kp__free(c->cv.np_names[i]);
+		kp__free(c->cv.np_expire[i]);
+	}
+	kp__free(c->cv.np_names);
+	kp__free(c->cv.np_expire);
+	kp_registry_free(c->registry);
+	kp__free(c);
+}
+
+/* Append (taking the node; freed on failure). */
+static int list_push(kp__cv_list *l, kp__node *n, uint32_t converted)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		kp__cv_item *grown = kp__realloc(l->items, cap * sizeof(*grown));
+		if (!grown) {
+			kp__node_free(n);
+			return KP_ENOMEM;
+		}
+		l->items = grown;
+		l->cap = cap;
+	}
+	memset(&l->items[l->n], 0, sizeof(l->items[l->n]));
+	l->items[l->n].node = n;
+	l->items[l->n++].converted = converted;
+	return KP_OK;
+}
+
+/* A List: an object whose kind ends in "List" with an items array. */
+static const kp__node *list_items(const kp__node *doc)
+{
+	const char *kind = kp__cv_str(doc, "kind");
+	size_t len = kind ? strlen(kind) : 0;
+	const kp__node *items = kp__node_get(doc, "items");
+	if (len >= 4 && !strcmp(kind + len - 4, "List") && items && items->type == KP__N_ARRAY)
+		return items;
+	return NULL;
+}
+
+static int add_object(kp_convert *c, const kp__node *o, const char *source, size_t doc,
+		      kp_error *err)
+{
+	if (o->type != KP__N_OBJECT)
+		return kp__error(err, KP_EINVAL, NULL, "%s: document %zu: expected an object, got %s",
+				 source, doc + 1, kp__node_type_name(o->type));
+	kp__node *copy = kp__node_copy(NULL, o, NULL);
+	if (!copy || list_push(&c->in, copy, 0))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	return KP_OK;
+}
+
+KP_EXPORT int kp_convert_add(kp_convert *c, const char *data, size_t len, const char *source,
+			     kp_error *err)
+{
+	if (!c || (!data && len))
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_add: NULL argument");
+	if (c->ran)
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_add: already converted");
+	if (!source)
+		source = "input";
+	if (len > KP_DECODE_DEFAULT_MAX_BYTES)
+		return kp__error(err, KP_ERANGE, NULL, "%s: input is %zu bytes, more than the limit "
+				 "of %zu", source, len, KP_DECODE_DEFAULT_MAX_BYTES);
+	kp__budget b;
+	memset(&b, 0, sizeof(b));
+	b.max_nodes = KP_DECODE_DEFAULT_MAX_NODES;
+	b.max_text = len * 2 + 64;
+	b.max_depth = KP_DECODE_DEFAULT_MAX_DEPTH;
+	size_t i = 0;
+	if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", data[i]) && data[i])
+		i++;
+	int json = i < len && (data[i] == '{' || data[i] == '[');
+	kp__node *docs = NULL;
+	kp_error pe = KP_ERROR_INIT;
+	int rc = json ? kp__json_parse(&docs, data ? data : "", len, &b, &pe)
+		      : kp__yaml_parse(&docs, data ? data : "", len, &b, &pe);
+	if (rc) {
+		kp__node_free(docs);
+		return kp__error(err, rc, pe.field, "%s: %s", source, pe.message);
+	}
+	for (size_t d = 0; d < docs->n && rc == KP_OK; d++) {
+		const kp__node *doc = docs->items[d];
+		if (doc->type == KP__N_NULL)
+			continue;
+		const kp__node *items = list_items(doc);
+		if (!items) {
+			rc = add_object(c, doc, source, d, err);
+			continue;
+		}
+		for (size_t k = 0; k < items->n && rc == KP_OK; k++)
+			rc = add_object(c, items->items[k], source, d, err);
+	}
+	kp__node_free(docs);
+	return rc;
+}
+
+/* ---- providers ------------------------------------------------------------ */
+
+typedef struct sink_ctx {
+	kp_convert *conv;
+	kp__cv *cv;
+} sink_ctx;
+
+static int sink_emit(void *ctx, const char *json)
+{
+	sink_ctx *sc = ctx;
+	int bad = 0;
+	kp__node *n = kp__cv_parse(sc->cv, json, &bad);
+	if (!n)
+		return bad ? KP_EPARSE : KP_ENOMEM;
+	if (n->type != KP__N_OBJECT) {
+		kp__node_free(n);
+		return KP_EPARSE;
+	}
+	return list_push(&sc->conv->out, n, 1) ? KP_ENOMEM : KP_OK;
+}
+
+static int sink_report(void *ctx, const char *line)
+{
+	sink_ctx *sc = ctx;
+	kp__cv_report(sc->cv, "%s", line);
+	return sc->cv->rc;
+}
+
+/* Offer o to the providers: KP_ENOTSUP when none converts it. */
+static int provider_convert(kp_convert *c, const kp__node *o, const char *av, const char *kind)
+{
+	kp__cv *cv = &c->cv;
+	for (size_t i = 0; i < kp__registry_conversion_count(c->registry); i++) {
+		const kp__reg_conversion *rc = kp__registry_conversion(c->registry, i);
+		char *json = kp__cv_json(cv, o);
+		if (!json)
+			return cv->rc;
+		sink_ctx sc = { c, cv };
+		struct kp_conversion_sink sink = { sink_emit, sink_report, &sc };
+		kp_error e = KP_ERROR_INIT;
+		size_t first = c->out.n;
+		int r = rc->ops.convert(rc->self, json, av, kind, c->opts.target, &sink, &e);
+		kp__free(json);
+		if (r == KP_ENOTSUP) {
+			/* nothing may stay of a refusal */
+			while (c->out.n > first)
+				kp__node_free(c->out.items[--c->out.n].node);
+			continue;
+		}
+		if (r == KP_OK && cv->rc)
+			r = cv->rc;
+		if (r)
+			return kp__cv_fail(cv, r, e.field, "%s", e.message[0] ? e.message :
+					   kp_strerror(r));
+		if (rc->ops.flags & KP_CONVERSION_F_KUBELET)
+			for (size_t k = first; k < c->out.n; k++)
+				c->out.items[k].is_kubelet_class =
+					!strcmp(kp__cv_kind(c->out.items[k].node),
+						rc->node_class_kind);
+		return KP_OK;
+	}
+	return KP_ENOTSUP;
+}
+
+/* Whether an object (as output) is a node class that takes kubelets. */
+static int kubelet_class(const kp_convert *c, const kp__node *o)
+{
+	const char *av = kp__cv_str(o, "apiVersion"), *kind = kp__cv_kind(o);
+	if (!av)
+		return 0;
+	for (size_t i = 0; i < kp__registry_conversion_count(c->registry); i++) {
+		const kp__reg_conversion *rc = kp__registry_conversion(c->registry, i);
+		size_t gl = strlen(rc->node_class_group ? rc->node_class_group : "");
+		if ((rc->ops.flags & KP_CONVERSION_F_KUBELET) && !strcmp(kind, rc->node_class_kind) &&
+		    !strncmp(av, rc->node_class_group, gl) && !strcmp(av + gl, "/v1"))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the kubelet migration ------------------------------------------------ */
+
+static int same_kubelet(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Each NodePool's kubelet (its kubelet-conversion annotation) goes into the
+ * spec.kubelet of the node class it references. The first NodePool of a
+ * class in input order keeps the class; a later one whose kubelet differs
+ * (none counts as different) gets a copy "<class>-<nodepool>" written right
+ * after the class (after earlier copies), its nodeClassRef pointing at it.
+ */
+static void migrate_kubelets(kp_convert *c)
+{
+	kp__cv *cv = &c->cv;
+	size_t n_out = c->out.n;
+	/* per class: the kubelet its first NodePool gave it; the copies, each
+	 * with the index of its class, in the order they are made */
+	const char **first_kubelet = kp__calloc(n_out ? n_out : 1, sizeof(*first_kubelet));
+	unsigned char *claimed = kp__calloc(n_out ? n_out : 1, 1);
+	kp__cv_list copies = { NULL, 0, 0 };
+	size_t *copy_of = NULL, cap_copy_of = 0;
+	if (!first_kubelet || !claimed) {
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		goto done;
+	}
+	for (size_t p = 0; p < n_out && !cv->rc; p++) {
+		kp__node *np = c->out.items[p].node;
+		const char *np_av = kp__cv_str(np, "apiVersion");
+		if (strcmp(kp__cv_kind(np), "NodePool") || !np_av || strcmp(np_av, KP__CV_V1))
+			continue;
+		kp__node *ref = kp__cv_path(np, "spec.template.spec.nodeClassRef");
+		const char *ref_kind = kp__cv_str(ref, "kind"), *ref_name = kp__cv_str(ref, "name");
+		const char *ref_group = kp__cv_str(ref, "group");
+		const char *kubelet = kp__cv_str(kp__cv_path(np, "metadata.annotations"),
+						 KP__CV_KUBELET_ANNOTATION);
+		if (!ref_kind || !ref_name || !ref_group)
+			continue;
+		int kind_takes = 0;
+		for (size_t r = 0; r < kp__registry_conversion_count(c->registry); r++) {
+			const kp__reg_conversion *rc = kp__registry_conversion(c->registry, r);
+			kind_takes |= (rc->ops.flags & KP_CONVERSION_F_KUBELET) &&
+				      !strcmp(rc->node_class_kind, ref_kind) &&
+				      !strcmp(rc->node_class_group, ref_group);
+		}
+		if (!kind_takes)
+			continue;
+		size_t k = (size_t)-1;
+		for (size_t i = 0; i < n_out && k == (size_t)-1; i++) {
+			kp__node *cl = c->out.items[i].node;
+			if (kubelet_class(c, cl) && !strcmp(kp__cv_kind(cl), ref_kind) &&
+			    !strcmp(kp__cv_name(cl), ref_name))
+				k = i;
+		}
+		if (k == (size_t)-1) {
+			if (kubelet)
+				kp__cv_report(cv, "warning: NodePool/%s: %s/%s is not among the inputs: "
+						  "its kubelet stays in metadata.annotations[%s]; "
+						  "move it to the %s's spec.kubelet",
+					      kp__cv_name(np), ref_kind, ref_name,
+					      KP__CV_KUBELET_ANNOTATION, ref_kind);
+			continue;
+		}
+		if (!claimed[k]) {
+			claimed[k] = 1;
+			first_kubelet[k] = kubelet;
+			if (!kubelet)
+				continue;
+			int bad = 0;
+			kp__node *v = kp__cv_parse(cv, kubelet, &bad);
+			kp__node *spec = v ? kp__cv_obj(cv, c->out.items[k].node, "spec") : NULL;
+			if (!spec) {
+				kp__node_free(v);
+				continue;
+			}
+			kp__cv_set(cv, spec, "kubelet", v);
+			kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s "
+					  "spec.kubelet", kp__cv_name(np), ref_kind, ref_name);
+			continue;
+		}
+		if (same_kubelet(first_kubelet[k], kubelet))
+			continue;
+		/* a copy of the class for this NodePool */
+		char *name = kp__strdup_printf("%s-%s", ref_name, kp__cv_name(np));
+		kp__node *copy = kp__cv_copy(cv, c->out.items[k].node);
+		kp__node *meta = copy ? kp__cv_obj(cv, copy, "metadata") : NULL;
+		kp__node *spec = copy ? kp__cv_obj(cv, copy, "spec") : NULL;
+		if (copies.n == cap_copy_of) {
+			size_t cap = cap_copy_of ? cap_copy_of * 2 : 8;
+			size_t *grown = kp__realloc(copy_of, cap * sizeof(*grown));
+			if (grown) {
+				copy_of = grown;
+				cap_copy_of = cap;
+			}
+		}
+		if (!name || !meta || !spec || copies.n == cap_copy_of) {
+			kp__free(name);
+			kp__node_free(copy);
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		kp__cv_set_str(cv, meta, "name", name);
+		kp__cv_del(meta, "uid");
+		kp__cv_del(meta, "resourceVersion");
+		kp__cv_del(meta, "creationTimestamp");
+		kp__cv_del(copy, "status");
+		kp__cv_del(spec, "kubelet");
+		if (kubelet) {
+			int bad = 0;
+			kp__cv_set(cv, spec, "kubelet", kp__cv_parse(cv, kubelet, &bad));
+		}
+		kp__cv_set_str(cv, ref, "name", name);
+		copy_of[copies.n] = k;
+		if (list_push(&copies, copy, 1)) {
+			kp__free(name);
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		kp__cv_report(cv, "split: %s/%s from %s/%s for NodePool/%s (its kubelet differs)",
+			      ref_kind, name, ref_kind, ref_name, kp__cv_name(np));
+		if (kubelet)
+			kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s "
+					  "spec.kubelet", kp__cv_name(np), ref_kind, name);
+		kp__cv_report(cv, "renamed: NodePool/%s: spec.template.spec.nodeClassRef.name: %s -> "
+				  "%s", kp__cv_name(np), ref_name, name);
+		kp__free(name);
+	}
+	if (cv->rc || !copies.n)
+		goto done;
+	/* every class followed by its copies */
+	kp__cv_list merged = { NULL, 0, 0 };
+	merged.items = kp__calloc(n_out + copies.n, sizeof(*merged.items));
+	if (!merged.items) {
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		goto done;
+	}
+	merged.cap = n_out + copies.n;
+	for (size_t i = 0; i < n_out; i++) {
+		merged.items[merged.n++] = c->out.items[i];
+		for (size_t j = 0; j < copies.n; j++) {
+			if (copy_of[j] != i)
+				continue;
+			merged.items[merged.n] = copies.items[j];
+			merged.items[merged.n++].is_kubelet_class = 1;
+			copies.items[j].node = NULL;
+		}
+	}
+	kp__free(c->out.items);
+	c->out = merged;
+done:
+	list_dispose(&copies);
+	kp__free(copy_of);
+	kp__free(first_kubelet);
+	kp__free(claimed);
+}
+
+/* ---- running -------------------------------------------------------------- */
+
+/* NodePool name -> expireAfter, for v1beta1 NodeClaims. */
+static void index_nodepools(kp_convert *c)
+{
+	kp__cv *cv = &c->cv;
+	size_t n = 0;
+	for (size_t i = 0; i < c->in.n; i++)
+		n += !strcmp(kp__cv_kind(c->in.items[i].node), "NodePool");
+	cv->np_names = kp__calloc(n ? n : 1, sizeof(char *));
+	cv->np_expire = kp__calloc(n ? n : 1, sizeof(char *));
+	if (!cv->np_names || !cv->np_expire) {
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < c->in.n; i++) {
+		const kp__node *o = c->in.items[i].node;
+		const char *exp = strcmp(kp__cv_kind(o), "NodePool") ? NULL
+								     : kp__cv_nodepool_expire(o);
+		if (!exp)
+			continue;
+		cv->np_names[cv->n_np] = kp__strdup(kp__cv_name(o));
+		cv->np_expire[cv->n_np] = kp__strdup(exp);
+		if (!cv->np_names[cv->n_np] || !cv->np_expire[cv->n_np]) {
+			kp__free(cv->np_names[cv->n_np]);
+			kp__free(cv->np_expire[cv->n_np]);
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			return;
+		}
+		cv->n_np++;
+	}
+}
+
+/* The workloads' pod templates that still carry v1alpha5 annotations. */
+static void warn_workload(kp__cv *cv, const kp__node *o)
+{
+	static const char *const old[] = { "karpenter.sh/do-not-evict",
+					   "karpenter.sh/do-not-consolidate" };
+	const kp__node *ann = kp__cv_path(o, "spec.template.metadata.annotations");
+	if (!ann)
+		ann = kp__cv_path(o, "spec.jobTemplate.spec.template.metadata.annotations");
+	if (!ann && !strcmp(kp__cv_kind(o), "Pod"))
+		ann = kp__cv_path(o, "metadata.annotations");
+	for (size_t i = 0; i < 2; i++)
+		if (kp__node_get(ann, old[i]))
+			kp__cv_report(cv, "warning: %s/%s: the pod template carries %s, which Karpenter "
+					  "v1 ignores: use karpenter.sh/do-not-disrupt",
+				      kp__cv_kind(o), kp__cv_name(o), old[i]);
+}
+
+KP_EXPORT int kp_convert_run(kp_convert *c, kp_error *err)
+{
+	if (!c)
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_run: NULL argument");
+	if (c->ran)
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_run: already converted");
+	c->ran = 1;
+	kp__cv *cv = &c->cv;
+	cv->target = c->opts.target;
+	cv->registry = c->registry;
+	cv->err = err;
+	index_nodepools(c);
+	for (size_t i = 0; i < c->in.n && !cv->rc; i++) {
+		kp__node *o = c->in.items[i].node;
+		const char *av = kp__cv_str(o, "apiVersion");
+		const char *kind = kp__cv_str(o, "kind");
+		if (!av || !kind) {
+			/* not a Kubernetes object: passed through */
+			c->in.items[i].node = NULL;
+			if (list_push(&c->out, o, 0))
+				kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			continue;
+		}
+		int r = kp__cv_karpenter(cv, o, av, kind);
+		if (r == KP_ENOTSUP) {
+			r = provider_convert(c, o, av, kind);
+			if (r == KP_OK)
+				continue; /* the provider emitted its objects */
+		}
+		if (r != KP_OK && r != KP_ENOTSUP)
+			break;
+		warn_workload(cv, o);
+		c->in.items[i].node = NULL;
+		if (list_push(&c->out, o, r == KP_OK))
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+	}
+	if (!cv->rc && cv->target == KP_CONVERT_V1 &&
+	    !(c->opts.flags & KP_CONVERT_NO_KUBELET_MIGRATION))
+		migrate_kubelets(c);
+	cv->err = NULL;
+	if (cv->rc) {
+		list_dispose(&c->out);
+		return cv->rc;
+	}
+	return KP_OK;
+}
+
+/* ---- results -------------------------------------------------------------- */
+
+KP_EXPORT size_t kp_convert_object_count(const kp_convert *c)
+{
+	return c ? c->out.n : 0;
+}
+
+KP_EXPORT const char *kp_convert_object_json(kp_convert *c, size_t i)
+{
+	if (!c || i >= c->out.n)
+		return NULL;
+	if (!c->json) {
+		c->json = kp__calloc(c->out.n, sizeof(*c->json));
+		if (!c->json)
+			return NULL;
+	}
+	if (!c->json[i]) {
+		kp__buf b = { NULL, 0, 0, 0 };
+		kp__json_write(&b, c->out.items[i].node, 0);
+		c->json[i] = kp__buf_take(&b, NULL);
+	}
+	return c->json[i];
+}
+
+KP_EXPORT int kp_convert_write(char **out, size_t *out_len, const kp_convert *c, uint32_t format,
+			       kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !c)
+		return kp__error(err, KP_EINVAL, NULL, "kp_convert_write: NULL argument");
+	if (format != KP_FORMAT_YAML && format != KP_FORMAT_JSON)
+		return kp__error(err, KP_EINVAL, "format", "unknown output format %u",
+				 (unsigned)format);
+	kp__buf b = { NULL, 0, 0, 0 };
+	if (format == KP_FORMAT_YAML) {
+		for (size_t i = 0; i < c->out.n; i++) {
+			if (i)
+				kp__buf_puts(&b, "---\n");
+			kp__yaml_write(&b, c->out.items[i].node);
+			if (b.len && !b.failed && b.data[b.len - 1] != '\n')
+				kp__buf_putc(&b, '\n');
+		}
+	} else if (c->out.n == 1) {
+		kp__json_write(&b, c->out.items[0].node, 4);
+		kp__buf_putc(&b, '\n');
+	} else {
+		/* a v1 List, as kubectl get -o json writes several objects */
+		kp__buf_puts(&b, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
+		for (size_t i = 0; i < c->out.n; i++) {
+			kp__buf tmp = { NULL, 0, 0, 0 };
+			kp__json_write(&tmp, c->out.items[i].node, 4);
+			kp__buf_puts(&b, i ? ",\n        " : "\n        ");
+			for (size_t k = 0; k < tmp.len && !tmp.failed; k++) {
+				kp__buf_putc(&b, tmp.data[k]);
+				if (tmp.data[k] == '\n')
+					kp__buf_puts(&b, "        ");
+			}
+			if (tmp.failed)
+				b.failed = 1;
+			kp__buf_dispose(&tmp);
+		}
+		kp__buf_puts(&b, c->out.n ? "\n    ],\n" : "],\n");
+		kp__buf_puts(&b, "    \"kind\": \"List\",\n    \"metadata\": {\n"
+				 "        \"resourceVersion\": \"\"\n    }\n}\n");
+	}
+	size_t len = 0;
+	char *text = kp__buf_take(&b, &len);
+	if (!text)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	*out = text;
+	if (out_len)
+		*out_len = len;
+	return KP_OK;
+}
+
+KP_EXPORT size_t kp_convert_report_count(const kp_convert *c)
+{
+	return c ? c->cv.n_report : 0;
+}
+
+KP_EXPORT const char *kp_convert_report_at(const kp_convert *c, size_t i)
+{
+	return c && i < c->cv.n_report ? c->cv.report[i] : NULL;
+}
