@@ -371,7 +371,6 @@ static void migrate_kubelets(kp_convert *c)
 			int bad = 0;
 			kp__cv_set(cv, spec, "kubelet", kp__cv_parse(cv, kubelet, &bad));
 		}
-		kp__cv_set_str(cv, ref, "name", name);
 		copy_of[copies.n] = k;
 		if (list_push(&copies, copy, 1)) {
 			kp__free(name);
@@ -385,6 +384,7 @@ static void migrate_kubelets(kp_convert *c)
 					  "spec.kubelet", kp__cv_name(np), ref_kind, name);
 		kp__cv_report(cv, "renamed: NodePool/%s: spec.template.spec.nodeClassRef.name: %s -> "
 				  "%s", kp__cv_name(np), ref_name, name);
+		kp__cv_set_str(cv, ref, "name", name); /* ref_name is gone from here on */
 		kp__free(name);
 	}
 	if (cv->rc || !copies.n)

@@ -271,10 +271,10 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 		/* upstream writes an empty reference (v1 validation refuses it) */
 		kp__node *empty = kp__cv_new(c, KP__N_OBJECT);
 		kp__cv_set(c, spec, "nodeClassRef", empty);
-		if (empty) {
-			kp__cv_set_str(c, empty, "group", "");
+		if (empty) { /* json.Marshal of an empty v1 NodeClassReference */
 			kp__cv_set_str(c, empty, "kind", "");
 			kp__cv_set_str(c, empty, "name", "");
+			kp__cv_set_str(c, empty, "group", "");
 		}
 	}
 	kp__node *kubelet = kp__cv_take(spec, "kubelet");
@@ -291,6 +291,33 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 	kp__node_free(kubelet);
 }
 
+/* The v1beta1 reference kept in the annotation (@p v, taken), written over
+ * the v1 one in its order: group becomes apiVersion where it stood. */
+static void restore_ref(kp__cv *c, kp__node *ref, kp__node *v)
+{
+	kp__cv_rename(c, ref, "group", "apiVersion");
+	static const char *const keys[] = { "apiVersion", "kind", "name" };
+	for (size_t i = 0; i < 3; i++) {
+		kp__node *val = kp__cv_take(v, keys[i]);
+		if (val)
+			kp__cv_set(c, ref, keys[i], val);
+		else
+			kp__cv_del(ref, keys[i]);
+	}
+	/* anything else the annotation holds */
+	while (v->n && !c->rc) {
+		char *key = kp__strdup(v->keys[0]);
+		kp__node *val = key ? kp__cv_take(v, key) : NULL;
+		if (!key) {
+			kp__cv_fail(c, KP_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		kp__cv_set(c, ref, key, val);
+		kp__free(key);
+	}
+	kp__node_free(v);
+}
+
 /* spec back to v1beta1 from the annotations. */
 static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 			    const char *path)
@@ -298,7 +325,13 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 	const char *name = kp__cv_name(o);
 	const char *ref_ann = annotation(o, KP__CV_NODECLASS_ANNOTATION);
 	kp__node *ref = kp__node_get(spec, "nodeClassRef");
-	if (ref && ref->type == KP__N_OBJECT) {
+	if (!ref) {
+		/* upstream always writes a reference: the empty one is {"name":""} */
+		kp__node *empty = kp__cv_new(c, KP__N_OBJECT);
+		kp__cv_set(c, spec, "nodeClassRef", empty);
+		if (empty)
+			kp__cv_set_str(c, empty, "name", "");
+	} else if (ref->type == KP__N_OBJECT) {
 		if (ref_ann) {
 			int bad = 0;
 			kp__node *v = kp__cv_parse(c, ref_ann, &bad);
@@ -310,7 +343,7 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 					    KP__CV_NODECLASS_ANNOTATION);
 				return;
 			}
-			kp__cv_set(c, spec, "nodeClassRef", v);
+			restore_ref(c, ref, v);
 		} else {
 			if (kp__cv_del(ref, "group"))
 				kp__cv_report(c, "dropped: %s/%s: %s.nodeClassRef.group", what, name,

@@ -318,22 +318,38 @@ static void to_v1beta1(conv *c, cJSON *o)
 		}
 		set(c, spec, "amiFamily", cJSON_CreateString("Ubuntu"));
 		report(c, "renamed", "spec.amiFamily: AL2 -> Ubuntu (from " UBUNTU_KEY ")");
-	} else if (!str(spec, "amiFamily")) {
-		set(c, spec, "amiFamily", cJSON_CreateString(has_alias ? family : "Custom"));
-		if (has_alias)
-			report(c, "moved", "spec.amiSelectorTerms[].alias -> spec.amiFamily");
 	}
 	del_annotation(o, UBUNTU_KEY);
 	del_annotation(o, MIGRATED_KEY);
-	/* alias terms have no v1beta1 form */
+	/* alias terms have no v1beta1 form; amiFamily takes the place of
+	 * terms that were all aliases (where v1beta1 -> v1 put them) */
+	int add_family = !str(spec, "amiFamily");
 	cJSON *terms = get(spec, "amiSelectorTerms");
 	for (int i = cJSON_GetArraySize(terms); i-- > 0;) {
 		const char *alias = str(cJSON_GetArrayItem(terms, i), "alias");
 		if (alias && *alias)
 			cJSON_DeleteItemFromArray(terms, i);
 	}
-	if (terms && cJSON_GetArraySize(terms) == 0)
-		del(spec, "amiSelectorTerms");
+	cJSON *fam = add_family ? cJSON_CreateString(has_alias ? family : "Custom") : NULL;
+	if (add_family && !fam) {
+		c->rc = KP_ENOMEM;
+		return;
+	}
+	if (terms && cJSON_GetArraySize(terms) == 0 && fam) {
+		fam->string = dup("amiFamily");
+		if (!fam->string || !cJSON_ReplaceItemViaPointer(spec, terms, fam)) {
+			cJSON_Delete(fam);
+			c->rc = KP_ENOMEM;
+			return;
+		}
+	} else {
+		if (terms && cJSON_GetArraySize(terms) == 0)
+			del(spec, "amiSelectorTerms");
+		if (fam)
+			set(c, spec, "amiFamily", fam);
+	}
+	if (add_family && has_alias)
+		report(c, "moved", "spec.amiSelectorTerms[].alias -> spec.amiFamily");
 	if (del(spec, "kubelet"))
 		report(c, "dropped", "spec.kubelet (v1beta1 keeps it in the NodePool)");
 }

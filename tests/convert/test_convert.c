@@ -1,0 +1,766 @@
+/*
+ * Conversion (karpenter/convert.h): upstream's conversion unit tests
+ * (kubernetes-sigs/karpenter v1.0.x pkg/apis/v1/nodepool_conversion_test.go,
+ * nodeclaim_conversion_test.go; aws/karpenter-provider-aws v1.0.x
+ * pkg/apis/v1/ec2nodeclass_conversion_test.go) as table tests on whole
+ * objects, round trips, the kubelet migration and split, a third-party
+ * provider's conversion through the registry, and the example manifests of
+ * ../shared/data/manifests/v1beta1.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#define KP_EXPERIMENTAL_API 1
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include <karpenter/karpenter.h>
+#include <karpenter/sys/schema.h>
+#include <karpenter/aws_ec2nodeclass.h>
+
+#include "kp_test.h"
+
+static kp_registry *aws_registry(void)
+{
+	kp_registry *reg = NULL;
+	ck_assert_int_eq(kp_registry_new(&reg, NULL), KP_OK);
+	ck_assert_int_eq(kp_aws_register(reg, NULL, NULL, NULL), KP_OK);
+	return reg;
+}
+
+/* Convert @p text (YAML or JSON) to @p target with the AWS provider. */
+static kp_convert *convert_text(const char *text, uint32_t target, kp_registry *reg, int *rc,
+				kp_error *e)
+{
+	kp_convert_options o = KP_CONVERT_OPTIONS_INIT;
+	o.target = target;
+	o.registry = reg;
+	kp_convert *c = NULL;
+	ck_assert_int_eq(kp_convert_new(&c, &o, e), KP_OK);
+	*rc = kp_convert_add(c, text, strlen(text), "test.yaml", e);
+	if (*rc == KP_OK)
+		*rc = kp_convert_run(c, e);
+	return c;
+}
+
+static kp_convert *convert_ok(const char *text, uint32_t target)
+{
+	kp_registry *reg = aws_registry();
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	kp_convert *c = convert_text(text, target, reg, &rc, &e);
+	ck_assert_msg(rc == KP_OK, "convert: %s", e.message);
+	kp_registry_free(reg); /* the converter holds it */
+	return c;
+}
+
+static int reported(const kp_convert *c, const char *line)
+{
+	for (size_t i = 0; i < kp_convert_report_count(c); i++)
+		if (!strcmp(kp_convert_report_at(c, i), line))
+			return 1;
+	return 0;
+}
+
+static void dump_report(const kp_convert *c)
+{
+	for (size_t i = 0; i < kp_convert_report_count(c); i++)
+		fprintf(stderr, "report: %s\n", kp_convert_report_at(c, i));
+}
+
+/* ---- upstream's rules, one object each ----------------------------------- */
+
+typedef struct rule_case {
+	const char *name;
+	uint32_t target;
+	const char *input;
+	size_t index;         /* the output object checked */
+	const char *expected; /* its compact JSON */
+	const char *report;   /* a report line that must be there, or NULL */
+} rule_case;
+
+static const rule_case rule_cases[] = {
+	{ "np-weight-limits", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec:\n"
+	  "  weight: 10\n"
+	  "  limits: {cpu: \"1000\", memory: 1000Gi}\n"
+	  "  disruption: {consolidationPolicy: WhenUnderutilized, expireAfter: 720h}\n"
+	  "  template:\n"
+	  "    metadata: {labels: {team: a}, annotations: {note: hello}}\n"
+	  "    spec:\n"
+	  "      taints: [{key: k, value: v, effect: NoSchedule}]\n"
+	  "      startupTaints: [{key: s, effect: NoExecute}]\n"
+	  "      requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5], minValues: 1}]\n"
+	  "      nodeClassRef: {apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: default}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"EC2NodeClass\\\",\\\"name\\\":\\\"default\\\",\\\"apiVersion\\\":\\\"karpenter.k8s.aws/v1beta1\\\"}\"}},\"spec\":{\"weight\":10,\"limits\":{\"cpu\":\"1000\",\"memory\":\"1000Gi\"},\"disruption\":{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"},\"template\":{\"metadata\":{\"labels\":{\"team\":\"a\"},\"annotations\":{\"note\":\"hello\"}},\"spec\":{\"taints\":[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoSchedule\"}],\"startupTaints\":[{\"key\":\"s\",\"effect\":\"NoExecute\"}],\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-family\",\"operator\":\"In\",\"values\":[\"m5\"],\"minValues\":1}],\"nodeClassRef\":{\"group\":\"karpenter.k8s.aws\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"},\"expireAfter\":\"720h\"}}}}",
+	  "renamed: NodePool/a: spec.template.spec.nodeClassRef.apiVersion -> spec.template.spec.nodeClassRef.group" },
+	{ "np-kubelet", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      kubelet:\n"
+	  "        cpuCFSQuota: false\n"
+	  "        clusterDNS: [test-cluster-dns]\n"
+	  "        maxPods: 9383\n"
+	  "        podsPerCore: 9334283\n"
+	  "        systemReserved: {system-key: reserved}\n"
+	  "        kubeReserved: {kube-key: reserved}\n"
+	  "        evictionHard: {eviction-key: eviction}\n"
+	  "        evictionSoft: {eviction-key: eviction}\n"
+	  "        evictionSoftGracePeriod: {test-soft-grace: 1h}\n"
+	  "        evictionMaxPodGracePeriod: 382902\n"
+	  "        imageGCHighThresholdPercent: 382902\n"
+	  "      nodeClassRef: {name: default}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"clusterDNS\\\":[\\\"test-cluster-dns\\\"],\\\"maxPods\\\":9383,\\\"podsPerCore\\\":9334283,\\\"systemReserved\\\":{\\\"system-key\\\":\\\"reserved\\\"},\\\"kubeReserved\\\":{\\\"kube-key\\\":\\\"reserved\\\"},\\\"evictionHard\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoft\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"test-soft-grace\\\":\\\"1h0m0s\\\"},\\\"evictionMaxPodGracePeriod\\\":382902,\\\"imageGCHighThresholdPercent\\\":382902,\\\"cpuCFSQuota\\\":false}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"720h\"}},\"disruption\":{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	  "warning: NodePool/a: EC2NodeClass/default is not among the inputs: its kubelet stays in metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion]; move it to the EC2NodeClass's spec.kubelet" },
+	{ "np-ref-group", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec:\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      nodeClassRef: {kind: test-kind, name: nodeclass-test, apiVersion: testgroup.sh/testversion}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"test-kind\\\",\\\"name\\\":\\\"nodeclass-test\\\",\\\"apiVersion\\\":\\\"testgroup.sh/testversion\\\"}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"test-kind\",\"name\":\"nodeclass-test\",\"group\":\"testgroup.sh\"},\"expireAfter\":\"720h\"}},\"disruption\":{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	  "renamed: NodePool/a: spec.template.spec.nodeClassRef.apiVersion -> spec.template.spec.nodeClassRef.group" },
+	{ "np-whenempty", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec:\n"
+	  "  disruption: {consolidationPolicy: WhenEmpty, consolidateAfter: 10m, expireAfter: Never, budgets: [{nodes: \"1545\", schedule: \"@daily\", duration: 10m}]}\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      nodeClassRef: {name: default}\n"
+	  "status:\n"
+	  "  resources: {cpu: \"5\", memory: 14145G}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"10m\",\"budgets\":[{\"nodes\":\"1545\",\"schedule\":\"@daily\",\"duration\":\"10m\"}]},\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}},\"status\":{\"resources\":{\"cpu\":\"5\",\"memory\":\"14145G\"}}}",
+	  "moved: NodePool/a: spec.disruption.expireAfter -> spec.template.spec.expireAfter" },
+	{ "np-v1-back", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.sh/v1\n"
+	  "kind: NodePool\n"
+	  "metadata:\n"
+	  "  name: a\n"
+	  "  annotations: {karpenter.sh/stored-version-migrated: \"true\"}\n"
+	  "spec:\n"
+	  "  disruption: {consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 2121s}\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      expireAfter: 10h\n"
+	  "      terminationGracePeriod: 1h\n"
+	  "      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenUnderutilized\",\"expireAfter\":\"10h\"},\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\"}}}}}",
+	  "dropped: NodePool/a: spec.template.spec.nodeClassRef.group" },
+	{ "np-v1-back-ann", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.sh/v1\n"
+	  "kind: NodePool\n"
+	  "metadata:\n"
+	  "  name: a\n"
+	  "  annotations:\n"
+	  "    compatibility.karpenter.sh/v1beta1-nodeclass-reference: '{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"apiVersion\":\"karpenter.k8s.aws/v1beta1\"}'\n"
+	  "    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{\"maxPods\":110}'\n"
+	  "spec:\n"
+	  "  disruption: {consolidationPolicy: WhenEmpty, consolidateAfter: Never}\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"Never\",\"expireAfter\":\"720h\"},\"template\":{\"spec\":{\"requirements\":[],\"kubelet\":{\"maxPods\":110},\"nodeClassRef\":{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"}}}}}",
+	  "moved: NodePool/a: metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion] -> spec.template.spec.kubelet" },
+	{ "nc-expire", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: p}\n"
+	  "spec:\n"
+	  "  disruption: {expireAfter: 30m}\n"
+	  "  template:\n"
+	  "    spec:\n"
+	  "      requirements: []\n"
+	  "      nodeClassRef: {name: default}\n"
+	  "---\n"
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodeClaim\n"
+	  "metadata:\n"
+	  "  name: c\n"
+	  "  labels: {karpenter.sh/nodepool: p}\n"
+	  "spec:\n"
+	  "  requirements: []\n"
+	  "  resources: {requests: {cpu: \"1\"}}\n"
+	  "  kubelet: {maxPods: 10}\n"
+	  "  nodeClassRef: {name: test, kind: test-kind, apiVersion: test-group/test-version}\n"
+	  "status:\n"
+	  "  nodeName: node-1\n"
+	  "  providerID: aws:///x\n"
+	  "  imageID: ami-1\n"
+	  "  capacity: {cpu: \"2\"}\n"
+	  "  allocatable: {cpu: \"1\"}\n"
+	  "  conditions: [{type: Launched, status: \"True\", reason: x, lastTransitionTime: \"2024-01-01T00:00:00Z\", message: \"\"}]\n",
+	  1, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"c\",\"labels\":{\"karpenter.sh/nodepool\":\"p\"},\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"test-kind\\\",\\\"name\\\":\\\"test\\\",\\\"apiVersion\\\":\\\"test-group/test-version\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"maxPods\\\":10}\"}},\"spec\":{\"requirements\":[],\"resources\":{\"requests\":{\"cpu\":\"1\"}},\"nodeClassRef\":{\"name\":\"test\",\"kind\":\"test-kind\",\"group\":\"test-group\"},\"expireAfter\":\"30m\"},\"status\":{\"nodeName\":\"node-1\",\"providerID\":\"aws:///x\",\"imageID\":\"ami-1\",\"capacity\":{\"cpu\":\"2\"},\"allocatable\":{\"cpu\":\"1\"},\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\",\"reason\":\"x\",\"lastTransitionTime\":\"2024-01-01T00:00:00Z\",\"message\":\"\"}]}}",
+	  "moved: NodeClaim/c: NodePool/p spec.disruption.expireAfter -> spec.expireAfter" },
+	{ "nc-nopool", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodeClaim\n"
+	  "metadata:\n"
+	  "  name: c\n"
+	  "  labels: {karpenter.sh/nodepool: gone}\n"
+	  "spec:\n"
+	  "  requirements: []\n"
+	  "  nodeClassRef: {name: test, kind: test-kind, apiVersion: test-group/test-version}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"c\",\"labels\":{\"karpenter.sh/nodepool\":\"gone\"},\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"test-kind\\\",\\\"name\\\":\\\"test\\\",\\\"apiVersion\\\":\\\"test-group/test-version\\\"}\"}},\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"test\",\"kind\":\"test-kind\",\"group\":\"test-group\"},\"expireAfter\":\"Never\"}}",
+	  "renamed: NodeClaim/c: spec.nodeClassRef.apiVersion -> spec.nodeClassRef.group" },
+	{ "nc-v1-back", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.sh/v1\n"
+	  "kind: NodeClaim\n"
+	  "metadata:\n"
+	  "  name: c\n"
+	  "spec:\n"
+	  "  requirements: []\n"
+	  "  expireAfter: 720h\n"
+	  "  terminationGracePeriod: 1h\n"
+	  "  nodeClassRef: {name: test, kind: test-kind, group: test-group}\n"
+	  "status:\n"
+	  "  lastPodEventTime: \"2024-01-01T00:00:00Z\"\n"
+	  "  nodeName: node-1\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"c\"},\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"test\",\"kind\":\"test-kind\"}},\"status\":{\"nodeName\":\"node-1\"}}",
+	  "dropped: NodeClaim/c: status.lastPodEventTime" },
+	{ "ec2-al2", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  amiFamily: AL2\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiSelectorTerms\":[{\"alias\":\"al2@latest\"}],\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "moved: EC2NodeClass/d: spec.amiFamily -> spec.amiSelectorTerms[0].alias (al2@latest)" },
+	{ "ec2-al2023-version", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata:\n"
+	  "  name: d\n"
+	  "  annotations: {compatibility.karpenter.k8s.aws/v1-alias-version: v20240807}\n"
+	  "spec:\n"
+	  "  amiFamily: AL2023\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiSelectorTerms\":[{\"alias\":\"al2023@v20240807\"}],\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "moved: EC2NodeClass/d: spec.amiFamily -> spec.amiSelectorTerms[0].alias (al2023@v20240807)" },
+	{ "ec2-al2-terms", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  amiFamily: Bottlerocket\n"
+	  "  amiSelectorTerms: [{id: ami-123}]\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"Bottlerocket\",\"amiSelectorTerms\":[{\"id\":\"ami-123\"}],\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  NULL },
+	{ "ec2-ubuntu", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  amiFamily: Ubuntu\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\",\"annotations\":{\"compatibility.karpenter.k8s.aws/v1beta1-ubuntu\":\"amiFamily,blockDeviceMappings,incompatible\"}},\"spec\":{\"amiFamily\":\"AL2\",\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"blockDeviceMappings\":[{\"deviceName\":\"/dev/sda1\",\"rootVolume\":true,\"ebs\":{\"encrypted\":true,\"volumeType\":\"gp3\",\"volumeSize\":\"20Gi\"}}],\"amiSelectorTerms\":[{\"id\":\"ami-placeholder\"}]}}",
+	  "warning: EC2NodeClass/d: Ubuntu without amiSelectorTerms has no v1 equivalent: the class is marked incompatible (amiSelectorTerms id ami-placeholder) and launches no nodes until you give it amiSelectorTerms" },
+	{ "ec2-ubuntu-full", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  amiFamily: Ubuntu\n"
+	  "  amiSelectorTerms: [{name: ubuntu-*}]\n"
+	  "  blockDeviceMappings: [{deviceName: /dev/xvda, ebs: {volumeSize: 100Gi}}]\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\",\"annotations\":{\"compatibility.karpenter.k8s.aws/v1beta1-ubuntu\":\"amiFamily\"}},\"spec\":{\"amiFamily\":\"AL2\",\"amiSelectorTerms\":[{\"name\":\"ubuntu-*\"}],\"blockDeviceMappings\":[{\"deviceName\":\"/dev/xvda\",\"ebs\":{\"volumeSize\":\"100Gi\"}}],\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "renamed: EC2NodeClass/d: spec.amiFamily: Ubuntu -> AL2 (annotated compatibility.karpenter.k8s.aws/v1beta1-ubuntu)" },
+	{ "ec2-custom", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1beta1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata: {name: d}\n"
+	  "spec:\n"
+	  "  amiFamily: Windows2025\n"
+	  "  amiSelectorTerms: [{id: ami-1}]\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"Custom\",\"amiSelectorTerms\":[{\"id\":\"ami-1\"}],\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "renamed: EC2NodeClass/d: spec.amiFamily: Windows2025 -> Custom" },
+	{ "ec2-v1-back", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.k8s.aws/v1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata:\n"
+	  "  name: d\n"
+	  "  annotations: {karpenter.sh/stored-version-migrated: \"true\"}\n"
+	  "spec:\n"
+	  "  amiSelectorTerms: [{alias: al2023@v20240807}]\n"
+	  "  kubelet: {maxPods: 10}\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\",\"annotations\":{\"compatibility.karpenter.k8s.aws/v1-alias-version\":\"v20240807\"}},\"spec\":{\"amiFamily\":\"AL2023\",\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "dropped: EC2NodeClass/d: spec.kubelet (v1beta1 keeps it in the NodePool)" },
+	{ "ec2-v1-ubuntu-back", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.k8s.aws/v1\n"
+	  "kind: EC2NodeClass\n"
+	  "metadata:\n"
+	  "  name: d\n"
+	  "  annotations: {compatibility.karpenter.k8s.aws/v1beta1-ubuntu: \"amiFamily,blockDeviceMappings,incompatible\"}\n"
+	  "spec:\n"
+	  "  amiFamily: AL2\n"
+	  "  blockDeviceMappings: [{deviceName: /dev/sda1, rootVolume: true, ebs: {encrypted: true, volumeType: gp3, volumeSize: 20Gi}}]\n"
+	  "  amiSelectorTerms: [{id: ami-placeholder}]\n"
+	  "  role: r\n"
+	  "  subnetSelectorTerms: [{tags: {a: b}}]\n"
+	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"Ubuntu\",\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
+	  "renamed: EC2NodeClass/d: spec.amiFamily: AL2 -> Ubuntu (from compatibility.karpenter.k8s.aws/v1beta1-ubuntu)" },
+	/* "should not panic when the v1beta1 nodeclassRef is not defined":
+	 * an empty v1 reference (which v1 validation then refuses) */
+	{ "np-ref-none", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1beta1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec: {template: {spec: {requirements: []}}}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\","
+	     "\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"null\"}},"
+	     "\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"expireAfter\":\"720h\","
+	     "\"nodeClassRef\":{\"kind\":\"\",\"name\":\"\",\"group\":\"\"}}},\"disruption\":"
+	     "{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	  NULL },
+	/* "should not panic when the v1 nodeclassRef is not defined" */
+	{ "np-v1-ref-none", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.sh/v1\n"
+	  "kind: NodePool\n"
+	  "metadata: {name: a}\n"
+	  "spec: {template: {spec: {requirements: []}}}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":"
+	     "{\"name\":\"a\"},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],"
+	     "\"nodeClassRef\":{\"name\":\"\"}}},\"disruption\":{\"consolidationPolicy\":"
+	     "\"WhenUnderutilized\",\"expireAfter\":\"720h\"}}}",
+	  NULL },
+};
+
+START_TEST(upstream_rules)
+{
+	const rule_case *t = &rule_cases[_i];
+	kp_convert *c = convert_ok(t->input, t->target);
+	const char *got = kp_convert_object_json(c, t->index);
+	ck_assert_ptr_nonnull(got);
+	if (strcmp(got, t->expected)) {
+		dump_report(c);
+		ck_abort_msg("%s:\n got %s\nwant %s", t->name, got, t->expected);
+	}
+	if (t->report && !reported(c, t->report)) {
+		dump_report(c);
+		ck_abort_msg("%s: no report line \"%s\"", t->name, t->report);
+	}
+	kp_convert_free(c);
+}
+END_TEST
+
+/* ---- round trips ------------------------------------------------------------ */
+
+/* v1beta1 objects with every default the CRD would apply written out, in
+ * the order conversion restores: v1beta1 -> v1 -> v1beta1 gives them back
+ * byte for byte. */
+static const char *const round_trips[] = {
+	"{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\","
+	"\"labels\":{\"x\":\"y\"}},\"spec\":{\"weight\":3,\"limits\":{\"cpu\":\"10\"},"
+	"\"disruption\":{\"consolidationPolicy\":\"WhenUnderutilized\",\"expireAfter\":\"720h\","
+	"\"budgets\":[{\"nodes\":\"10%\"}]},\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},"
+	"\"spec\":{\"requirements\":[{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\","
+	"\"values\":[\"amd64\"],\"minValues\":1}],\"kubelet\":{\"clusterDNS\":[\"10.0.0.10\"],"
+	"\"maxPods\":110,\"systemReserved\":{\"cpu\":\"100m\"},\"evictionSoft\":"
+	"{\"memory.available\":\"5%\"},\"evictionSoftGracePeriod\":{\"memory.available\":\"1m0s\"}},"
+	"\"nodeClassRef\":{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\","
+	"\"name\":\"default\"}}}}}",
+	"{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"b\"},"
+	"\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":"
+	"\"Never\",\"expireAfter\":\"Never\"},\"template\":{\"spec\":{\"requirements\":[],"
+	"\"nodeClassRef\":{\"name\":\"default\"}}}},\"status\":{\"resources\":{\"cpu\":\"4\"}}}",
+	"{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"c\"},"
+	"\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"NoSchedule\"}],\"requirements\":[],"
+	"\"resources\":{\"requests\":{\"cpu\":\"1\"}},\"kubelet\":{\"maxPods\":20},"
+	"\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\"}},\"status\":"
+	"{\"nodeName\":\"node-1\",\"providerID\":\"aws:///us-west-2a/i-1\",\"imageID\":\"ami-1\"}}",
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+	"{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"AL2\",\"role\":\"r\",\"subnetSelectorTerms\":"
+	"[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"id\":\"sg-1\"}]}}",
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+	"{\"name\":\"d\",\"annotations\":{\"compatibility.karpenter.k8s.aws/v1-alias-version\":"
+	"\"v20240807\"}},\"spec\":{\"amiFamily\":\"Bottlerocket\",\"role\":\"r\"}}",
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+	"{\"name\":\"u\"},\"spec\":{\"amiFamily\":\"Ubuntu\",\"role\":\"r\"}}",
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+	"{\"name\":\"u\"},\"spec\":{\"amiFamily\":\"Ubuntu\",\"amiSelectorTerms\":[{\"name\":"
+	"\"ubuntu-*\",\"owner\":\"099720109477\"}],\"blockDeviceMappings\":[{\"deviceName\":"
+	"\"/dev/sda1\",\"rootVolume\":true,\"ebs\":{\"volumeSize\":\"50Gi\"}}],\"role\":\"r\"}}",
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+	"{\"name\":\"w\"},\"spec\":{\"amiFamily\":\"Windows2022\",\"amiSelectorTerms\":[{\"tags\":"
+	"{\"k\":\"v\"}}],\"metadataOptions\":{\"httpTokens\":\"required\"},\"role\":\"r\"}}",
+};
+
+START_TEST(round_trip_v1beta1)
+{
+	const char *in = round_trips[_i];
+	kp_convert *up = convert_ok(in, KP_CONVERT_V1);
+	char *v1 = NULL;
+	ck_assert_int_eq(kp_convert_write(&v1, NULL, up, KP_FORMAT_JSON, NULL), KP_OK);
+	kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
+	ck_assert_uint_eq(kp_convert_object_count(down), 1);
+	ck_assert_str_eq(kp_convert_object_json(down, 0), in);
+	/* and v1 -> v1beta1 -> v1 gives the v1 object back */
+	char *back = NULL;
+	ck_assert_int_eq(kp_convert_write(&back, NULL, down, KP_FORMAT_JSON, NULL), KP_OK);
+	kp_convert *again = convert_ok(back, KP_CONVERT_V1);
+	ck_assert_str_eq(kp_convert_object_json(again, 0), kp_convert_object_json(up, 0));
+	kp_encoded_free(v1);
+	kp_encoded_free(back);
+	kp_convert_free(up);
+	kp_convert_free(down);
+	kp_convert_free(again);
+}
+END_TEST
+
+/* ---- the kubelet migration -------------------------------------------------- */
+
+#define NODEPOOL(name, class, kubelet) \
+	"---\napiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: " name "}\n" \
+	"spec:\n  template:\n    spec:\n      requirements: []\n" kubelet \
+	"      nodeClassRef: {apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: " \
+	class "}\n"
+#define CLASS(name) \
+	"---\napiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: " name \
+	"}\nspec: {amiFamily: AL2023, role: r}\n"
+
+static const char *name_of(kp_convert *c, size_t i)
+{
+	static char buf[128];
+	const char *j = kp_convert_object_json(c, i);
+	const char *m = strstr(j, "\"metadata\":{\"name\":\"");
+	ck_assert_ptr_nonnull(m);
+	m += strlen("\"metadata\":{\"name\":\"");
+	size_t n = strcspn(m, "\"");
+	ck_assert_uint_lt(n, sizeof(buf));
+	memcpy(buf, m, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(kubelet_moves_and_splits)
+{
+	kp_convert *c = convert_ok(CLASS("default")
+				   NODEPOOL("a", "default", "      kubelet: {maxPods: 10}\n")
+				   NODEPOOL("b", "default", "      kubelet: {maxPods: 20}\n")
+				   NODEPOOL("c", "default", "")
+				   NODEPOOL("d", "default", "      kubelet: {maxPods: 10}\n")
+				   CLASS("other")
+				   NODEPOOL("e", "other", ""), KP_CONVERT_V1);
+	/* the class, its copies in NodePool order, then the rest in order */
+	static const char *const order[] = { "default", "default-b", "default-c", "a", "b", "c",
+					     "d", "other", "e" };
+	ck_assert_uint_eq(kp_convert_object_count(c), 9);
+	for (size_t i = 0; i < 9; i++)
+		ck_assert_str_eq(name_of(c, i), order[i]);
+	/* the first NodePool's kubelet goes to the class */
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0), "\"kubelet\":{\"maxPods\":10}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"kubelet\":{\"maxPods\":20}"));
+	/* no kubelet counts as different: c's copy has none */
+	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 2), "kubelet"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 2),
+				     "\"name\":\"default-c\""));
+	/* the NodePools point at their classes and keep upstream's annotation */
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 4),
+				     "\"nodeClassRef\":{\"group\":\"karpenter.k8s.aws\",\"kind\":"
+				     "\"EC2NodeClass\",\"name\":\"default-b\"}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 4),
+				     "\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":"
+				     "\"{\\\"maxPods\\\":20}\""));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 6), "\"name\":\"default\"}"));
+	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 7), "kubelet"));
+	ck_assert(reported(c, "split: EC2NodeClass/default-b from EC2NodeClass/default for "
+			      "NodePool/b (its kubelet differs)"));
+	ck_assert(reported(c, "moved: NodePool/a: spec.template.spec.kubelet -> "
+			      "EC2NodeClass/default spec.kubelet"));
+	kp_convert_free(c);
+}
+END_TEST
+
+START_TEST(kubelet_without_class_stays_annotated)
+{
+	kp_convert *c = convert_ok(NODEPOOL("a", "missing", "      kubelet: {maxPods: 10}\n"),
+				   KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(c), 1);
+	ck_assert(reported(c, "warning: NodePool/a: EC2NodeClass/missing is not among the inputs: "
+			      "its kubelet stays in metadata.annotations[compatibility.karpenter.sh/"
+			      "v1beta1-kubelet-conversion]; move it to the EC2NodeClass's "
+			      "spec.kubelet"));
+	kp_convert_free(c);
+	/* and the migration can be turned off: upstream's webhook alone */
+	kp_registry *reg = aws_registry();
+	kp_convert_options o = KP_CONVERT_OPTIONS_INIT;
+	o.registry = reg;
+	o.flags = KP_CONVERT_NO_KUBELET_MIGRATION;
+	const char *in = CLASS("default") NODEPOOL("a", "default", "      kubelet: {maxPods: 10}\n");
+	ck_assert_int_eq(kp_convert_new(&c, &o, NULL), KP_OK);
+	ck_assert_int_eq(kp_convert_add(c, in, strlen(in), NULL, NULL), KP_OK);
+	ck_assert_int_eq(kp_convert_run(c, NULL), KP_OK);
+	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
+	kp_convert_free(c);
+	kp_registry_free(reg);
+}
+END_TEST
+
+/* ---- pass-through, order, formats ------------------------------------------- */
+
+START_TEST(other_kinds_pass_through)
+{
+	const char *in = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
+			 "data: {b: \"1\", a: \"2\"}\n---\n"
+			 "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: x}\n"
+			 "spec: {requirements: [], nodeClassRef: {group: g, kind: K, name: nc1}}\n---\n"
+			 "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+			 "spec: {template: {metadata: {annotations: "
+			 "{karpenter.sh/do-not-evict: \"true\"}}}}\n";
+	kp_convert *c = convert_ok(in, KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(c), 3);
+	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+			 "\"metadata\":{\"name\":\"cm\"},\"data\":{\"b\":\"1\",\"a\":\"2\"}}");
+	ck_assert_str_eq(kp_convert_object_json(c, 1), "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":"
+			 "\"NodeClaim\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"requirements\":[],"
+			 "\"nodeClassRef\":{\"group\":\"g\",\"kind\":\"K\",\"name\":\"nc1\"}}}");
+	ck_assert(reported(c, "warning: Deployment/web: the pod template carries "
+			      "karpenter.sh/do-not-evict, which Karpenter v1 ignores: use "
+			      "karpenter.sh/do-not-disrupt"));
+	char *yaml = NULL;
+	ck_assert_int_eq(kp_convert_write(&yaml, NULL, c, KP_FORMAT_YAML, NULL), KP_OK);
+	ck_assert_ptr_nonnull(strstr(yaml, "data:\n  b: \"1\"\n  a: \"2\"\n---\napiVersion: "
+					   "karpenter.sh/v1\n"));
+	kp_encoded_free(yaml);
+	char *json = NULL;
+	ck_assert_int_eq(kp_convert_write(&json, NULL, c, KP_FORMAT_JSON, NULL), KP_OK);
+	ck_assert(!strncmp(json, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n", 41));
+	kp_encoded_free(json);
+	kp_convert_free(c);
+}
+END_TEST
+
+START_TEST(lists_and_json_input)
+{
+	const char *in = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":"
+			 "\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+			 "{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"AL2\",\"role\":\"r\"}}]}";
+	kp_convert *c = convert_ok(in, KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(c), 1);
+	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"karpenter.k8s.aws/v1\","
+			 "\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":"
+			 "{\"amiSelectorTerms\":[{\"alias\":\"al2@latest\"}],\"role\":\"r\"}}");
+	kp_convert_free(c);
+}
+END_TEST
+
+/* ---- errors and misuse ---------------------------------------------------------- */
+
+START_TEST(bad_annotation_is_refused)
+{
+	kp_registry *reg = aws_registry();
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	kp_convert *c = convert_text("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n"
+				     "  name: a\n  annotations:\n"
+				     "    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{'\n"
+				     "spec: {template: {spec: {requirements: [], nodeClassRef: "
+				     "{group: g, kind: K, name: n}}}}\n",
+				     KP_CONVERT_V1BETA1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.message, "NodePool/a: metadata.annotations[compatibility.karpenter.sh/"
+				    "v1beta1-kubelet-conversion]: unmarshaling kubelet config "
+				    "annotation: not a JSON object");
+	ck_assert_uint_eq(kp_convert_object_count(c), 0);
+	ck_assert_int_eq(kp_convert_run(c, NULL), KP_EINVAL); /* once only */
+	ck_assert_int_eq(kp_convert_add(c, "{}", 2, NULL, NULL), KP_EINVAL);
+	kp_convert_free(c);
+	c = convert_text("a: [", KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EPARSE);
+	ck_assert(!strncmp(e.message, "test.yaml: ", 11));
+	kp_convert_free(c);
+	c = convert_text("- 1\n", KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.message, "test.yaml: document 1: expected an object, got array");
+	kp_convert_free(c);
+	kp_convert_options o = KP_CONVERT_OPTIONS_INIT;
+	o.target = 7;
+	ck_assert_int_eq(kp_convert_new(&c, &o, NULL), KP_EINVAL);
+	ck_assert_ptr_null(c);
+	kp_registry_free(reg);
+}
+END_TEST
+
+/* ---- a third-party provider's conversion through the registry ------------------- */
+
+static int foo_convert(void *self, const char *json, const char *api_version, const char *kind,
+		       uint32_t target, kp_conversion_sink *sink, kp_error *err)
+{
+	(void)self;
+	(void)err;
+	(void)json;
+	if (target != KP_CONVERT_V1 || strcmp(api_version, "example.com/v1beta1") ||
+	    strcmp(kind, "FooClass"))
+		return KP_ENOTSUP;
+	kp_conversion_sink_report(sink, "renamed: FooClass/f: spec.old -> spec.new");
+	return kp_conversion_sink_emit(sink, "{\"apiVersion\":\"example.com/v1\",\"kind\":"
+					     "\"FooClass\",\"metadata\":{\"name\":\"f\"}}");
+}
+
+static int destroyed;
+static void foo_destroy(void *self)
+{
+	(void)self;
+	destroyed++;
+}
+
+START_TEST(third_party_conversion)
+{
+	kp_registry *reg = NULL;
+	ck_assert_int_eq(kp_registry_new(&reg, NULL), KP_OK);
+	kp_conversion_ops ops = KP_CONVERSION_OPS_INIT;
+	ops.flags = KP_CONVERSION_F_NODE_CLASS;
+	ops.name = "foo";
+	ops.node_class_group = "example.com";
+	ops.node_class_kind = "FooClass";
+	ops.convert = foo_convert;
+	ops.destroy = foo_destroy;
+	ck_assert_int_eq(kp_registry_add_conversion(reg, &ops, &ops, NULL), KP_OK);
+	kp_conversion_ops bad = ops;
+	bad.abi_major = 1;
+	ck_assert_int_eq(kp_registry_add_conversion(reg, &bad, NULL, NULL), KP_EVERSION);
+	bad = ops;
+	bad.convert = NULL;
+	ck_assert_int_eq(kp_registry_add_conversion(reg, &bad, NULL, NULL), KP_EINVAL);
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	destroyed = 0;
+	kp_convert *c = convert_text("apiVersion: example.com/v1beta1\nkind: FooClass\n"
+				     "metadata: {name: f}\nspec: {old: 1}\n---\n"
+				     "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\n"
+				     "metadata: {name: p}\nspec: {template: {spec: {requirements: [],"
+				     " nodeClassRef: {name: f}}}}\n", KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_OK);
+	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"example.com/v1\",\"kind\":"
+			 "\"FooClass\",\"metadata\":{\"name\":\"f\"}}");
+	/* the provider's node class is the default of a reference without kind */
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"nodeClassRef\":{\"name\":"
+				     "\"f\",\"kind\":\"FooClass\",\"group\":\"example.com\"}"));
+	ck_assert(reported(c, "renamed: FooClass/f: spec.old -> spec.new"));
+	kp_convert_free(c);
+	kp_registry_free(reg);
+	ck_assert_int_eq(destroyed, 1);
+}
+END_TEST
+
+/* ---- upstream's example manifests -------------------------------------------- */
+
+/* Every v1beta1 example converts; v1 -> v1beta1 -> v1 gives the same v1. */
+START_TEST(v1beta1_examples_convert)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", kp_test_data_path("manifests/v1beta1"));
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *de;
+	size_t files = 0;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml"))
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		size_t len = 0;
+		char *text = kp_test_read_file(path, &len);
+		kp_convert *c = convert_ok(text, KP_CONVERT_V1);
+		char *v1 = NULL;
+		ck_assert_int_eq(kp_convert_write(&v1, NULL, c, KP_FORMAT_JSON, NULL), KP_OK);
+		for (size_t i = 0; i < kp_convert_object_count(c); i++)
+			ck_assert_msg(!strstr(kp_convert_object_json(c, i), "v1beta1\",\"kind"),
+				      "%s: object %zu not converted", de->d_name, i);
+		kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
+		char *beta = NULL;
+		ck_assert_int_eq(kp_convert_write(&beta, NULL, down, KP_FORMAT_JSON, NULL), KP_OK);
+		kp_convert *up = convert_ok(beta, KP_CONVERT_V1);
+		ck_assert_uint_eq(kp_convert_object_count(up), kp_convert_object_count(c));
+		for (size_t i = 0; i < kp_convert_object_count(c); i++)
+			ck_assert_str_eq(kp_convert_object_json(up, i), kp_convert_object_json(c, i));
+		kp_encoded_free(v1);
+		kp_encoded_free(beta);
+		kp_convert_free(c);
+		kp_convert_free(down);
+		kp_convert_free(up);
+		free(text);
+		files++;
+	}
+	closedir(d);
+	ck_assert_uint_ge(files, 20);
+}
+END_TEST
+
+static Suite *convert_suite(void)
+{
+	Suite *s = suite_create("convert");
+	TCase *tc = tcase_create("upstream rules");
+	tcase_add_loop_test(tc, upstream_rules, 0, sizeof(rule_cases) / sizeof(rule_cases[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("round trips");
+	tcase_add_loop_test(tc, round_trip_v1beta1, 0, sizeof(round_trips) / sizeof(round_trips[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("kubelet migration");
+	tcase_add_test(tc, kubelet_moves_and_splits);
+	tcase_add_test(tc, kubelet_without_class_stays_annotated);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stream");
+	tcase_add_test(tc, other_kinds_pass_through);
+	tcase_add_test(tc, lists_and_json_input);
+	tcase_add_test(tc, bad_annotation_is_refused);
+	tcase_add_test(tc, third_party_conversion);
+	suite_add_tcase(s, tc);
+	DIR *d = opendir(kp_test_data_path("manifests/v1beta1"));
+	if (d) {
+		closedir(d);
+		tc = tcase_create("examples");
+		tcase_set_timeout(tc, 60);
+		tcase_add_test(tc, v1beta1_examples_convert);
+		suite_add_tcase(s, tc);
+	} else {
+		printf("# SKIP examples: %s is absent (meson option shared_data)\n",
+		       kp_test_data_path("manifests/v1beta1"));
+	}
+	return s;
+}
+
+int main(void)
+{
+	Suite *s = convert_suite();
+	return kp_test_run(&s, 1);
+}
