@@ -391,34 +391,67 @@ static void keep_status(kp__cv *c, kp__node *o, const char *const *keep, size_t 
 
 /* ---- NodePool ----------------------------------------------------------- */
 
+/* spec, template.spec and disruption of a NodePool (created when absent);
+ * *had_disruption says whether the input had a disruption block. */
+static int nodepool_parts(kp__cv *c, kp__node *o, kp__node **tspec, kp__node **d,
+			  int *had_disruption)
+{
+	kp__node *spec = kp__cv_obj(c, o, "spec");
+	kp__node *tmpl = spec ? kp__cv_obj(c, spec, "template") : NULL;
+	*tspec = tmpl ? kp__cv_obj(c, tmpl, "spec") : NULL;
+	*had_disruption = kp__node_get(spec, "disruption") != NULL;
+	*d = spec ? kp__cv_obj(c, spec, "disruption") : NULL;
+	if (!*tspec || !*d)
+		return c->rc ? c->rc : kp__cv_fail(c, KP_EINVAL, "spec", "NodePool/%s: spec: "
+						   "expected an object", kp__cv_name(o));
+	return KP_OK;
+}
+
+/* A disruption block the input did not have and no rule wrote to goes. */
+static void drop_empty_disruption(kp__node *o, const kp__node *d, int had_disruption)
+{
+	if (!had_disruption && d->n == 0)
+		kp__cv_del(kp__node_get(o, "spec"), "disruption");
+}
+
+/*
+ * Defaults. Upstream's webhook sees the v1beta1 object after the API
+ * server's defaulting (consolidationPolicy WhenUnderutilized, expireAfter
+ * 720h, budgets [{nodes: 10%}]). Where a default converts to exactly the
+ * v1 CRD's default at the field's v1 place (WhenEmptyOrUnderutilized with
+ * consolidateAfter 0s, template expireAfter 720h, the same budgets), the
+ * output leaves the field out, as the input did: the API server defaults
+ * it alike. Values the input gave are converted and written as upstream
+ * writes them.
+ */
 static void nodepool_to_v1(kp__cv *c, kp__node *o)
 {
 	const char *name = kp__cv_name(o);
-	kp__node *spec = kp__cv_obj(c, o, "spec");
-	kp__node *tmpl = spec ? kp__cv_obj(c, spec, "template") : NULL;
-	kp__node *tspec = tmpl ? kp__cv_obj(c, tmpl, "spec") : NULL;
-	kp__node *d = spec ? kp__cv_obj(c, spec, "disruption") : NULL;
-	if (!tspec || !d) {
-		if (!c->rc)
-			kp__cv_fail(c, KP_EINVAL, "spec", "NodePool/%s: spec: expected an object",
-				    name);
+	kp__node *tspec, *d;
+	int had_d;
+	if (nodepool_parts(c, o, &tspec, &d, &had_d))
 		return;
-	}
-	/* expireAfter (CRD default 720h) moves into the template. */
 	kp__node *exp = kp__cv_take(d, "expireAfter");
-	kp__cv_set(c, tspec, "expireAfter", exp ? exp : kp__cv_new_str(c, EXPIRE_DEFAULT));
-	kp__cv_report(c, "moved: NodePool/%s: spec.disruption.expireAfter -> "
-			 "spec.template.spec.expireAfter", name);
+	if (exp) {
+		kp__cv_set(c, tspec, "expireAfter", exp);
+		kp__cv_report(c, "moved: NodePool/%s: spec.disruption.expireAfter -> "
+				 "spec.template.spec.expireAfter", name);
+	}
 	const char *policy = kp__cv_str(d, "consolidationPolicy");
-	if (!policy || !strcmp(policy, V1BETA1_POLICY_DEFAULT)) {
+	if (policy && !strcmp(policy, V1BETA1_POLICY_DEFAULT)) {
 		kp__cv_set_str(c, d, "consolidationPolicy", V1_POLICY_DEFAULT);
 		kp__cv_report(c, "renamed: NodePool/%s: spec.disruption.consolidationPolicy: "
 				 "WhenUnderutilized -> WhenEmptyOrUnderutilized", name);
 		kp__cv_set_str(c, d, "consolidateAfter", "0s");
+	} else if (!policy) {
+		/* the defaulted WhenUnderutilized: consolidateAfter is 0s */
+		if (kp__node_get(d, "consolidateAfter"))
+			kp__cv_set_str(c, d, "consolidateAfter", "0s");
 	} else if (!kp__node_get(d, "consolidateAfter")) {
 		/* a nil NillableDuration marshals as "Never" */
 		kp__cv_set_str(c, d, "consolidateAfter", "Never");
 	}
+	drop_empty_disruption(o, d, had_d);
 	spec_to_v1(c, o, tspec, "NodePool", "spec.template.spec");
 	if (kp__cv_del(tspec, "resources"))
 		kp__cv_report(c, "dropped: NodePool/%s: spec.template.spec.resources", name);
@@ -429,21 +462,17 @@ static void nodepool_to_v1(kp__cv *c, kp__node *o)
 static void nodepool_to_v1beta1(kp__cv *c, kp__node *o)
 {
 	const char *name = kp__cv_name(o);
-	kp__node *spec = kp__cv_obj(c, o, "spec");
-	kp__node *tmpl = spec ? kp__cv_obj(c, spec, "template") : NULL;
-	kp__node *tspec = tmpl ? kp__cv_obj(c, tmpl, "spec") : NULL;
-	kp__node *d = spec ? kp__cv_obj(c, spec, "disruption") : NULL;
-	if (!tspec || !d) {
-		if (!c->rc)
-			kp__cv_fail(c, KP_EINVAL, "spec", "NodePool/%s: spec: expected an object",
-				    name);
+	kp__node *tspec, *d;
+	int had_d;
+	if (nodepool_parts(c, o, &tspec, &d, &had_d))
 		return;
-	}
 	const char *policy = kp__cv_str(d, "consolidationPolicy");
 	if (!policy || !strcmp(policy, V1_POLICY_DEFAULT)) {
-		kp__cv_set_str(c, d, "consolidationPolicy", V1BETA1_POLICY_DEFAULT);
-		kp__cv_report(c, "renamed: NodePool/%s: spec.disruption.consolidationPolicy: "
-				 "WhenEmptyOrUnderutilized -> WhenUnderutilized", name);
+		if (policy) {
+			kp__cv_set_str(c, d, "consolidationPolicy", V1BETA1_POLICY_DEFAULT);
+			kp__cv_report(c, "renamed: NodePool/%s: spec.disruption.consolidationPolicy: "
+					 "WhenEmptyOrUnderutilized -> WhenUnderutilized", name);
+		}
 		if (kp__cv_del(d, "consolidateAfter"))
 			kp__cv_report(c, "dropped: NodePool/%s: spec.disruption.consolidateAfter",
 				      name);
@@ -451,10 +480,12 @@ static void nodepool_to_v1beta1(kp__cv *c, kp__node *o)
 		kp__cv_set_str(c, d, "consolidateAfter", "0s"); /* the v1 default */
 	}
 	kp__node *exp = kp__cv_take(tspec, "expireAfter");
-	kp__cv_set_before(c, d, "expireAfter", exp ? exp : kp__cv_new_str(c, EXPIRE_DEFAULT),
-			  "budgets");
-	kp__cv_report(c, "moved: NodePool/%s: spec.template.spec.expireAfter -> "
-			 "spec.disruption.expireAfter", name);
+	if (exp) {
+		kp__cv_set_before(c, d, "expireAfter", exp, "budgets");
+		kp__cv_report(c, "moved: NodePool/%s: spec.template.spec.expireAfter -> "
+				 "spec.disruption.expireAfter", name);
+	}
+	drop_empty_disruption(o, d, had_d);
 	if (kp__cv_del(tspec, "terminationGracePeriod"))
 		kp__cv_report(c, "dropped: NodePool/%s: spec.template.spec.terminationGracePeriod",
 			      name);

@@ -121,7 +121,7 @@ static const rule_case rule_cases[] = {
 	  "        evictionMaxPodGracePeriod: 382902\n"
 	  "        imageGCHighThresholdPercent: 382902\n"
 	  "      nodeClassRef: {name: default}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"clusterDNS\\\":[\\\"test-cluster-dns\\\"],\\\"maxPods\\\":9383,\\\"podsPerCore\\\":9334283,\\\"systemReserved\\\":{\\\"system-key\\\":\\\"reserved\\\"},\\\"kubeReserved\\\":{\\\"kube-key\\\":\\\"reserved\\\"},\\\"evictionHard\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoft\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"test-soft-grace\\\":\\\"1h0m0s\\\"},\\\"evictionMaxPodGracePeriod\\\":382902,\\\"imageGCHighThresholdPercent\\\":382902,\\\"cpuCFSQuota\\\":false}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"720h\"}},\"disruption\":{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"clusterDNS\\\":[\\\"test-cluster-dns\\\"],\\\"maxPods\\\":9383,\\\"podsPerCore\\\":9334283,\\\"systemReserved\\\":{\\\"system-key\\\":\\\"reserved\\\"},\\\"kubeReserved\\\":{\\\"kube-key\\\":\\\"reserved\\\"},\\\"evictionHard\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoft\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"test-soft-grace\\\":\\\"1h0m0s\\\"},\\\"evictionMaxPodGracePeriod\\\":382902,\\\"imageGCHighThresholdPercent\\\":382902,\\\"cpuCFSQuota\\\":false}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"}}}}}",
 	  "warning: NodePool/a: EC2NodeClass/default is not among the inputs: its kubelet stays in metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion]; move it to the EC2NodeClass's spec.kubelet" },
 	{ "np-ref-group", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1beta1\n"
@@ -132,7 +132,7 @@ static const rule_case rule_cases[] = {
 	  "    spec:\n"
 	  "      requirements: []\n"
 	  "      nodeClassRef: {kind: test-kind, name: nodeclass-test, apiVersion: testgroup.sh/testversion}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"test-kind\\\",\\\"name\\\":\\\"nodeclass-test\\\",\\\"apiVersion\\\":\\\"testgroup.sh/testversion\\\"}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"test-kind\",\"name\":\"nodeclass-test\",\"group\":\"testgroup.sh\"},\"expireAfter\":\"720h\"}},\"disruption\":{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"kind\\\":\\\"test-kind\\\",\\\"name\\\":\\\"nodeclass-test\\\",\\\"apiVersion\\\":\\\"testgroup.sh/testversion\\\"}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"test-kind\",\"name\":\"nodeclass-test\",\"group\":\"testgroup.sh\"}}}}}",
 	  "renamed: NodePool/a: spec.template.spec.nodeClassRef.apiVersion -> spec.template.spec.nodeClassRef.group" },
 	{ "np-whenempty", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1beta1\n"
@@ -178,7 +178,7 @@ static const rule_case rule_cases[] = {
 	  "    spec:\n"
 	  "      requirements: []\n"
 	  "      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"Never\",\"expireAfter\":\"720h\"},\"template\":{\"spec\":{\"requirements\":[],\"kubelet\":{\"maxPods\":110},\"nodeClassRef\":{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"}}}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"Never\"},\"template\":{\"spec\":{\"requirements\":[],\"kubelet\":{\"maxPods\":110},\"nodeClassRef\":{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"name\":\"default\"}}}}}",
 	  "moved: NodePool/a: metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion] -> spec.template.spec.kubelet" },
 	{ "nc-expire", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1beta1\n"
@@ -338,7 +338,9 @@ static const rule_case rule_cases[] = {
 	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"Ubuntu\",\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
 	  "renamed: EC2NodeClass/d: spec.amiFamily: AL2 -> Ubuntu (from compatibility.karpenter.k8s.aws/v1beta1-ubuntu)" },
 	/* "should not panic when the v1beta1 nodeclassRef is not defined":
-	 * an empty v1 reference (which v1 validation then refuses) */
+	 * an empty v1 reference (which v1 validation then refuses); the
+	 * defaulted disruption and expireAfter convert to the v1 defaults, so
+	 * they stay absent as in the input */
 	{ "np-ref-none", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1beta1\n"
 	  "kind: NodePool\n"
@@ -346,9 +348,8 @@ static const rule_case rule_cases[] = {
 	  "spec: {template: {spec: {requirements: []}}}\n",
 	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\","
 	     "\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"null\"}},"
-	     "\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"expireAfter\":\"720h\","
-	     "\"nodeClassRef\":{\"kind\":\"\",\"name\":\"\",\"group\":\"\"}}},\"disruption\":"
-	     "{\"consolidationPolicy\":\"WhenEmptyOrUnderutilized\",\"consolidateAfter\":\"0s\"}}}",
+	     "\"spec\":{\"template\":{\"spec\":{\"requirements\":[],"
+	     "\"nodeClassRef\":{\"kind\":\"\",\"name\":\"\",\"group\":\"\"}}}}}",
 	  NULL },
 	/* "should not panic when the v1 nodeclassRef is not defined" */
 	{ "np-v1-ref-none", KP_CONVERT_V1BETA1,
@@ -358,8 +359,7 @@ static const rule_case rule_cases[] = {
 	  "spec: {template: {spec: {requirements: []}}}\n",
 	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":"
 	     "{\"name\":\"a\"},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],"
-	     "\"nodeClassRef\":{\"name\":\"\"}}},\"disruption\":{\"consolidationPolicy\":"
-	     "\"WhenUnderutilized\",\"expireAfter\":\"720h\"}}}",
+	     "\"nodeClassRef\":{\"name\":\"\"}}}}}",
 	  NULL },
 };
 
