@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <check.h>
+#include <cjson/cJSON.h>
 
 #include <karpenter/karpenter.h>
 #include <karpenter/sys/schema.h>
@@ -726,6 +727,144 @@ START_TEST(v1beta1_examples_convert)
 }
 END_TEST
 
+/*
+ * Where upstream ships a v1 counterpart of a v1beta1 example, the converted
+ * objects differ from it only where a rule says so: the nodeclass-reference
+ * annotation conversion writes, and amiFamily AL2 becoming al2@latest where
+ * upstream's v1 example moved on to AL2023. One line per difference.
+ */
+static void diff_json(const cJSON *a, const cJSON *b, const char *path, char *out, size_t size)
+{
+	char sub[1024];
+	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
+		const cJSON *x;
+		cJSON_ArrayForEach(x, a) {
+			snprintf(sub, sizeof(sub), "%s.%s", path, x->string);
+			const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, x->string);
+			if (!y)
+				snprintf(out + strlen(out), size - strlen(out), "- %s\n", sub);
+			else
+				diff_json(x, y, sub, out, size);
+		}
+		cJSON_ArrayForEach(x, b) {
+			if (!cJSON_GetObjectItemCaseSensitive(a, x->string))
+				snprintf(out + strlen(out), size - strlen(out), "+ %s.%s\n", path,
+					 x->string);
+		}
+		return;
+	}
+	if (cJSON_IsArray(a) && cJSON_IsArray(b) && cJSON_GetArraySize(a) == cJSON_GetArraySize(b)) {
+		for (int i = 0; i < cJSON_GetArraySize(a); i++) {
+			snprintf(sub, sizeof(sub), "%s[%d]", path, i);
+			diff_json(cJSON_GetArrayItem(a, i), cJSON_GetArrayItem(b, i), sub, out, size);
+		}
+		return;
+	}
+	if (!cJSON_Compare(a, b, 1)) {
+		char *x = cJSON_PrintUnformatted(a), *y = cJSON_PrintUnformatted(b);
+		snprintf(out + strlen(out), size - strlen(out), "~ %s: %s -> %s\n", path, x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/* "- annotation": the nodeclass-reference annotation conversion writes;
+ * "~ alias": AL2 becomes al2@latest, where upstream's v1 example moved to
+ * AL2023 (al2023@v20240625 where it pinned a version);
+ * windows-custom-userdata.yaml: upstream's v1 example writes
+ * nodeClassRef.group "karpenter.k8s.aws/v1" (a version in a group, which
+ * v1 validation refuses) and keeps amiFamily beside the alias. */
+static const struct {
+	const char *v1beta1, *v1, *diff;
+} example_pairs[] = {
+	{ "100-cpu-limit.yaml", "100-cpu-limit.yaml",
+	  "- NodePool/limitcpu100.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "al2-custom-ami.yaml", "al2-custom-ami.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "al2-custom-userdata.yaml", "al2-custom-userdata.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/al2.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "al2-kubelet-log-query.yaml", "al2-kubelet-log-query.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/al2.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "al2023-custom-userdata.yaml", "al2023-custom-userdata.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "bottlerocket.yaml", "bottlerocket.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "br-custom-userdata.yaml", "br-custom-userdata.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "custom-family.yaml", "custom-family.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "general-purpose.yaml", "general-purpose.yaml",
+	  "- NodePool/general-purpose.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "instance-store-ephemeral-storage.yaml", "instance-store-ephemeral-storage.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/instance-store-ephemeral-storage.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "large-instances.yaml", "large-instances.yaml",
+	  "- NodePool/large-instances.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "minValues-family.yaml", "min-values-family.yaml",
+	  "- NodePool/spot.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@v20240625\"\n" },
+	{ "minValues-multiple-keys.yaml", "min-values-multiple-keys.yaml",
+	  "- NodePool/spot.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@v20240625\"\n" },
+	{ "multiple-arch.yaml", "multiple-arch.yaml",
+	  "- NodePool/amd64.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "- NodePool/arm64.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "multiple-ebs.yaml", "multiple-ebs.yaml",
+	  "- NodePool/default.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/multiple-ebs.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "spot.yaml", "spot.yaml",
+	  "- NodePool/spot.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ EC2NodeClass/default.spec.amiSelectorTerms[0].alias: \"al2@latest\" -> \"al2023@latest\"\n" },
+	{ "windows-custom-userdata.yaml", "windows-custom-userdata.yaml",
+	  "- NodePool/windows2022.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n"
+	  "~ NodePool/windows2022.spec.template.spec.nodeClassRef.group: \"karpenter.k8s.aws\" -> \"karpenter.k8s.aws/v1\"\n"
+	  "+ EC2NodeClass/windows2022.spec.amiFamily\n" },
+	{ "windows2019.yaml", "windows-2019.yaml",
+	  "- NodePool/windows2019.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+	{ "windows2022.yaml", "windows-2022.yaml",
+	  "- NodePool/windows2022.metadata.annotations.compatibility.karpenter.sh/v1beta1-nodeclass-reference\n" },
+};
+
+START_TEST(v1beta1_examples_differ_as_the_rules_say)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/%s", kp_test_data_path("manifests/v1beta1"),
+		 example_pairs[_i].v1beta1);
+	size_t len = 0;
+	char *text = kp_test_read_file(path, &len);
+	kp_convert *c = convert_ok(text, KP_CONVERT_V1);
+	free(text);
+	snprintf(path, sizeof(path), "%s/%s", kp_test_data_path("manifests/v1"),
+		 example_pairs[_i].v1);
+	text = kp_test_read_file(path, &len);
+	kp_convert *want = convert_ok(text, KP_CONVERT_V1); /* read as it is */
+	free(text);
+	ck_assert_uint_eq(kp_convert_object_count(c), kp_convert_object_count(want));
+	char out[8192] = "";
+	for (size_t i = 0; i < kp_convert_object_count(c); i++) {
+		cJSON *a = cJSON_Parse(kp_convert_object_json(c, i));
+		cJSON *b = cJSON_Parse(kp_convert_object_json(want, i));
+		char where[256];
+		snprintf(where, sizeof(where), "%s/%s",
+			 cJSON_GetObjectItem(a, "kind")->valuestring,
+			 cJSON_GetObjectItem(cJSON_GetObjectItem(a, "metadata"), "name")->valuestring);
+		diff_json(a, b, where, out, sizeof(out));
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+	ck_assert_msg(!strcmp(out, example_pairs[_i].diff), "%s:\n%s", example_pairs[_i].v1beta1,
+		      out);
+	kp_convert_free(c);
+	kp_convert_free(want);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
 	Suite *s = suite_create("convert");
@@ -751,6 +890,8 @@ static Suite *convert_suite(void)
 		tc = tcase_create("examples");
 		tcase_set_timeout(tc, 60);
 		tcase_add_test(tc, v1beta1_examples_convert);
+		tcase_add_loop_test(tc, v1beta1_examples_differ_as_the_rules_say, 0,
+				    sizeof(example_pairs) / sizeof(example_pairs[0]));
 		suite_add_tcase(s, tc);
 	} else {
 		printf("# SKIP examples: %s is absent (meson option shared_data)\n",
