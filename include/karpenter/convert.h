@@ -119,10 +119,10 @@ int kp_convert_add(kp_convert *conv, const char *data, size_t len, const char *s
 
 /**
  * @brief Convert everything added.
- * @return KP_OK; KP_EINVAL (an object a rule refuses, e.g. a compatibility
- *         annotation that is not JSON; err names the object and field);
- *         KP_ENOTSUP (a construct the target cannot hold, e.g. a v1alpha5
- *         launchTemplate); KP_ENOMEM; what a provider's conversion returns
+ * @return KP_OK; KP_EINVAL (an object a rule refuses: a compatibility
+ *         annotation that is not JSON, a construct v1 cannot hold such as a
+ *         v1alpha1 launchTemplate; err names the object and field);
+ *         KP_ENOMEM; what a provider's conversion returns
  * @since 0.1
  */
 int kp_convert_run(kp_convert *conv, kp_error *err);

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <karpenter/codec.h>
@@ -206,7 +207,8 @@ static int sink_report(void *ctx, const char *line)
 	return sc->cv->rc;
 }
 
-/* Offer o to the providers: KP_ENOTSUP when none converts it. */
+/* Offer o to the providers: KP_ENOTSUP when none converts it; what the
+ * converting one emits is appended to c->out. */
 static int provider_convert(kp_convert *c, const kp__node *o, const char *av, const char *kind)
 {
 	kp__cv *cv = &c->cv;
@@ -240,6 +242,78 @@ static int provider_convert(kp_convert *c, const kp__node *o, const char *av, co
 		return KP_OK;
 	}
 	return KP_ENOTSUP;
+}
+
+/*
+ * A core v1alpha5 object, offered to the providers first (their v1alpha5
+ * defaults, an inline provider block): the first object a provider emits
+ * replaces *o; the others (generated) are moved to *extra, to follow it.
+ */
+static int provider_prepass(kp_convert *c, kp__node **o, const char *kind, kp__cv_list *extra)
+{
+	size_t first = c->out.n;
+	int r = provider_convert(c, *o, "karpenter.sh/v1alpha5", kind);
+	if (r == KP_ENOTSUP)
+		return KP_OK;
+	if (r)
+		return r;
+	if (c->out.n == first)
+		return KP_OK; /* nothing emitted: the object stays */
+	kp__node_free(*o);
+	*o = c->out.items[first].node;
+	for (size_t i = first + 1; i < c->out.n; i++) {
+		if (list_push(extra, c->out.items[i].node, 1)) {
+			for (size_t k = i + 1; k < c->out.n; k++)
+				kp__node_free(c->out.items[k].node);
+			c->out.n = first;
+			return kp__cv_fail(&c->cv, KP_ENOMEM, NULL, "out of memory");
+		}
+		extra->items[extra->n - 1].is_kubelet_class = c->out.items[i].is_kubelet_class;
+	}
+	c->out.n = first;
+	return KP_OK;
+}
+
+/* A karpenter.sh/v1alpha5 object through the providers, to v1beta1, and on
+ * to v1. KP_ENOTSUP for other objects; *o may be replaced. */
+static int convert_v1alpha5(kp_convert *c, kp__node **o, const char *av, const char *kind)
+{
+	if (strcmp(av, "karpenter.sh/v1alpha5") ||
+	    (strcmp(kind, "Provisioner") && strcmp(kind, "Machine")))
+		return KP_ENOTSUP;
+	char kind_copy[16]; /* "Provisioner" or "Machine" */
+	snprintf(kind_copy, sizeof(kind_copy), "%s", kind);
+	kind = kind_copy;
+	kp__cv *cv = &c->cv;
+	kp__cv_list extra = { NULL, 0, 0 };
+	int r = provider_prepass(c, o, kind, &extra);
+	/* av and kind were *o's before a provider replaced it */
+	if (r == KP_OK) {
+		const char *nav = kp__cv_str(*o, "apiVersion");
+		r = kp__cv_v1alpha5(cv, *o, nav ? nav : "", kp__cv_kind(*o));
+		if (r == KP_ENOTSUP)
+			r = kp__cv_fail(cv, KP_EINVAL, NULL, "a provider's conversion of a v1alpha5 "
+					"object emitted another kind");
+	}
+	if (r == KP_OK && cv->target == KP_CONVERT_V1)
+		r = kp__cv_karpenter(cv, *o, KP__CV_V1BETA1, kp__cv_kind(*o));
+	if (r == KP_OK) {
+		r = list_push(&c->out, *o, 1) ? kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory")
+					      : KP_OK;
+		*o = NULL;
+	}
+	for (size_t i = 0; r == KP_OK && i < extra.n; i++) {
+		uint32_t kc = extra.items[i].is_kubelet_class;
+		if (list_push(&c->out, extra.items[i].node, 1)) {
+			extra.items[i].node = NULL;
+			r = kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			break;
+		}
+		c->out.items[c->out.n - 1].is_kubelet_class = kc;
+		extra.items[i].node = NULL;
+	}
+	list_dispose(&extra);
+	return r;
 }
 
 /* Whether an object (as output) is a node class that takes kubelets. */
@@ -424,7 +498,8 @@ static void index_nodepools(kp_convert *c)
 	kp__cv *cv = &c->cv;
 	size_t n = 0;
 	for (size_t i = 0; i < c->in.n; i++)
-		n += !strcmp(kp__cv_kind(c->in.items[i].node), "NodePool");
+		n += !strcmp(kp__cv_kind(c->in.items[i].node), "NodePool") ||
+		     !strcmp(kp__cv_kind(c->in.items[i].node), "Provisioner");
 	cv->np_names = kp__calloc(n ? n : 1, sizeof(char *));
 	cv->np_expire = kp__calloc(n ? n : 1, sizeof(char *));
 	if (!cv->np_names || !cv->np_expire) {
@@ -433,8 +508,9 @@ static void index_nodepools(kp_convert *c)
 	}
 	for (size_t i = 0; i < c->in.n; i++) {
 		const kp__node *o = c->in.items[i].node;
-		const char *exp = strcmp(kp__cv_kind(o), "NodePool") ? NULL
-								     : kp__cv_nodepool_expire(o);
+		char buf[64];
+		const char *exp = !strcmp(kp__cv_kind(o), "NodePool") ? kp__cv_nodepool_expire(o)
+				  : kp__cv_provisioner_expire(o, buf, sizeof(buf));
 		if (!exp)
 			continue;
 		cv->np_names[cv->n_np] = kp__strdup(kp__cv_name(o));
@@ -489,7 +565,13 @@ KP_EXPORT int kp_convert_run(kp_convert *c, kp_error *err)
 				kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
 			continue;
 		}
-		int r = kp__cv_karpenter(cv, o, av, kind);
+		int r = convert_v1alpha5(c, &c->in.items[i].node, av, kind);
+		if (r != KP_ENOTSUP) {
+			if (r)
+				break;
+			continue; /* pushed */
+		}
+		r = kp__cv_karpenter(cv, o, av, kind);
 		if (r == KP_ENOTSUP) {
 			r = provider_convert(c, o, av, kind);
 			if (r == KP_OK)

@@ -107,4 +107,10 @@ const char *kp__cv_nodepool_expire(const kp__node *o);
 /* Go's json.Marshal of a v1beta1 KubeletConfiguration (the annotation). */
 char *kp__cv_kubelet_json(kp__cv *c, const kp__node *kubelet);
 
+/* ---- karpenter.sh/v1alpha5 (v1alpha5.c) ---- */
+/* A Provisioner or Machine to v1beta1 in place; KP_ENOTSUP for others. */
+int kp__cv_v1alpha5(kp__cv *c, kp__node *o, const char *api_version, const char *kind);
+/* The expireAfter a v1alpha5 Provisioner gives (in buf, or "Never"), or NULL. */
+const char *kp__cv_provisioner_expire(const kp__node *o, char *buf, size_t size);
+
 #endif /* KP_CONVERT_PRIVATE_H */

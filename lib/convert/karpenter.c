@@ -451,7 +451,9 @@ static void nodepool_to_v1(kp__cv *c, kp__node *o)
 		/* a nil NillableDuration marshals as "Never" */
 		kp__cv_set_str(c, d, "consolidateAfter", "Never");
 	}
-	drop_empty_disruption(o, d, had_d);
+	/* v1 defaults an absent disruption alike: an empty one goes (one the
+	 * input gave empty, or a v1alpha5 one whose expireAfter moved) */
+	drop_empty_disruption(o, d, 0);
 	spec_to_v1(c, o, tspec, "NodePool", "spec.template.spec");
 	if (kp__cv_del(tspec, "resources"))
 		kp__cv_report(c, "dropped: NodePool/%s: spec.template.spec.resources", name);

@@ -49,6 +49,7 @@ static const char *const alias_families[] = { "AL2", "AL2023", "Bottlerocket", "
 
 typedef struct conv {
 	kp_conversion_sink *sink;
+	const char *kind; /* of the object reported on */
 	const char *name;
 	int rc; /* first failure */
 } conv;
@@ -56,12 +57,12 @@ typedef struct conv {
 static void report(conv *c, const char *verb, const char *detail)
 {
 	size_t n = strlen(verb) + strlen(c->name) + strlen(detail) + 32;
-	char *line = malloc(n);
+	char *line = malloc(n + strlen(c->kind));
 	if (!line) {
 		c->rc = c->rc ? c->rc : KP_ENOMEM;
 		return;
 	}
-	snprintf(line, n, "%s: EC2NodeClass/%s: %s", verb, c->name, detail);
+	snprintf(line, n + strlen(c->kind), "%s: %s/%s: %s", verb, c->kind, c->name, detail);
 	int rc = kp_conversion_sink_report(c->sink, line);
 	if (rc && !c->rc)
 		c->rc = rc;
@@ -159,9 +160,13 @@ static void ubuntu_to_v1(conv *c, cJSON *o, cJSON *spec)
 {
 	char specifiers[64] = "amiFamily";
 	set(c, spec, "amiFamily", cJSON_CreateString("AL2"));
-	report(c, "renamed", "spec.amiFamily: Ubuntu -> AL2 (annotated " UBUNTU_KEY ")");
 	const cJSON *bdm = get(spec, "blockDeviceMappings");
-	if (!bdm || cJSON_IsNull(bdm)) {
+	int inject = !bdm || cJSON_IsNull(bdm);
+	report(c, "renamed", inject ? "spec.amiFamily: Ubuntu -> AL2 (annotated " UBUNTU_KEY
+				      "; Ubuntu's root volume /dev/sda1 written to "
+				      "spec.blockDeviceMappings)"
+				    : "spec.amiFamily: Ubuntu -> AL2 (annotated " UBUNTU_KEY ")");
+	if (inject) {
 		/* Ubuntu's default root volume, which AL2's differs from */
 		cJSON *list = cJSON_CreateArray(), *m = cJSON_CreateObject(),
 		      *ebs = cJSON_CreateObject();
@@ -180,7 +185,6 @@ static void ubuntu_to_v1(conv *c, cJSON *o, cJSON *spec)
 		set(c, ebs, "volumeSize", cJSON_CreateString("20Gi"));
 		set(c, spec, "blockDeviceMappings", list);
 		strcat(specifiers, ",blockDeviceMappings");
-		report(c, "generated", "spec.blockDeviceMappings (Ubuntu's root volume /dev/sda1)");
 	}
 	if (empty(get(spec, "amiSelectorTerms"))) {
 		cJSON *list = cJSON_CreateArray(), *t = cJSON_CreateObject();
@@ -354,7 +358,431 @@ static void to_v1beta1(conv *c, cJSON *o)
 		report(c, "dropped", "spec.kubelet (v1beta1 keeps it in the NodePool)");
 }
 
+/* ---- v1alpha1 AWSNodeTemplate (karpenter-convert) ---------------------- */
+
+#define ROLE_PLACEHOLDER "$KARPENTER_NODE_ROLE"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The comma-separated values of a selector value, trimmed, as a cJSON
+ * string array. */
+static cJSON *split_values(conv *c, const char *v)
+{
+	cJSON *out = cJSON_CreateArray();
+	for (const char *p = v; out && p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n && *p == ' ')
+			p++, n--;
+		while (n && p[n - 1] == ' ')
+			n--;
+		char *item = malloc(n + 1);
+		if (!item) {
+			cJSON_Delete(out);
+			out = NULL;
+			break;
+		}
+		memcpy(item, p, n);
+		item[n] = '\0';
+		cJSON *sv = cJSON_CreateString(item);
+		free(item);
+		if (!sv || !cJSON_AddItemToArray(out, sv)) {
+			cJSON_Delete(sv);
+			cJSON_Delete(out);
+			out = NULL;
+			break;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	if (!out && !c->rc)
+		c->rc = KP_ENOMEM;
+	return out;
+}
+
+/* Every combination of the tag values (createSelectorTags: the first key's
+ * values vary fastest), as an array of tag objects; one empty object when
+ * there are no tags. */
+static cJSON *tag_sets(conv *c, const cJSON *selector, const char *const *keys, size_t n_keys)
+{
+	cJSON *sets = cJSON_CreateArray(), *empty = cJSON_CreateObject();
+	if (!sets || !empty || !cJSON_AddItemToArray(sets, empty)) {
+		cJSON_Delete(sets);
+		cJSON_Delete(empty);
+		c->rc = c->rc ? c->rc : KP_ENOMEM;
+		return NULL;
+	}
+	for (size_t k = 0; k < n_keys && !c->rc; k++) {
+		cJSON *values = split_values(c, str(selector, keys[k]));
+		cJSON *next = cJSON_CreateArray();
+		const cJSON *v, *t;
+		cJSON_ArrayForEach(v, values) {
+			cJSON_ArrayForEach(t, sets) {
+				cJSON *copy = cJSON_Duplicate(t, 1);
+				if (!copy || !cJSON_AddItemToArray(next, copy)) {
+					cJSON_Delete(copy);
+					c->rc = c->rc ? c->rc : KP_ENOMEM;
+					break;
+				}
+				set(c, copy, keys[k], cJSON_CreateString(v->valuestring));
+			}
+		}
+		cJSON_Delete(values);
+		cJSON_Delete(sets);
+		sets = next;
+		if (!sets)
+			c->rc = c->rc ? c->rc : KP_ENOMEM;
+	}
+	if (c->rc) {
+		cJSON_Delete(sets);
+		return NULL;
+	}
+	return sets;
+}
+
+/* A v1alpha1 selector map as v1 selector terms: its ids (aws::ids, or
+ * aws-ids) each a term of their own; else, for AMIs, owners x names x tag
+ * combinations (aws::owners, aws::name), for subnets and security groups
+ * the tag combinations. v1 does not combine an id with other fields in a
+ * term: with ids, the other keys are dropped (the ids select). */
+static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, int ami)
+{
+	size_t n = (size_t)cJSON_GetArraySize(selector), n_tags = 0;
+	const char **keys = calloc(n ? n : 1, sizeof(*keys));
+	const char *ids = NULL, *names = NULL, *owners = NULL;
+	const cJSON *e;
+	if (!keys) {
+		c->rc = c->rc ? c->rc : KP_ENOMEM;
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, selector) {
+		if (!cJSON_IsString(e))
+			continue;
+		if (!strcmp(e->string, "aws::ids") || !strcmp(e->string, "aws-ids"))
+			ids = e->valuestring;
+		else if (ami && !strcmp(e->string, "aws::name"))
+			names = e->valuestring;
+		else if (ami && !strcmp(e->string, "aws::owners"))
+			owners = e->valuestring;
+		else
+			keys[n_tags++] = e->string;
+	}
+	qsort(keys, n_tags, sizeof(*keys), cmp_str);
+	cJSON *terms = cJSON_CreateArray();
+	if (ids) {
+		if (n_tags || names || owners) {
+			size_t m = strlen(path) + 160;
+			char *detail = malloc(m);
+			if (detail) {
+				snprintf(detail, m, "%s: all but aws::ids (the ids select; a v1 term "
+					 "cannot combine an id with other fields)", path);
+				report(c, "dropped", detail);
+				free(detail);
+			}
+		}
+		cJSON *values = split_values(c, ids);
+		const cJSON *v;
+		cJSON_ArrayForEach(v, values) {
+			cJSON *t = cJSON_CreateObject();
+			if (!t || !cJSON_AddItemToArray(terms, t)) {
+				cJSON_Delete(t);
+				c->rc = c->rc ? c->rc : KP_ENOMEM;
+				break;
+			}
+			set(c, t, "id", cJSON_CreateString(v->valuestring));
+		}
+		cJSON_Delete(values);
+		free(keys);
+		return terms;
+	}
+	cJSON *sets = tag_sets(c, selector, keys, n_tags);
+	cJSON *owner_list = owners ? split_values(c, owners) : cJSON_CreateArray();
+	cJSON *name_list = names ? split_values(c, names) : cJSON_CreateArray();
+	if (owner_list && !owners)
+		cJSON_AddItemToArray(owner_list, cJSON_CreateString(""));
+	if (name_list && !names)
+		cJSON_AddItemToArray(name_list, cJSON_CreateString(""));
+	const cJSON *o, *nm, *ts;
+	cJSON_ArrayForEach(o, owner_list) {
+		cJSON_ArrayForEach(nm, name_list) {
+			cJSON_ArrayForEach(ts, sets) {
+				cJSON *t = cJSON_CreateObject();
+				if (!t || !cJSON_AddItemToArray(terms, t)) {
+					cJSON_Delete(t);
+					c->rc = c->rc ? c->rc : KP_ENOMEM;
+					continue;
+				}
+				if (*nm->valuestring)
+					set(c, t, "name", cJSON_CreateString(nm->valuestring));
+				if (*o->valuestring)
+					set(c, t, "owner", cJSON_CreateString(o->valuestring));
+				if (cJSON_GetArraySize(ts))
+					set(c, t, "tags", cJSON_Duplicate(ts, 1));
+			}
+		}
+	}
+	cJSON_Delete(owner_list);
+	cJSON_Delete(name_list);
+	cJSON_Delete(sets);
+	free(keys);
+	return terms;
+}
+
+/* nodeclassutil.New and karpenter-convert's convertNodeTemplate: a v1alpha1
+ * AWSNodeTemplate spec (or a Provisioner's inline provider block) as a
+ * v1beta1 EC2NodeClass spec. */
+static cJSON *template_spec(conv *c, cJSON *in, kp_error *err)
+{
+	if (get(in, "launchTemplate")) {
+		if (!c->rc)
+			c->rc = KP_EINVAL; /* KP_ENOTSUP would mean "not ours" */
+		size_t n = strlen(c->name) + 200;
+		char *msg = malloc(n);
+		if (msg)
+			snprintf(msg, n, "%s/%s: spec.launchTemplate: v1 has no launch templates: "
+				 "move its settings (AMI, user data, block devices, security "
+				 "groups, metadata options) into the EC2NodeClass", c->kind, c->name);
+		kp_error_set(err, KP_EINVAL, "spec.launchTemplate", msg ? msg : "launchTemplate");
+		free(msg);
+		return NULL;
+	}
+	cJSON *spec = cJSON_CreateObject();
+	if (!spec) {
+		c->rc = KP_ENOMEM;
+		return NULL;
+	}
+	const char *family = str(in, "amiFamily");
+	set(c, spec, "amiFamily", cJSON_CreateString(family ? family : "AL2"));
+	if (get(in, "amiSelector"))
+		set(c, spec, "amiSelectorTerms",
+		    selector_terms(c, get(in, "amiSelector"), "spec.amiSelector", 1));
+	static const char *const copied[] = { "blockDeviceMappings", "context", "detailedMonitoring",
+					      "instanceProfile", "metadataOptions" };
+	for (size_t i = 0; i < sizeof(copied) / sizeof(*copied); i++)
+		if (get(in, copied[i]))
+			set(c, spec, copied[i], cJSON_Duplicate(get(in, copied[i]), 1));
+	if (!get(in, "instanceProfile")) {
+		set(c, spec, "role", cJSON_CreateString(ROLE_PLACEHOLDER));
+		const char *kind = c->kind;
+		c->kind = "EC2NodeClass";
+		report(c, "warning", "spec.role is " ROLE_PLACEHOLDER ": replace it with the name "
+				     "of your nodes' IAM role");
+		c->kind = kind;
+	}
+	if (get(in, "securityGroupSelector"))
+		set(c, spec, "securityGroupSelectorTerms",
+		    selector_terms(c, get(in, "securityGroupSelector"),
+				   "spec.securityGroupSelector", 0));
+	if (get(in, "subnetSelector"))
+		set(c, spec, "subnetSelectorTerms",
+		    selector_terms(c, get(in, "subnetSelector"), "spec.subnetSelector", 0));
+	static const char *const copied2[] = { "tags", "userData" };
+	for (size_t i = 0; i < 2; i++)
+		if (get(in, copied2[i]))
+			set(c, spec, copied2[i], cJSON_Duplicate(get(in, copied2[i]), 1));
+	static const char *const known[] = { "amiFamily", "amiSelector", "blockDeviceMappings",
+					     "context", "detailedMonitoring", "instanceProfile",
+					     "metadataOptions", "securityGroupSelector",
+					     "subnetSelector", "tags", "userData", "apiVersion",
+					     "kind" };
+	const cJSON *e;
+	cJSON_ArrayForEach(e, in) {
+		size_t k = 0;
+		while (k < sizeof(known) / sizeof(*known) && strcmp(known[k], e->string))
+			k++;
+		if (k < sizeof(known) / sizeof(*known))
+			continue;
+		size_t m = strlen(e->string) + 64;
+		char *detail = malloc(m);
+		if (detail) {
+			snprintf(detail, m, "spec.%s (v1beta1 has no such field)", e->string);
+			report(c, "dropped", detail);
+			free(detail);
+		}
+	}
+	return spec;
+}
+
+/* A v1beta1 EC2NodeClass made from a template spec, named name, with the
+ * metadata karpenter-convert keeps (name, labels, annotations,
+ * finalizers). */
+static cJSON *nodeclass_from(conv *c, cJSON *tspec, const cJSON *meta, const char *name,
+			     kp_error *err)
+{
+	cJSON *spec = template_spec(c, tspec, err);
+	cJSON *o = spec ? cJSON_CreateObject() : NULL, *m = cJSON_CreateObject();
+	if (!o || !m) {
+		cJSON_Delete(spec);
+		cJSON_Delete(o);
+		cJSON_Delete(m);
+		c->rc = c->rc ? c->rc : KP_ENOMEM;
+		return NULL;
+	}
+	set(c, o, "apiVersion", cJSON_CreateString(V1BETA1));
+	set(c, o, "kind", cJSON_CreateString("EC2NodeClass"));
+	set(c, o, "metadata", m);
+	set(c, m, "name", cJSON_CreateString(name));
+	static const char *const kept[] = { "labels", "annotations", "finalizers" };
+	for (size_t i = 0; i < 3; i++)
+		if (get(meta, kept[i]))
+			set(c, m, kept[i], cJSON_Duplicate(get(meta, kept[i]), 1));
+	set(c, o, "spec", spec);
+	return o;
+}
+
+/* karpenter-convert's Provisioner defaults (v1alpha5 SetDefaults of the
+ * AWS provider): os linux, arch amd64, capacity-type on-demand, and
+ * categories c, m, r of generation > 2 without instance-type constraints. */
+static const char *normalized_key(const char *key)
+{
+	static const char *const beta[][2] = {
+		{ "beta.kubernetes.io/arch", "kubernetes.io/arch" },
+		{ "beta.kubernetes.io/os", "kubernetes.io/os" },
+		{ "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type" },
+		{ "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone" },
+		{ "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region" },
+	};
+	for (size_t i = 0; i < sizeof(beta) / sizeof(*beta); i++)
+		if (!strcmp(key, beta[i][0]))
+			return beta[i][1];
+	return key;
+}
+
+static int has_requirement(const cJSON *reqs, const char *key)
+{
+	const cJSON *r;
+	cJSON_ArrayForEach(r, reqs) {
+		const char *k = str(r, "key");
+		if (k && !strcmp(normalized_key(k), key))
+			return 1;
+	}
+	return 0;
+}
+
+static void add_requirement(conv *c, cJSON *reqs, const char *key, const char *op,
+			    const char *const *values, size_t n, char *added, size_t added_size)
+{
+	cJSON *r = cJSON_CreateObject(), *v = cJSON_CreateArray();
+	if (!r || !v || !cJSON_AddItemToArray(reqs, r)) {
+		cJSON_Delete(r);
+		cJSON_Delete(v);
+		c->rc = c->rc ? c->rc : KP_ENOMEM;
+		return;
+	}
+	set(c, r, "key", cJSON_CreateString(key));
+	set(c, r, "operator", cJSON_CreateString(op));
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(v, cJSON_CreateString(values[i]));
+	set(c, r, "values", v);
+	size_t len = strlen(added);
+	snprintf(added + len, added_size - len, "%s%s %s", len ? "; " : "", key, op);
+}
+
+static void provisioner_defaults(conv *c, cJSON *spec)
+{
+	cJSON *reqs = get(spec, "requirements");
+	if (!reqs) {
+		reqs = cJSON_CreateArray();
+		set(c, spec, "requirements", reqs);
+	}
+	if (!cJSON_IsArray(reqs) || c->rc)
+		return;
+	cJSON *before = cJSON_Duplicate(reqs, 1);
+	char added[256] = ""; /* holds the constant keys below */
+	static const char *const linux_[] = { "linux" }, *const amd64[] = { "amd64" },
+				 *const on_demand[] = { "on-demand" },
+				 *const cmr[] = { "c", "m", "r" }, *const gen[] = { "2" };
+	if (!has_requirement(before, "kubernetes.io/os"))
+		add_requirement(c, reqs, "kubernetes.io/os", "In", linux_, 1, added, sizeof(added));
+	if (!has_requirement(before, "kubernetes.io/arch"))
+		add_requirement(c, reqs, "kubernetes.io/arch", "In", amd64, 1, added, sizeof(added));
+	if (!has_requirement(before, "karpenter.sh/capacity-type"))
+		add_requirement(c, reqs, "karpenter.sh/capacity-type", "In", on_demand, 1, added,
+				sizeof(added));
+	if (!has_requirement(before, "node.kubernetes.io/instance-type") &&
+	    !has_requirement(before, "karpenter.k8s.aws/instance-family") &&
+	    !has_requirement(before, "karpenter.k8s.aws/instance-category") &&
+	    !has_requirement(before, "karpenter.k8s.aws/instance-generation")) {
+		add_requirement(c, reqs, "karpenter.k8s.aws/instance-category", "In", cmr, 3, added,
+				sizeof(added));
+		add_requirement(c, reqs, "karpenter.k8s.aws/instance-generation", "Gt", gen, 1,
+				added, sizeof(added));
+	}
+	cJSON_Delete(before);
+	if (*added) {
+		char detail[400];
+		snprintf(detail, sizeof(detail), "karpenter-convert's default requirements added "
+			 "to spec.requirements: %s", added);
+		/* reported under the Provisioner */
+		const char *kind = c->kind;
+		c->kind = "Provisioner";
+		report(c, "warning", detail);
+		c->kind = kind;
+	}
+}
+
 /* ---- the registered conversion ------------------------------------------ */
+
+/* Emit o (compact JSON). */
+static void emit(conv *c, const cJSON *o)
+{
+	if (c->rc)
+		return;
+	char *out = cJSON_PrintUnformatted(o);
+	int rc = out ? kp_conversion_sink_emit(c->sink, out) : KP_ENOMEM;
+	free(out);
+	if (rc)
+		c->rc = rc;
+}
+
+/* A v1beta1 EC2NodeClass o, taken on to v1 when that is the target. */
+static void finish_nodeclass(conv *c, cJSON *o, uint32_t target)
+{
+	if (target == KP_CONVERT_V1 && !c->rc) {
+		set(c, o, "apiVersion", cJSON_CreateString(V1));
+		to_v1(c, o);
+	}
+	emit(c, o);
+}
+
+/* A karpenter.sh/v1alpha5 Provisioner before the core converts it:
+ * karpenter-convert's default requirements, and an inline provider block as
+ * a generated EC2NodeClass of the Provisioner's name. */
+static void provisioner_prepass(conv *c, cJSON *o, uint32_t target, kp_error *err)
+{
+	cJSON *spec = get(o, "spec");
+	if (!cJSON_IsObject(spec))
+		return;
+	provisioner_defaults(c, spec);
+	cJSON *provider = get(spec, "provider");
+	cJSON *nc = NULL;
+	if (cJSON_IsObject(provider)) {
+		c->kind = "Provisioner";
+		nc = nodeclass_from(c, provider, NULL, c->name, err);
+		cJSON *ref = cJSON_CreateObject();
+		if (ref)
+			set(c, ref, "name", cJSON_CreateString(c->name));
+		set(c, spec, "providerRef", ref);
+		del(spec, "provider");
+		report(c, "moved", "spec.provider -> a generated EC2NodeClass (spec.providerRef)");
+	}
+	emit(c, o);
+	if (nc) {
+		c->kind = "EC2NodeClass";
+		size_t n = strlen(c->name) * 2 + 64;
+		char *line = malloc(n);
+		if (line) {
+			snprintf(line, n, "generated: EC2NodeClass/%s from Provisioner/%s spec.provider",
+				 c->name, c->name);
+			kp_conversion_sink_report(c->sink, line);
+			free(line);
+		}
+		finish_nodeclass(c, nc, target);
+		cJSON_Delete(nc);
+	}
+}
 
 static int ec2_convert(void *self, const char *json, const char *api_version, const char *kind,
 		       uint32_t target, kp_conversion_sink *sink, kp_error *err)
@@ -364,7 +792,9 @@ static int ec2_convert(void *self, const char *json, const char *api_version, co
 		 !strcmp(kind, "EC2NodeClass");
 	int back = target == KP_CONVERT_V1BETA1 && !strcmp(api_version, V1) &&
 		   !strcmp(kind, "EC2NodeClass");
-	if (!to && !back)
+	int tmpl = !strcmp(api_version, V1ALPHA1) && !strcmp(kind, "AWSNodeTemplate");
+	int prov = !strcmp(api_version, "karpenter.sh/v1alpha5") && !strcmp(kind, "Provisioner");
+	if (!to && !back && !tmpl && !prov)
 		return KP_ENOTSUP;
 	cJSON *o = cJSON_Parse(json);
 	if (!o || !cJSON_IsObject(o)) {
@@ -372,20 +802,42 @@ static int ec2_convert(void *self, const char *json, const char *api_version, co
 		return kp_error_set(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	const char *name = str(get(o, "metadata"), "name");
-	conv c = { sink, name ? name : "", 0 };
-	set(&c, o, "apiVersion", cJSON_CreateString(to ? V1 : V1BETA1));
-	if (to)
-		to_v1(&c, o);
-	else
-		to_v1beta1(&c, o);
-	char *out = c.rc ? NULL : cJSON_PrintUnformatted(o);
-	int rc = c.rc ? c.rc : out ? kp_conversion_sink_emit(sink, out) : KP_ENOMEM;
-	free(out);
-	if (rc) {
-		size_t n = strlen(c.name) + 64;
+	conv c = { sink, tmpl ? "AWSNodeTemplate" : prov ? "Provisioner" : "EC2NodeClass",
+		   name ? name : "", 0 };
+	kp_error e = KP_ERROR_INIT;
+	if (prov) {
+		provisioner_prepass(&c, o, target, &e);
+	} else if (tmpl) {
+		cJSON *nc = nodeclass_from(&c, get(o, "spec"), get(o, "metadata"), c.name, &e);
+		if (nc) {
+			c.kind = "EC2NodeClass";
+			size_t n = strlen(c.name) * 2 + 64;
+			char *line = malloc(n);
+			if (line) {
+				snprintf(line, n, "renamed: AWSNodeTemplate/%s -> EC2NodeClass/%s",
+					 c.name, c.name);
+				kp_conversion_sink_report(sink, line);
+				free(line);
+			}
+			finish_nodeclass(&c, nc, target);
+			cJSON_Delete(nc);
+		}
+	} else {
+		set(&c, o, "apiVersion", cJSON_CreateString(to ? V1 : V1BETA1));
+		if (to)
+			to_v1(&c, o);
+		else
+			to_v1beta1(&c, o);
+		emit(&c, o);
+	}
+	int rc = c.rc;
+	if (rc && e.code) {
+		*err = e;
+	} else if (rc) {
+		size_t n = strlen(c.name) + strlen(c.kind) + 64;
 		char *msg = malloc(n);
 		if (msg)
-			snprintf(msg, n, "EC2NodeClass/%s: %s", c.name, kp_strerror(rc));
+			snprintf(msg, n, "%s/%s: %s", c.kind, c.name, kp_strerror(rc));
 		kp_error_set(err, rc, NULL, msg ? msg : kp_strerror(rc));
 		free(msg);
 	}

@@ -523,8 +523,13 @@ typedef struct kp_conversion_ops {
 	 *  @p kind to @p target (a kp_convert_target): emit the result (and
 	 *  report) on @p sink and return KP_OK; KP_ENOTSUP when the object is
 	 *  not one this provider converts (nothing emitted); another code (with
-	 *  @p err naming the object and field) refuses the object. An object
-	 *  already at the target is never offered. */
+	 *  @p err naming the object and field) refuses the object. The core's
+	 *  karpenter.sh/v1alpha5 Provisioner and Machine are offered first, before
+	 *  the core converts them: a provider may emit the object back with its
+	 *  own v1alpha5 defaults applied and an inline provider block replaced by
+	 *  a providerRef, followed by the objects it generates (converted to
+	 *  @p target); the core converts the first and writes the others after
+	 *  it. */
 	int (*convert)(void *self, const char *json, const char *api_version, const char *kind,
 		       uint32_t target, kp_conversion_sink *sink, kp_error *err);
 	/** Frees self when the registry is freed. */
