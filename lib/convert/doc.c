@@ -165,12 +165,13 @@ kp__node *kp__cv_take(kp__node *obj, const char *key)
 	if (i == (size_t)-1)
 		return NULL;
 	kp__node *v = obj->items[i];
-	kp__free(obj->keys[i]);
+	char *k = obj->keys[i]; /* may be the caller's key: freed last */
 	memmove(obj->keys + i, obj->keys + i + 1, (obj->n - i - 1) * sizeof(*obj->keys));
 	memmove(obj->items + i, obj->items + i + 1, (obj->n - i - 1) * sizeof(*obj->items));
 	obj->n--;
 	/* Earlier duplicates of the key (the last one wins) go too. */
-	kp__node_free(kp__cv_take(obj, key));
+	kp__node_free(kp__cv_take(obj, k));
+	kp__free(k);
 	return v;
 }
 

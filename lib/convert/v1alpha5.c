@@ -101,9 +101,11 @@ static kp__node *ref_of(kp__cv *c, const kp__node *o, kp__node *ref, const char 
 	if (!ref || ref->type != KP__N_OBJECT)
 		return ref;
 	const char *kind = kp__cv_str(ref, "kind");
-	if (kp__cv_del(ref, "kind") | kp__cv_del(ref, "apiVersion"))
+	if (kind || kp__node_get(ref, "apiVersion"))
 		kp__cv_report(c, "renamed: %s/%s: %s %s -> the provider's node class",
 			      kp__cv_kind(o), kp__cv_name(o), path, kind ? kind : "reference");
+	kp__cv_del(ref, "kind"); /* kind is gone from here on */
+	kp__cv_del(ref, "apiVersion");
 	return ref;
 }
 

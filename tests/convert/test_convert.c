@@ -338,6 +338,126 @@ static const rule_case rule_cases[] = {
 	  "  securityGroupSelectorTerms: [{tags: {a: b}}]\n",
 	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"Ubuntu\",\"role\":\"r\",\"subnetSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}],\"securityGroupSelectorTerms\":[{\"tags\":{\"a\":\"b\"}}]}}",
 	  "renamed: EC2NodeClass/d: spec.amiFamily: AL2 -> Ubuntu (from compatibility.karpenter.k8s.aws/v1beta1-ubuntu)" },
+	/* v1alpha5 and v1alpha1, from karpenter-convert's testdata and core v0.32.x
+	 * nodepool.New / nodeclaim.New */
+	{ "prov-full", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Provisioner\n"
+	  "metadata:\n"
+	  "  name: default\n"
+	  "  uid: 71fc8dfd\n"
+	  "  resourceVersion: \"4\"\n"
+	  "spec:\n"
+	  "  providerRef: {name: default}\n"
+	  "  taints: [{key: example.com/special-taint, effect: NoSchedule}]\n"
+	  "  labels: {billing-team: my-team}\n"
+	  "  annotations: {example.com/owner: my-team}\n"
+	  "  requirements:\n"
+	  "  - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}\n"
+	  "  - {key: kubernetes.io/arch, operator: In, values: [arm64, amd64]}\n"
+	  "  - {key: karpenter.sh/capacity-type, operator: In, values: [spot, on-demand]}\n"
+	  "  kubeletConfiguration: {clusterDNS: [10.0.1.100], containerRuntime: containerd, maxPods: 20}\n"
+	  "  limits: {resources: {cpu: \"1000\", memory: 1000Gi}}\n"
+	  "  consolidation: {enabled: false}\n"
+	  "  ttlSecondsUntilExpired: 2592000\n"
+	  "  ttlSecondsAfterEmpty: 30\n"
+	  "  weight: 10\n"
+	  "status: {resources: {cpu: \"2\"}}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"default\"},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\",\"expireAfter\":\"720h0m0s\"},\"limits\":{\"cpu\":\"1000\",\"memory\":\"1000Gi\"},\"template\":{\"metadata\":{\"annotations\":{\"example.com/owner\":\"my-team\"},\"labels\":{\"billing-team\":\"my-team\"}},\"spec\":{\"taints\":[{\"key\":\"example.com/special-taint\",\"effect\":\"NoSchedule\"}],\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-category\",\"operator\":\"In\",\"values\":[\"c\",\"m\",\"r\"]},{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"arm64\",\"amd64\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\",\"on-demand\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]}],\"kubelet\":{\"clusterDNS\":[\"10.0.1.100\"],\"maxPods\":20},\"nodeClassRef\":{\"name\":\"default\"}}},\"weight\":10}}",
+	  "renamed: Provisioner/default -> NodePool/default" },
+	{ "prov-full-v1", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Provisioner\n"
+	  "metadata: {name: default}\n"
+	  "spec:\n"
+	  "  providerRef: {name: default}\n"
+	  "  requirements:\n"
+	  "  - {key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r]}\n"
+	  "  - {key: beta.kubernetes.io/arch, operator: In, values: [arm64]}\n"
+	  "  kubeletConfiguration: {containerRuntime: containerd, maxPods: 20, evictionSoftGracePeriod: {memory.available: 1m}, evictionSoft: {memory.available: 500Mi}}\n"
+	  "  ttlSecondsUntilExpired: 2592000\n"
+	  "  ttlSecondsAfterEmpty: 30\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"default\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"maxPods\\\":20,\\\"evictionSoft\\\":{\\\"memory.available\\\":\\\"500Mi\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"memory.available\\\":\\\"1m0s\\\"}}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\"},\"template\":{\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-category\",\"operator\":\"In\",\"values\":[\"c\",\"m\",\"r\"]},{\"key\":\"beta.kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"arm64\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"on-demand\"]}],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"720h0m0s\"}}}}",
+	  "warning: NodePool/default: EC2NodeClass/default is not among the inputs: its kubelet stays in metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion]; move it to the EC2NodeClass's spec.kubelet" },
+	{ "prov-provider", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Provisioner\n"
+	  "metadata: {name: default}\n"
+	  "spec:\n"
+	  "  consolidation: {enabled: true}\n"
+	  "  requirements:\n"
+	  "  - {key: kubernetes.io/arch, operator: Exists}\n"
+	  "  provider:\n"
+	  "    subnetSelector: {karpenter.sh/discovery: karpenter-demo}\n"
+	  "    securityGroupSelector: {karpenter.sh/discovery: karpenter-demo}\n"
+	  "    instanceProfile: KarpenterInstanceProfile-karpenter-demo\n"
+	  "    tags: {app.kubernetes.io/created-by: karpenter-demo}\n"
+	  "    metadataOptions: {httpEndpoint: disabled, httpTokens: required}\n",
+	  1, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"default\"},\"spec\":{\"amiSelectorTerms\":[{\"alias\":\"al2@latest\"}],\"instanceProfile\":\"KarpenterInstanceProfile-karpenter-demo\",\"metadataOptions\":{\"httpEndpoint\":\"disabled\",\"httpTokens\":\"required\"},\"securityGroupSelectorTerms\":[{\"tags\":{\"karpenter.sh/discovery\":\"karpenter-demo\"}}],\"subnetSelectorTerms\":[{\"tags\":{\"karpenter.sh/discovery\":\"karpenter-demo\"}}],\"tags\":{\"app.kubernetes.io/created-by\":\"karpenter-demo\"}}}",
+	  "renamed: NodePool/default: spec.disruption.consolidationPolicy: WhenUnderutilized -> WhenEmptyOrUnderutilized" },
+	{ "tmpl-cdl", KP_CONVERT_V1BETA1,
+	  "apiVersion: karpenter.k8s.aws/v1alpha1\n"
+	  "kind: AWSNodeTemplate\n"
+	  "metadata: {name: default, labels: {a: b}, uid: x}\n"
+	  "spec:\n"
+	  "  amiFamily: Bottlerocket\n"
+	  "  amiSelector:\n"
+	  "    aws::owners: \"self,amazon\"\n"
+	  "    aws::name: \"test name\"\n"
+	  "    test-key-2: 'v4,v5'\n"
+	  "    test-key-1: 'v1, v2'\n"
+	  "  subnetSelector: {aws-ids: \"subnet-1, subnet-2\"}\n"
+	  "  securityGroupSelector: {aws::ids: sg-1, Name: web}\n"
+	  "status: {subnets: [{id: subnet-1, zone: a}]}\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1beta1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"default\",\"labels\":{\"a\":\"b\"}},\"spec\":{\"amiFamily\":\"Bottlerocket\",\"amiSelectorTerms\":[{\"name\":\"test name\",\"owner\":\"self\",\"tags\":{\"test-key-1\":\"v1\",\"test-key-2\":\"v4\"}},{\"name\":\"test name\",\"owner\":\"self\",\"tags\":{\"test-key-1\":\"v2\",\"test-key-2\":\"v4\"}},{\"name\":\"test name\",\"owner\":\"self\",\"tags\":{\"test-key-1\":\"v1\",\"test-key-2\":\"v5\"}},{\"name\":\"test name\",\"owner\":\"self\",\"tags\":{\"test-key-1\":\"v2\",\"test-key-2\":\"v5\"}},{\"name\":\"test name\",\"owner\":\"amazon\",\"tags\":{\"test-key-1\":\"v1\",\"test-key-2\":\"v4\"}},{\"name\":\"test name\",\"owner\":\"amazon\",\"tags\":{\"test-key-1\":\"v2\",\"test-key-2\":\"v4\"}},{\"name\":\"test name\",\"owner\":\"amazon\",\"tags\":{\"test-key-1\":\"v1\",\"test-key-2\":\"v5\"}},{\"name\":\"test name\",\"owner\":\"amazon\",\"tags\":{\"test-key-1\":\"v2\",\"test-key-2\":\"v5\"}}],\"role\":\"$KARPENTER_NODE_ROLE\",\"securityGroupSelectorTerms\":[{\"id\":\"sg-1\"}],\"subnetSelectorTerms\":[{\"id\":\"subnet-1\"},{\"id\":\"subnet-2\"}]}}",
+	  "renamed: AWSNodeTemplate/default -> EC2NodeClass/default" },
+	{ "tmpl-ids", KP_CONVERT_V1,
+	  "apiVersion: karpenter.k8s.aws/v1alpha1\n"
+	  "kind: AWSNodeTemplate\n"
+	  "metadata: {name: default}\n"
+	  "spec:\n"
+	  "  amiSelector: {aws::ids: \"ami-123,ami-456\", MyTag: '*'}\n"
+	  "  subnetSelector: {karpenter.sh/discovery: demo}\n"
+	  "  securityGroupSelector: {karpenter.sh/discovery: demo}\n",
+	  0, "{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"default\"},\"spec\":{\"amiFamily\":\"AL2\",\"amiSelectorTerms\":[{\"id\":\"ami-123\"},{\"id\":\"ami-456\"}],\"role\":\"$KARPENTER_NODE_ROLE\",\"securityGroupSelectorTerms\":[{\"tags\":{\"karpenter.sh/discovery\":\"demo\"}}],\"subnetSelectorTerms\":[{\"tags\":{\"karpenter.sh/discovery\":\"demo\"}}]}}",
+	  "renamed: AWSNodeTemplate/default -> EC2NodeClass/default" },
+	{ "machine", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Provisioner\n"
+	  "metadata: {name: p}\n"
+	  "spec:\n"
+	  "  requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}, {key: kubernetes.io/os, operator: In, values: [linux]}, {key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.sh/capacity-type, operator: In, values: [spot]}]\n"
+	  "  providerRef: {name: default}\n"
+	  "  ttlSecondsUntilExpired: 3600\n"
+	  "  ttlSecondsAfterEmpty: 30\n"
+	  "---\n"
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Machine\n"
+	  "metadata:\n"
+	  "  name: p-abc\n"
+	  "  labels: {karpenter.sh/provisioner-name: p}\n"
+	  "  annotations: {karpenter.sh/do-not-consolidate: \"true\"}\n"
+	  "spec:\n"
+	  "  requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [spot]}]\n"
+	  "  resources: {requests: {cpu: \"1\"}}\n"
+	  "  machineTemplateRef: {name: default, kind: AWSNodeTemplate, apiVersion: karpenter.k8s.aws/v1alpha1}\n"
+	  "status:\n"
+	  "  providerID: aws:///us-west-2a/i-1\n"
+	  "  conditions:\n"
+	  "  - {type: MachineLaunched, status: \"True\", lastTransitionTime: \"2023-01-01T00:00:00Z\"}\n"
+	  "  - {type: Ready, status: \"True\", lastTransitionTime: \"2023-01-01T00:00:00Z\"}\n",
+	  1, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"p-abc\",\"labels\":{\"karpenter.sh/nodepool\":\"p\"},\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\",\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"resources\":{\"requests\":{\"cpu\":\"1\"}},\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"1h0m0s\"},\"status\":{\"providerID\":\"aws:///us-west-2a/i-1\",\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"},{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"}]}}",
+	  "moved: NodeClaim/p-abc: NodePool/p spec.disruption.expireAfter -> spec.expireAfter" },
+	{ "prov-renames", KP_CONVERT_V1,
+	  "apiVersion: karpenter.sh/v1alpha5\n"
+	  "kind: Provisioner\n"
+	  "metadata: {name: p}\n"
+	  "spec:\n"
+	  "  annotations: {karpenter.sh/do-not-evict: \"true\"}\n"
+	  "  requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}, {key: kubernetes.io/os, operator: In, values: [linux]}, {key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.sh/capacity-type, operator: In, values: [spot]}]\n"
+	  "  providerRef: {name: default}\n",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-family\",\"operator\":\"In\",\"values\":[\"m5\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"amd64\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}}}",
+	  "moved: NodePool/p: spec.disruption.expireAfter -> spec.template.spec.expireAfter" },
 	/* "should not panic when the v1beta1 nodeclassRef is not defined":
 	 * an empty v1 reference (which v1 validation then refuses); the
 	 * defaulted disruption and expireAfter convert to the v1 defaults, so
@@ -620,6 +740,56 @@ START_TEST(bad_annotation_is_refused)
 }
 END_TEST
 
+START_TEST(launch_template_is_refused)
+{
+	kp_registry *reg = aws_registry();
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	kp_convert *c = convert_text("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
+				     "metadata: {name: lt}\nspec:\n  launchTemplate: my-template\n"
+				     "  subnetSelector: {karpenter.sh/discovery: demo}\n",
+				     KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.field, "spec.launchTemplate");
+	ck_assert_str_eq(e.message, "AWSNodeTemplate/lt: spec.launchTemplate: v1 has no launch "
+				    "templates: move its settings (AMI, user data, block devices, "
+				    "security groups, metadata options) into the EC2NodeClass");
+	kp_convert_free(c);
+	/* an inline provider block nobody converts is refused, not dropped */
+	kp_registry_free(reg);
+	ck_assert_int_eq(kp_registry_new(&reg, NULL), KP_OK);
+	c = convert_text("apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: {name: p}\n"
+			 "spec: {provider: {subnetSelector: {a: b}}}\n", KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.field, "spec.provider");
+	kp_convert_free(c);
+	kp_registry_free(reg);
+}
+END_TEST
+
+/* The instance profile a template names is kept, and then no role is
+ * written (karpenter-convert dropped it for the role placeholder). */
+START_TEST(instance_profile_is_kept)
+{
+	kp_convert *c = convert_ok("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
+				   "metadata: {name: t}\nspec: {instanceProfile: my-profile}\n",
+				   KP_CONVERT_V1);
+	const char *j = kp_convert_object_json(c, 0);
+	ck_assert_ptr_nonnull(strstr(j, "\"instanceProfile\":\"my-profile\""));
+	ck_assert_ptr_null(strstr(j, "\"role\""));
+	ck_assert(!reported(c, "warning: EC2NodeClass/t: spec.role is $KARPENTER_NODE_ROLE: replace "
+			       "it with the name of your nodes' IAM role"));
+	kp_convert_free(c);
+	c = convert_ok("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
+		       "metadata: {name: t}\nspec: {}\n", KP_CONVERT_V1);
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0),
+				     "\"role\":\"$KARPENTER_NODE_ROLE\""));
+	ck_assert(reported(c, "warning: EC2NodeClass/t: spec.role is $KARPENTER_NODE_ROLE: replace "
+			      "it with the name of your nodes' IAM role"));
+	kp_convert_free(c);
+}
+END_TEST
+
 /* ---- a third-party provider's conversion through the registry ------------------- */
 
 static int foo_convert(void *self, const char *json, const char *api_version, const char *kind,
@@ -865,6 +1035,41 @@ START_TEST(v1beta1_examples_differ_as_the_rules_say)
 }
 END_TEST
 
+/* Every v1alpha5 example converts to v1 objects only (they validate:
+ * tests/tools/test-convert.sh). */
+START_TEST(v1alpha5_examples_convert)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", kp_test_data_path("manifests/v1alpha5"));
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *de;
+	size_t files = 0;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml"))
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		size_t len = 0;
+		char *text = kp_test_read_file(path, &len);
+		kp_convert *c = convert_ok(text, KP_CONVERT_V1);
+		ck_assert_uint_ge(kp_convert_object_count(c), 2);
+		for (size_t i = 0; i < kp_convert_object_count(c); i++) {
+			const char *j = kp_convert_object_json(c, i);
+			ck_assert_msg(!strncmp(j, "{\"apiVersion\":\"karpenter.sh/v1\"", 31) ||
+				      !strncmp(j, "{\"apiVersion\":\"karpenter.k8s.aws/v1\"", 36),
+				      "%s: object %zu: %s", de->d_name, i, j);
+		}
+		kp_convert_free(c);
+		free(text);
+		files++;
+	}
+	closedir(d);
+	ck_assert_uint_ge(files, 9);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
 	Suite *s = suite_create("convert");
@@ -883,6 +1088,8 @@ static Suite *convert_suite(void)
 	tcase_add_test(tc, lists_and_json_input);
 	tcase_add_test(tc, bad_annotation_is_refused);
 	tcase_add_test(tc, third_party_conversion);
+	tcase_add_test(tc, launch_template_is_refused);
+	tcase_add_test(tc, instance_profile_is_kept);
 	suite_add_tcase(s, tc);
 	DIR *d = opendir(kp_test_data_path("manifests/v1beta1"));
 	if (d) {
@@ -890,6 +1097,7 @@ static Suite *convert_suite(void)
 		tc = tcase_create("examples");
 		tcase_set_timeout(tc, 60);
 		tcase_add_test(tc, v1beta1_examples_convert);
+		tcase_add_test(tc, v1alpha5_examples_convert);
 		tcase_add_loop_test(tc, v1beta1_examples_differ_as_the_rules_say, 0,
 				    sizeof(example_pairs) / sizeof(example_pairs[0]));
 		suite_add_tcase(s, tc);
