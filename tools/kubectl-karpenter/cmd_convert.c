@@ -112,6 +112,10 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 		fprintf(err, PROG ": no input: give -f FILE (or -f - for stdin)\n");
 		return CLI_USAGE;
 	}
+	if (a->drift_preview && a->target != KP_CONVERT_V1) {
+		fprintf(err, PROG ": --drift-preview needs --to v1\n");
+		return CLI_USAGE;
+	}
 	return CLI_OK;
 }
 
@@ -265,7 +269,7 @@ static int drift_preview(kp_decode_result *res, kp_registry *reg, FILE *err)
 				nc->spec->node_class_ref->kind, nc->spec->node_class_ref->name);
 			n_drifted++;
 		} else {
-			fprintf(err, "drift: NodeClaim/%s: not drifted: %s\n", o->name, d->message);
+			fprintf(err, "drift: NodeClaim/%s: %s\n", o->name, d->message);
 		}
 		kp_drift_free(d);
 	}
@@ -318,21 +322,17 @@ static int convert_run(int argc, char **argv, FILE *out, FILE *err)
 	if (kp_convert_write(&json, &json_len, conv, KP_FORMAT_JSON, &e) ||
 	    (a.format == KP_FORMAT_YAML && kp_convert_write(&text, &len, conv, KP_FORMAT_YAML, &e)))
 		goto fail;
-	if (a.target == KP_CONVERT_V1 || a.drift_preview) {
+	if (a.target == KP_CONVERT_V1) {
+		/* v1 output is validated as `validate` would */
 		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 		dopts.registry = reg;
 		dopts.format = KP_FORMAT_JSON;
-		if (a.target == KP_CONVERT_V1 && kp_decode(&res, json, json_len, &dopts, &e)) {
+		if (kp_decode(&res, json, json_len, &dopts, &e)) {
 			fprintf(err, PROG ": the v1 output does not decode: %s\n", e.message);
 			goto done;
 		}
-		if (a.target == KP_CONVERT_V1 && (rc = validate_output(res, reg, err)) != CLI_OK)
+		if ((rc = validate_output(res, reg, err)) != CLI_OK)
 			goto done;
-		if (a.drift_preview && a.target != KP_CONVERT_V1) {
-			fprintf(err, PROG ": --drift-preview needs --to v1\n");
-			rc = CLI_USAGE;
-			goto done;
-		}
 	}
 	if (a.format == KP_FORMAT_YAML)
 		fwrite(text, 1, len, out);
