@@ -129,6 +129,15 @@ static int add_object(kp_convert *c, const kp__node *o, const char *source, size
 	kp__node *copy = kp__node_copy(NULL, o, NULL);
 	if (!copy || list_push(&c->in, copy, 0))
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	/* the last of duplicated keys wins, as when Go decodes the object */
+	if (kp__cv_dedupe(&c->cv, copy))
+		kp__cv_report(&c->cv, "warning: %s/%s: %s: duplicate fields: the last of each is kept",
+			      kp__cv_kind(copy), kp__cv_name(copy), source);
+	if (c->cv.rc) {
+		int rc = c->cv.rc;
+		c->cv.rc = KP_OK;
+		return kp__error(err, rc, NULL, "out of memory");
+	}
 	return KP_OK;
 }
 

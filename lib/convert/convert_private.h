@@ -84,6 +84,9 @@ kp__node *kp__cv_obj(kp__cv *c, kp__node *obj, const char *key);
 kp__node *kp__cv_copy(kp__cv *c, const kp__node *n);
 /* Whether a node is absent, null, or an empty array/object. */
 int kp__cv_empty(const kp__node *n);
+/* Remove earlier occurrences of duplicated keys everywhere below n (the
+ * last one wins, as Go's decoding); returns how many went. */
+size_t kp__cv_dedupe(kp__cv *c, kp__node *n);
 /* Compact JSON of a node (heap string), NULL when out of memory. */
 char *kp__cv_json(kp__cv *c, const kp__node *n);
 /* Parse one JSON value (heap tree), NULL on error (c->rc set only when

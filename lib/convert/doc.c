@@ -271,3 +271,23 @@ const char *kp__cv_name(const kp__node *o)
 	const char *n = kp__cv_str(kp__node_get(o, "metadata"), "name");
 	return n ? n : "";
 }
+
+static int count_duplicate(void *ctx, const char *key)
+{
+	(void)key;
+	(*(size_t *)ctx)++;
+	return KP_OK;
+}
+
+size_t kp__cv_dedupe(kp__cv *c, kp__node *n)
+{
+	size_t dups = 0;
+	if (n->type == KP__N_OBJECT && kp__node_dedupe(n, count_duplicate, &dups) != KP_OK) {
+		kp__cv_fail(c, KP_ENOMEM, NULL, "out of memory");
+		return dups;
+	}
+	if (n->type == KP__N_OBJECT || n->type == KP__N_ARRAY)
+		for (size_t i = 0; i < n->n; i++)
+			dups += kp__cv_dedupe(c, n->items[i]);
+	return dups;
+}

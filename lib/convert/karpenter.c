@@ -201,13 +201,19 @@ static void set_annotation(kp__cv *c, kp__node *o, const char *key, const char *
 	kp__node *ann = meta ? kp__cv_obj(c, meta, "annotations") : NULL;
 	if (ann)
 		kp__cv_set_str(c, ann, key, value);
+	else if (!c->rc)
+		kp__cv_fail(c, KP_EINVAL, meta ? "metadata.annotations" : "metadata",
+			    "%s/%s: %s: expected an object", kp__cv_kind(o), kp__cv_name(o),
+			    meta ? "metadata.annotations" : "metadata");
 }
 
 static void del_annotation(kp__node *o, const char *key)
 {
 	kp__node *ann = kp__cv_path(o, "metadata.annotations");
+	if (!ann || ann->type != KP__N_OBJECT)
+		return;
 	kp__cv_del(ann, key);
-	if (ann && ann->n == 0)
+	if (ann->n == 0)
 		kp__cv_del(kp__node_get(o, "metadata"), "annotations");
 }
 
@@ -230,6 +236,22 @@ static void default_node_class(const kp__cv *c, const char **group, const char *
 	}
 }
 
+/* A member a rule adds to a v1 reference, where Go's order puts it (kind,
+ * name, group; apiVersion stands where group will), so that v1beta1 -> v1 ->
+ * v1beta1 -> v1 writes the same order. */
+static void add_ref_member(kp__cv *c, kp__node *ref, const char *key, const char *value)
+{
+	static const char *const order[] = { "kind", "name", "group", "apiVersion" };
+	size_t k = 0;
+	while (k < 3 && strcmp(order[k], key))
+		k++;
+	const char *before = "";
+	for (size_t i = k + 1; i < 4 && !*before; i++)
+		if (kp__node_get(ref, order[i]))
+			before = order[i];
+	kp__cv_set_before(c, ref, key, kp__cv_new_str(c, value), before);
+}
+
 /* spec (NodeClaim spec or NodePool template spec) of object `what` at
  * `path`: nodeClassRef and kubelet to v1, the annotations set. */
 static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
@@ -246,9 +268,9 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 		default_node_class(c, &dgroup, &dkind);
 		const char *av = kp__cv_str(ref, "apiVersion");
 		const char *kind = kp__cv_str(ref, "kind");
-		if (!kind || !*kind) {
-			if (dkind)
-				kp__cv_set_str(c, ref, "kind", dkind);
+		if ((!kind || !*kind) && dkind) {
+			kp__cv_del(ref, "kind"); /* kind is gone from here on */
+			add_ref_member(c, ref, "kind", dkind);
 		}
 		if (av && *av) {
 			char *group = kp__strdup(av);
@@ -267,6 +289,11 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 			if (dgroup)
 				kp__cv_set_str(c, ref, "group", dgroup);
 		}
+		/* v1's reference has no omitempty: an absent member is "" */
+		static const char *const members[] = { "kind", "name", "group" };
+		for (size_t i = 0; i < 3; i++)
+			if (!kp__node_get(ref, members[i]))
+				add_ref_member(c, ref, members[i], "");
 	} else if (!ref) {
 		/* upstream writes an empty reference (v1 validation refuses it) */
 		kp__node *empty = kp__cv_new(c, KP__N_OBJECT);
@@ -331,6 +358,10 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 		kp__cv_set(c, spec, "nodeClassRef", empty);
 		if (empty)
 			kp__cv_set_str(c, empty, "name", "");
+	} else if (ref->type == KP__N_OBJECT && ref_ann && !strcmp(ref_ann, "null")) {
+		/* the v1beta1 object had no reference: v1beta1 -> v1 -> v1beta1
+		 * gives it back without one (upstream writes {"name":""}) */
+		kp__cv_del(spec, "nodeClassRef");
 	} else if (ref->type == KP__N_OBJECT) {
 		if (ref_ann) {
 			int bad = 0;
@@ -348,6 +379,8 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 			if (kp__cv_del(ref, "group"))
 				kp__cv_report(c, "dropped: %s/%s: %s.nodeClassRef.group", what, name,
 					      path);
+			if (!kp__node_get(ref, "name")) /* no omitempty */
+				kp__cv_set_str(c, ref, "name", "");
 		}
 	}
 	const char *kubelet = annotation(o, KP__CV_KUBELET_ANNOTATION);
@@ -444,9 +477,11 @@ static void nodepool_to_v1(kp__cv *c, kp__node *o)
 				 "WhenUnderutilized -> WhenEmptyOrUnderutilized", name);
 		kp__cv_set_str(c, d, "consolidateAfter", "0s");
 	} else if (!policy) {
-		/* the defaulted WhenUnderutilized: consolidateAfter is 0s */
-		if (kp__node_get(d, "consolidateAfter"))
-			kp__cv_set_str(c, d, "consolidateAfter", "0s");
+		/* the defaulted WhenUnderutilized: consolidateAfter becomes 0s,
+		 * v1's default, so it goes like the policy */
+		if (kp__cv_del(d, "consolidateAfter"))
+			kp__cv_report(c, "dropped: NodePool/%s: spec.disruption.consolidateAfter "
+					 "(WhenUnderutilized, the default policy, has none)", name);
 	} else if (!kp__node_get(d, "consolidateAfter")) {
 		/* a nil NillableDuration marshals as "Never" */
 		kp__cv_set_str(c, d, "consolidateAfter", "Never");

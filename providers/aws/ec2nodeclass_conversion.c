@@ -138,14 +138,18 @@ static void set_annotation(conv *c, cJSON *o, const char *key, const char *value
 	cJSON *ann = meta ? obj(c, meta, "annotations") : NULL;
 	if (ann)
 		set(c, ann, key, cJSON_CreateString(value));
+	else if (!c->rc)
+		c->rc = KP_EINVAL; /* metadata or its annotations are not objects */
 }
 
 static void del_annotation(cJSON *o, const char *key)
 {
 	cJSON *meta = get(o, "metadata");
 	cJSON *ann = get(meta, "annotations");
+	if (!cJSON_IsObject(ann))
+		return;
 	del(ann, key);
-	if (ann && cJSON_GetArraySize(ann) == 0)
+	if (cJSON_GetArraySize(ann) == 0)
 		del(meta, "annotations");
 }
 
@@ -208,8 +212,10 @@ static void ubuntu_to_v1(conv *c, cJSON *o, cJSON *spec)
 static void to_v1(conv *c, cJSON *o)
 {
 	cJSON *spec = obj(c, o, "spec");
-	if (!spec)
+	if (!spec) {
+		c->rc = c->rc ? c->rc : KP_EINVAL; /* spec is not an object */
 		return;
+	}
 	const char *version = annotation(o, ALIAS_VERSION_KEY);
 	char *alias_version = dup(version ? version : "latest");
 	if (!alias_version) {
@@ -301,8 +307,10 @@ static int alias_of(const cJSON *spec, char *family, size_t fsize, const char **
 static void to_v1beta1(conv *c, cJSON *o)
 {
 	cJSON *spec = obj(c, o, "spec");
-	if (!spec)
+	if (!spec) {
+		c->rc = c->rc ? c->rc : KP_EINVAL; /* spec is not an object */
 		return;
+	}
 	const char *ubuntu = annotation(o, UBUNTU_KEY);
 	char family[32] = "";
 	const char *version = NULL;

@@ -122,7 +122,7 @@ static const rule_case rule_cases[] = {
 	  "        evictionMaxPodGracePeriod: 382902\n"
 	  "        imageGCHighThresholdPercent: 382902\n"
 	  "      nodeClassRef: {name: default}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"clusterDNS\\\":[\\\"test-cluster-dns\\\"],\\\"maxPods\\\":9383,\\\"podsPerCore\\\":9334283,\\\"systemReserved\\\":{\\\"system-key\\\":\\\"reserved\\\"},\\\"kubeReserved\\\":{\\\"kube-key\\\":\\\"reserved\\\"},\\\"evictionHard\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoft\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"test-soft-grace\\\":\\\"1h0m0s\\\"},\\\"evictionMaxPodGracePeriod\\\":382902,\\\"imageGCHighThresholdPercent\\\":382902,\\\"cpuCFSQuota\\\":false}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"}}}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"clusterDNS\\\":[\\\"test-cluster-dns\\\"],\\\"maxPods\\\":9383,\\\"podsPerCore\\\":9334283,\\\"systemReserved\\\":{\\\"system-key\\\":\\\"reserved\\\"},\\\"kubeReserved\\\":{\\\"kube-key\\\":\\\"reserved\\\"},\\\"evictionHard\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoft\\\":{\\\"eviction-key\\\":\\\"eviction\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"test-soft-grace\\\":\\\"1h0m0s\\\"},\\\"evictionMaxPodGracePeriod\\\":382902,\\\"imageGCHighThresholdPercent\\\":382902,\\\"cpuCFSQuota\\\":false}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"group\":\"karpenter.k8s.aws\"}}}}}",
 	  "warning: NodePool/a: EC2NodeClass/default is not among the inputs: its kubelet stays in metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion]; move it to the EC2NodeClass's spec.kubelet" },
 	{ "np-ref-group", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1beta1\n"
@@ -147,7 +147,7 @@ static const rule_case rule_cases[] = {
 	  "      nodeClassRef: {name: default}\n"
 	  "status:\n"
 	  "  resources: {cpu: \"5\", memory: 14145G}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"10m\",\"budgets\":[{\"nodes\":\"1545\",\"schedule\":\"@daily\",\"duration\":\"10m\"}]},\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}},\"status\":{\"resources\":{\"cpu\":\"5\",\"memory\":\"14145G\"}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"a\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"10m\",\"budgets\":[{\"nodes\":\"1545\",\"schedule\":\"@daily\",\"duration\":\"10m\"}]},\"template\":{\"spec\":{\"requirements\":[],\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}},\"status\":{\"resources\":{\"cpu\":\"5\",\"memory\":\"14145G\"}}}",
 	  "moved: NodePool/a: spec.disruption.expireAfter -> spec.template.spec.expireAfter" },
 	{ "np-v1-back", KP_CONVERT_V1BETA1,
 	  "apiVersion: karpenter.sh/v1\n"
@@ -377,7 +377,7 @@ static const rule_case rule_cases[] = {
 	  "  kubeletConfiguration: {containerRuntime: containerd, maxPods: 20, evictionSoftGracePeriod: {memory.available: 1m}, evictionSoft: {memory.available: 500Mi}}\n"
 	  "  ttlSecondsUntilExpired: 2592000\n"
 	  "  ttlSecondsAfterEmpty: 30\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"default\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"maxPods\\\":20,\\\"evictionSoft\\\":{\\\"memory.available\\\":\\\"500Mi\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"memory.available\\\":\\\"1m0s\\\"}}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\"},\"template\":{\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-category\",\"operator\":\"In\",\"values\":[\"c\",\"m\",\"r\"]},{\"key\":\"beta.kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"arm64\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"on-demand\"]}],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"720h0m0s\"}}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"default\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\",\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":\"{\\\"maxPods\\\":20,\\\"evictionSoft\\\":{\\\"memory.available\\\":\\\"500Mi\\\"},\\\"evictionSoftGracePeriod\\\":{\\\"memory.available\\\":\\\"1m0s\\\"}}\"}},\"spec\":{\"disruption\":{\"consolidationPolicy\":\"WhenEmpty\",\"consolidateAfter\":\"30s\"},\"template\":{\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-category\",\"operator\":\"In\",\"values\":[\"c\",\"m\",\"r\"]},{\"key\":\"beta.kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"arm64\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"on-demand\"]}],\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"720h0m0s\"}}}}",
 	  "warning: NodePool/default: EC2NodeClass/default is not among the inputs: its kubelet stays in metadata.annotations[compatibility.karpenter.sh/v1beta1-kubelet-conversion]; move it to the EC2NodeClass's spec.kubelet" },
 	{ "prov-provider", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1alpha5\n"
@@ -446,7 +446,7 @@ static const rule_case rule_cases[] = {
 	  "  conditions:\n"
 	  "  - {type: MachineLaunched, status: \"True\", lastTransitionTime: \"2023-01-01T00:00:00Z\"}\n"
 	  "  - {type: Ready, status: \"True\", lastTransitionTime: \"2023-01-01T00:00:00Z\"}\n",
-	  1, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"p-abc\",\"labels\":{\"karpenter.sh/nodepool\":\"p\"},\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\",\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"resources\":{\"requests\":{\"cpu\":\"1\"}},\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"1h0m0s\"},\"status\":{\"providerID\":\"aws:///us-west-2a/i-1\",\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"},{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"}]}}",
+	  1, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"p-abc\",\"labels\":{\"karpenter.sh/nodepool\":\"p\"},\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\",\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"resources\":{\"requests\":{\"cpu\":\"1\"}},\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"1h0m0s\"},\"status\":{\"providerID\":\"aws:///us-west-2a/i-1\",\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"},{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"2023-01-01T00:00:00Z\"}]}}",
 	  "moved: NodeClaim/p-abc: NodePool/p spec.disruption.expireAfter -> spec.expireAfter" },
 	{ "prov-renames", KP_CONVERT_V1,
 	  "apiVersion: karpenter.sh/v1alpha5\n"
@@ -456,7 +456,7 @@ static const rule_case rule_cases[] = {
 	  "  annotations: {karpenter.sh/do-not-evict: \"true\"}\n"
 	  "  requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}, {key: kubernetes.io/os, operator: In, values: [linux]}, {key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.sh/capacity-type, operator: In, values: [spot]}]\n"
 	  "  providerRef: {name: default}\n",
-	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-family\",\"operator\":\"In\",\"values\":[\"m5\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"amd64\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"nodeClassRef\":{\"name\":\"default\",\"kind\":\"EC2NodeClass\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}}}",
+	  0, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\",\"annotations\":{\"compatibility.karpenter.sh/v1beta1-nodeclass-reference\":\"{\\\"name\\\":\\\"default\\\"}\"}},\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"karpenter.sh/do-not-disrupt\":\"true\"}},\"spec\":{\"requirements\":[{\"key\":\"karpenter.k8s.aws/instance-family\",\"operator\":\"In\",\"values\":[\"m5\"]},{\"key\":\"kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"linux\"]},{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\",\"values\":[\"amd64\"]},{\"key\":\"karpenter.sh/capacity-type\",\"operator\":\"In\",\"values\":[\"spot\"]}],\"nodeClassRef\":{\"kind\":\"EC2NodeClass\",\"name\":\"default\",\"group\":\"karpenter.k8s.aws\"},\"expireAfter\":\"Never\"}}}}",
 	  "moved: NodePool/p: spec.disruption.expireAfter -> spec.template.spec.expireAfter" },
 	/* "should not panic when the v1beta1 nodeclassRef is not defined":
 	 * an empty v1 reference (which v1 validation then refuses); the
@@ -563,6 +563,61 @@ START_TEST(round_trip_v1beta1)
 	kp_convert_free(up);
 	kp_convert_free(down);
 	kp_convert_free(again);
+}
+END_TEST
+
+/* Inputs the fuzzer found (tests/fuzz/fuzz_convert.c): once converted to
+ * v1, v1 -> v1beta1 -> v1 gives the same objects. */
+static const char *const fixed_points[] = {
+	/* duplicate keys: the last wins */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\nspec:\n"
+	"  weight: 1\n  template: {spec: {requirements: [], nodeClassRef: {name: x}}}\n  weight: 2\n",
+	/* no nodeClassRef: the "null" annotation */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: []}}}\n",
+	/* a reference of an apiVersion only */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {apiVersion: g/v1}}}}\n",
+	/* consolidateAfter under the defaulted WhenUnderutilized */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {disruption: {consolidateAfter: 60s}, template: {spec: {requirements: [], "
+	"nodeClassRef: {name: x}}}}\n",
+	/* annotations that are not a map are refused, so nothing to check; a
+	 * reference with an unknown member keeps it */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {n_me: x, kind: K}}}}\n",
+};
+
+START_TEST(round_trip_fixed_point)
+{
+	kp_convert *x = convert_ok(fixed_points[_i], KP_CONVERT_V1);
+	char *text = NULL;
+	ck_assert_int_eq(kp_convert_write(&text, NULL, x, KP_FORMAT_JSON, NULL), KP_OK);
+	kp_convert *b = convert_ok(text, KP_CONVERT_V1BETA1);
+	kp_encoded_free(text);
+	ck_assert_int_eq(kp_convert_write(&text, NULL, b, KP_FORMAT_JSON, NULL), KP_OK);
+	kp_convert *x2 = convert_ok(text, KP_CONVERT_V1);
+	kp_encoded_free(text);
+	ck_assert_str_eq(kp_convert_object_json(x2, 0), kp_convert_object_json(x, 0));
+	kp_convert_free(x);
+	kp_convert_free(b);
+	kp_convert_free(x2);
+}
+END_TEST
+
+START_TEST(annotations_not_a_map_are_refused)
+{
+	kp_registry *reg = aws_registry();
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	kp_convert *c = convert_text("apiVersion: karpenter.sh/v1beta1\nkind: NodePool\n"
+				     "metadata: {name: a, annotations: text}\n"
+				     "spec: {template: {spec: {requirements: [], nodeClassRef: "
+				     "{name: x}}}}\n", KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.message, "NodePool/a: metadata.annotations: expected an object");
+	kp_convert_free(c);
+	kp_registry_free(reg);
 }
 END_TEST
 
@@ -843,8 +898,8 @@ START_TEST(third_party_conversion)
 	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"example.com/v1\",\"kind\":"
 			 "\"FooClass\",\"metadata\":{\"name\":\"f\"}}");
 	/* the provider's node class is the default of a reference without kind */
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"nodeClassRef\":{\"name\":"
-				     "\"f\",\"kind\":\"FooClass\",\"group\":\"example.com\"}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"nodeClassRef\":{\"kind\":"
+				     "\"FooClass\",\"name\":\"f\",\"group\":\"example.com\"}"));
 	ck_assert(reported(c, "renamed: FooClass/f: spec.old -> spec.new"));
 	kp_convert_free(c);
 	kp_registry_free(reg);
@@ -1078,6 +1133,9 @@ static Suite *convert_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("round trips");
 	tcase_add_loop_test(tc, round_trip_v1beta1, 0, sizeof(round_trips) / sizeof(round_trips[0]));
+	tcase_add_loop_test(tc, round_trip_fixed_point, 0,
+			    sizeof(fixed_points) / sizeof(fixed_points[0]));
+	tcase_add_test(tc, annotations_not_a_map_are_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kubelet migration");
 	tcase_add_test(tc, kubelet_moves_and_splits);
