@@ -86,6 +86,7 @@ KP_EXPORT void kp_convert_free(kp_convert *c)
 	}
 	kp__free(c->cv.np_names);
 	kp__free(c->cv.np_expire);
+	kp__map_free(&c->cv.np_index);
 	kp_registry_free(c->registry);
 	kp__free(c);
 }
@@ -343,6 +344,24 @@ static int kubelet_class(const kp_convert *c, const kp__node *o)
 
 /* ---- the kubelet migration ------------------------------------------------ */
 
+/* "kind\0name\0": a class's key in the migration's map. */
+static char *class_key(const char *kind, const char *name)
+{
+	size_t k = strlen(kind), n = strlen(name);
+	char *key = kp__malloc(k + n + 2);
+	if (key) {
+		memcpy(key, kind, k + 1);
+		memcpy(key + k + 1, name, n + 1);
+	}
+	return key;
+}
+
+static size_t class_key_len(const char *key)
+{
+	size_t k = strlen(key);
+	return k + 1 + strlen(key + k + 1);
+}
+
 static int same_kubelet(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
@@ -365,9 +384,19 @@ static void migrate_kubelets(kp_convert *c)
 	unsigned char *claimed = kp__calloc(n_out ? n_out : 1, 1);
 	kp__cv_list copies = { NULL, 0, 0 };
 	size_t *copy_of = NULL, cap_copy_of = 0;
+	kp__map classes = { 0 }; /* "kind\0name" of each kubelet class -> its index */
 	if (!first_kubelet || !claimed) {
 		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
 		goto done;
+	}
+	for (size_t i = 0; i < n_out && !cv->rc; i++) {
+		kp__node *cl = c->out.items[i].node;
+		if (!kubelet_class(c, cl))
+			continue;
+		char *key = class_key(kp__cv_kind(cl), kp__cv_name(cl));
+		if (!key || kp__map_put(&classes, key, class_key_len(key), (uint32_t)i, NULL, NULL))
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		kp__free(key);
 	}
 	for (size_t p = 0; p < n_out && !cv->rc; p++) {
 		kp__node *np = c->out.items[p].node;
@@ -391,12 +420,15 @@ static void migrate_kubelets(kp_convert *c)
 		if (!kind_takes)
 			continue;
 		size_t k = (size_t)-1;
-		for (size_t i = 0; i < n_out && k == (size_t)-1; i++) {
-			kp__node *cl = c->out.items[i].node;
-			if (kubelet_class(c, cl) && !strcmp(kp__cv_kind(cl), ref_kind) &&
-			    !strcmp(kp__cv_name(cl), ref_name))
-				k = i;
+		uint32_t found = 0;
+		char *key = class_key(ref_kind, ref_name);
+		if (!key) {
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			break;
 		}
+		if (kp__map_get(&classes, key, class_key_len(key), &found))
+			k = found;
+		kp__free(key);
 		if (k == (size_t)-1) {
 			if (kubelet)
 				kp__cv_report(cv, "warning: NodePool/%s: %s/%s is not among the inputs: "
@@ -480,19 +512,41 @@ static void migrate_kubelets(kp_convert *c)
 		goto done;
 	}
 	merged.cap = n_out + copies.n;
+	/* copies bucketed by class, in the order they were made (linear) */
+	size_t *first = kp__calloc(n_out + 1, sizeof(*first));
+	size_t *order = kp__calloc(copies.n, sizeof(*order));
+	if (!first || !order) {
+		kp__free(first);
+		kp__free(order);
+		kp__free(merged.items);
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		goto done;
+	}
+	for (size_t j = 0; j < copies.n; j++)
+		first[copy_of[j] + 1]++;
+	for (size_t i = 0; i < n_out; i++)
+		first[i + 1] += first[i];
+	for (size_t j = 0, *next = first; j < copies.n; j++)
+		order[next[copy_of[j]]++] = j;
+	/* next[] advanced first[] to each bucket's end: walk it back */
+	for (size_t i = n_out; i-- > 0;)
+		first[i + 1] = first[i];
+	first[0] = 0;
 	for (size_t i = 0; i < n_out; i++) {
 		merged.items[merged.n++] = c->out.items[i];
-		for (size_t j = 0; j < copies.n; j++) {
-			if (copy_of[j] != i)
-				continue;
+		for (size_t k = first[i]; k < first[i + 1]; k++) {
+			size_t j = order[k];
 			merged.items[merged.n] = copies.items[j];
 			merged.items[merged.n++].is_kubelet_class = 1;
 			copies.items[j].node = NULL;
 		}
 	}
+	kp__free(first);
+	kp__free(order);
 	kp__free(c->out.items);
 	c->out = merged;
 done:
+	kp__map_free(&classes);
 	list_dispose(&copies);
 	kp__free(copy_of);
 	kp__free(first_kubelet);
@@ -522,7 +576,16 @@ static void index_nodepools(kp_convert *c)
 				  : kp__cv_provisioner_expire(o, buf, sizeof(buf));
 		if (!exp)
 			continue;
-		cv->np_names[cv->n_np] = kp__strdup(kp__cv_name(o));
+		int inserted = 0;
+		const char *name = kp__cv_name(o);
+		if (kp__map_put(&cv->np_index, name, strlen(name), (uint32_t)cv->n_np, NULL,
+				&inserted)) {
+			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+			return;
+		}
+		if (!inserted)
+			continue; /* the first NodePool of a name counts */
+		cv->np_names[cv->n_np] = kp__strdup(name);
 		cv->np_expire[cv->n_np] = kp__strdup(exp);
 		if (!cv->np_names[cv->n_np] || !cv->np_expire[cv->n_np]) {
 			kp__free(cv->np_names[cv->n_np]);
@@ -532,6 +595,12 @@ static void index_nodepools(kp_convert *c)
 		}
 		cv->n_np++;
 	}
+}
+
+const char *kp__cv_expire_of(const kp__cv *c, const char *name)
+{
+	uint32_t i = 0;
+	return kp__map_gets(&c->np_index, name, &i) ? c->np_expire[i] : NULL;
 }
 
 /* The workloads' pod templates that still carry v1alpha5 annotations. */

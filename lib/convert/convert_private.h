@@ -17,6 +17,7 @@
 
 #include <karpenter/convert.h>
 
+#include "common/map.h"
 #include "document/tree.h"
 #include "kp_internal.h"
 #include "schema/registry.h"
@@ -57,6 +58,7 @@ typedef struct kp__cv {
 	char **np_names;
 	char **np_expire;
 	size_t n_np;
+	kp__map np_index;    /* NodePool name -> its first index in np_names */
 } kp__cv;
 
 /* ---- tree edits (doc.c) ---- */
@@ -75,6 +77,8 @@ void kp__cv_set_before(kp__cv *c, kp__node *obj, const char *key, kp__node *val,
 kp__node *kp__cv_take(kp__node *obj, const char *key);
 /* Remove member key; 1 if it was there. */
 int kp__cv_del(kp__node *obj, const char *key);
+/* Keep only the members named in keep[0..n_keep) (one pass). */
+void kp__cv_keep(kp__node *obj, const char *const *keep, size_t n_keep);
 /* Rename a member in place (keeps its position); 1 if it was there. */
 int kp__cv_rename(kp__cv *c, kp__node *obj, const char *from, const char *to);
 /* The object member key, created (appended) when absent; NULL when the
@@ -94,6 +98,8 @@ char *kp__cv_json(kp__cv *c, const kp__node *n);
 kp__node *kp__cv_parse(kp__cv *c, const char *json, int *bad);
 /* Record a report line (printf-style). */
 void kp__cv_report(kp__cv *c, const char *fmt, ...) KP_PRINTF(2, 3);
+/* The expireAfter NodePool `name` gives its NodeClaims, or NULL. */
+const char *kp__cv_expire_of(const kp__cv *c, const char *name);
 /* Record a failure (the first one wins) and return it. */
 int kp__cv_fail(kp__cv *c, int code, const char *field, const char *fmt, ...) KP_PRINTF(4, 5);
 /* "Kind/name" of an object, for messages: its kind and metadata.name. */

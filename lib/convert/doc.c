@@ -291,3 +291,21 @@ size_t kp__cv_dedupe(kp__cv *c, kp__node *n)
 			dups += kp__cv_dedupe(c, n->items[i]);
 	return dups;
 }
+
+void kp__cv_keep(kp__node *obj, const char *const *keep, size_t n_keep)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < obj->n; i++) {
+		int kept = 0;
+		for (size_t k = 0; k < n_keep && !kept; k++)
+			kept = !strcmp(obj->keys[i], keep[k]);
+		if (!kept) {
+			kp__free(obj->keys[i]);
+			kp__node_free(obj->items[i]);
+			continue;
+		}
+		obj->keys[w] = obj->keys[i];
+		obj->items[w++] = obj->items[i];
+	}
+	obj->n = w;
+}

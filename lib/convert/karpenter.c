@@ -410,16 +410,15 @@ static void keep_status(kp__cv *c, kp__node *o, const char *const *keep, size_t 
 	kp__node *st = kp__node_get(o, "status");
 	if (!st || st->type != KP__N_OBJECT)
 		return;
-	for (size_t i = st->n; i-- > 0;) {
+	for (size_t i = 0; i < st->n; i++) {
 		int kept = 0;
 		for (size_t k = 0; k < n_keep && !kept; k++)
 			kept = !strcmp(st->keys[i], keep[k]);
-		if (kept)
-			continue;
-		kp__cv_report(c, "dropped: %s/%s: status.%s", kp__cv_kind(o), kp__cv_name(o),
-			      st->keys[i]);
-		kp__cv_del(st, st->keys[i]);
+		if (!kept)
+			kp__cv_report(c, "dropped: %s/%s: status.%s", kp__cv_kind(o), kp__cv_name(o),
+				      st->keys[i]);
 	}
+	kp__cv_keep(st, keep, n_keep);
 }
 
 /* ---- NodePool ----------------------------------------------------------- */
@@ -550,10 +549,7 @@ static void nodeclaim_to_v1(kp__cv *c, kp__node *o)
 	/* expireAfter: the NodePool's, when it is among the inputs, else a nil
 	 * NillableDuration ("Never"), as setExpireAfter leaves it. */
 	const char *np = kp__cv_str(kp__cv_path(o, "metadata.labels"), KP__CV_NODEPOOL_LABEL);
-	const char *expire = NULL;
-	for (size_t i = 0; np && i < c->n_np && !expire; i++)
-		if (!strcmp(c->np_names[i], np))
-			expire = c->np_expire[i];
+	const char *expire = np ? kp__cv_expire_of(c, np) : NULL;
 	kp__cv_set_str(c, spec, "expireAfter", expire ? expire : "Never");
 	if (expire)
 		kp__cv_report(c, "moved: NodeClaim/%s: NodePool/%s spec.disruption.expireAfter -> "

@@ -114,13 +114,8 @@ static void trim_metadata(kp__cv *c, kp__node *o)
 {
 	static const char *const keep[] = { "name", "labels", "annotations", "finalizers" };
 	kp__node *meta = kp__cv_obj(c, o, "metadata");
-	for (size_t i = meta ? meta->n : 0; i-- > 0;) {
-		int kept = 0;
-		for (size_t k = 0; k < 4 && !kept; k++)
-			kept = !strcmp(meta->keys[i], keep[k]);
-		if (!kept)
-			kp__cv_del(meta, meta->keys[i]);
-	}
+	if (meta)
+		kp__cv_keep(meta, keep, 4);
 }
 
 static void provisioner_to_v1beta1(kp__cv *c, kp__node *o)
