@@ -2,9 +2,10 @@
 # kubectl-karpenter convert, end to end: upstream's example manifests convert
 # and validate, the CLI contract (formats, stdin, --to, exit codes), the
 # stderr report, the kubelet split and the drift preview.
-# usage: test-convert.sh TOOL SHARED_DATA HAVE_AWS
+# usage: test-convert.sh TOOL SHARED_DATA HAVE_AWS SOURCE_ROOT
 tool=$1
 data=$2
+src=$4
 if [ "$3" != "true" ]; then
 	echo "1..0 # SKIP libkarpenter-aws is not built (EC2NodeClass conversions)"
 	exit 0
@@ -237,5 +238,16 @@ check "drift preview: no NodePool" contains "$errout" \
 check "drift preview: summary" contains "$errout" "drift preview: 1 of 3 NodeClaims would drift"
 run_cmd "$tool" convert --to v1beta1 --drift-preview -f "$tmpd/drift.yaml"
 check "drift preview needs --to v1: exit 2" [ "$rc" -eq 2 ]
+
+# ---- the README's examples are what the tool prints
+cd "$src" || exit 1
+for f in convert-nodepool convert-provisioner; do
+	readme=$(sed -n "/^\$ kubectl-karpenter convert -f tests\/tools\/fixtures\/$f.yaml\$/,/^\`\`\`\$/p" README.md | sed '1d;$d')
+	run_cmd sh -c "\"$tool\" convert -f tests/tools/fixtures/$f.yaml 2>&1"
+	check "README: convert $f" [ -n "$readme" -a "$out" = "$readme" ]
+done
+readme=$(sed -n '/^\$ kubectl-karpenter convert --drift-preview/,/^```$/p' README.md | sed '1,2d;$d')
+run_cmd sh -c "\"$tool\" convert --drift-preview -f tests/tools/fixtures/convert-nodepool.yaml -f tests/tools/fixtures/convert-nodeclaims.yaml 2>&1 >/dev/null | grep drift"
+check "README: drift preview" [ -n "$readme" -a "$out" = "$readme" ]
 
 finish

@@ -317,8 +317,6 @@ static int convert_run(int argc, char **argv, FILE *out, FILE *err)
 			goto fail;
 	if (kp_convert_run(conv, &e))
 		goto fail;
-	for (size_t i = 0; i < kp_convert_report_count(conv); i++)
-		fprintf(err, "%s\n", kp_convert_report_at(conv, i));
 	if (kp_convert_write(&json, &json_len, conv, KP_FORMAT_JSON, &e) ||
 	    (a.format == KP_FORMAT_YAML && kp_convert_write(&text, &len, conv, KP_FORMAT_YAML, &e)))
 		goto fail;
@@ -339,6 +337,9 @@ static int convert_run(int argc, char **argv, FILE *out, FILE *err)
 	else
 		fwrite(json, 1, json_len, out);
 	fflush(out);
+	/* the report after the output, as a terminal shows them */
+	for (size_t i = 0; i < kp_convert_report_count(conv); i++)
+		fprintf(err, "%s\n", kp_convert_report_at(conv, i));
 	rc = a.drift_preview ? drift_preview(res, reg, err) : CLI_OK;
 	goto done;
 fail:
