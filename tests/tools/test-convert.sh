@@ -240,14 +240,14 @@ run_cmd "$tool" convert --to v1beta1 --drift-preview -f "$tmpd/drift.yaml"
 check "drift preview needs --to v1: exit 2" [ "$rc" -eq 2 ]
 
 # ---- the README's examples are what the tool prints
-cd "$src" || exit 1
+fx=$src/tests/tools/fixtures
 for f in convert-nodepool convert-provisioner; do
-	readme=$(sed -n "/^\$ kubectl-karpenter convert -f tests\/tools\/fixtures\/$f.yaml\$/,/^\`\`\`\$/p" README.md | sed '1d;$d')
-	run_cmd sh -c "\"$tool\" convert -f tests/tools/fixtures/$f.yaml 2>&1"
-	check "README: convert $f" [ -n "$readme" -a "$out" = "$readme" ]
+	readme=$(sed -n "/^\$ kubectl-karpenter convert -f tests\/tools\/fixtures\/$f.yaml\$/,/^\`\`\`\$/p" "$src/README.md" | sed '1d;$d')
+	run_cmd sh -c "\"$tool\" convert -f \"$fx/$f.yaml\" 2>&1"
+	check "README: convert $f" sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$readme" "$out"
 done
-readme=$(sed -n '/^\$ kubectl-karpenter convert --drift-preview/,/^```$/p' README.md | sed '1,2d;$d')
-run_cmd sh -c "\"$tool\" convert --drift-preview -f tests/tools/fixtures/convert-nodepool.yaml -f tests/tools/fixtures/convert-nodeclaims.yaml 2>&1 >/dev/null | grep drift"
-check "README: drift preview" [ -n "$readme" -a "$out" = "$readme" ]
+readme=$(sed -n '/^\$ kubectl-karpenter convert --drift-preview/,/^```$/p' "$src/README.md" | sed '1,2d;$d')
+run_cmd sh -c "\"$tool\" convert --drift-preview -f \"$fx/convert-nodepool.yaml\" -f \"$fx/convert-nodeclaims.yaml\" 2>&1 >/dev/null | grep drift"
+check "README: drift preview" sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$readme" "$out"
 
 finish
