@@ -367,6 +367,170 @@ static int same_kubelet(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
+/* The migration's state. */
+typedef struct migration {
+	kp_convert *c;
+	size_t n_out;               /* outputs before any copy */
+	const char **first_kubelet; /* per class: its first NodePool's kubelet */
+	unsigned char *claimed;     /* per class: a NodePool took it */
+	kp__map classes;            /* "kind\0name" of each kubelet class -> index */
+	kp__cv_list copies;         /* the copies, in the order they are made */
+	size_t *copy_of;            /* per copy: its class's index */
+	size_t cap_copy_of;
+} migration;
+
+/* The NodePool's class of a kind that takes kubelets: its index, or -1
+ * (with a warning when the class is missing and there is a kubelet). */
+static size_t class_of(migration *m, const kp__node *np, const char *kubelet)
+{
+	kp__cv *cv = &m->c->cv;
+	const kp__node *ref = kp__cv_path(np, "spec.template.spec.nodeClassRef");
+	const char *kind = kp__cv_str(ref, "kind"), *name = kp__cv_str(ref, "name");
+	const char *group = kp__cv_str(ref, "group");
+	if (!kind || !name || !group)
+		return (size_t)-1;
+	int takes = 0;
+	for (size_t r = 0; r < kp__registry_conversion_count(m->c->registry); r++) {
+		const kp__reg_conversion *rc = kp__registry_conversion(m->c->registry, r);
+		takes |= (rc->ops.flags & KP_CONVERSION_F_KUBELET) &&
+			 !strcmp(rc->node_class_kind, kind) && !strcmp(rc->node_class_group, group);
+	}
+	if (!takes)
+		return (size_t)-1;
+	uint32_t found = 0;
+	char *key = class_key(kind, name);
+	if (!key) {
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		return (size_t)-1;
+	}
+	int have = kp__map_get(&m->classes, key, class_key_len(key), &found);
+	kp__free(key);
+	if (have)
+		return found;
+	if (kubelet)
+		kp__cv_report(cv, "warning: NodePool/%s: %s/%s is not among the inputs: its kubelet "
+				  "stays in metadata.annotations[%s]; move it to the %s's spec.kubelet",
+			      kp__cv_name(np), kind, name, KP__CV_KUBELET_ANNOTATION, kind);
+	return (size_t)-1;
+}
+
+/* The first NodePool of class k gives it its kubelet. */
+static void claim_class(migration *m, const kp__node *np, size_t k, const char *kubelet)
+{
+	kp__cv *cv = &m->c->cv;
+	kp__node *cl = m->c->out.items[k].node;
+	m->claimed[k] = 1;
+	m->first_kubelet[k] = kubelet;
+	if (!kubelet)
+		return;
+	int bad = 0;
+	kp__node *v = kp__cv_parse(cv, kubelet, &bad);
+	kp__node *spec = v ? kp__cv_obj(cv, cl, "spec") : NULL;
+	if (!spec) {
+		kp__node_free(v);
+		return;
+	}
+	kp__cv_set(cv, spec, "kubelet", v);
+	kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s spec.kubelet",
+		      kp__cv_name(np), kp__cv_kind(cl), kp__cv_name(cl));
+}
+
+/* A copy of class k named CLASS-NODEPOOL for a NodePool whose kubelet
+ * differs from the class's, the NodePool pointed at it. */
+static void split_class(migration *m, kp__node *np, size_t k, const char *kubelet)
+{
+	kp__cv *cv = &m->c->cv;
+	const kp__node *cl = m->c->out.items[k].node;
+	kp__node *ref = kp__cv_path(np, "spec.template.spec.nodeClassRef");
+	char *name = kp__strdup_printf("%s-%s", kp__cv_name(cl), kp__cv_name(np));
+	kp__node *copy = kp__cv_copy(cv, cl);
+	kp__node *meta = copy ? kp__cv_obj(cv, copy, "metadata") : NULL;
+	kp__node *spec = copy ? kp__cv_obj(cv, copy, "spec") : NULL;
+	if (m->copies.n == m->cap_copy_of) {
+		size_t cap = m->cap_copy_of ? m->cap_copy_of * 2 : 8;
+		size_t *grown = kp__realloc(m->copy_of, cap * sizeof(*grown));
+		if (grown) {
+			m->copy_of = grown;
+			m->cap_copy_of = cap;
+		}
+	}
+	if (!name || !meta || !spec || m->copies.n == m->cap_copy_of) {
+		kp__free(name);
+		kp__node_free(copy);
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		return;
+	}
+	kp__cv_set_str(cv, meta, "name", name);
+	static const char *const server_set[] = { "uid", "resourceVersion", "creationTimestamp" };
+	for (size_t i = 0; i < 3; i++)
+		kp__cv_del(meta, server_set[i]);
+	kp__cv_del(copy, "status");
+	kp__cv_del(spec, "kubelet");
+	if (kubelet) {
+		int bad = 0;
+		kp__cv_set(cv, spec, "kubelet", kp__cv_parse(cv, kubelet, &bad));
+	}
+	m->copy_of[m->copies.n] = k;
+	if (list_push(&m->copies, copy, 1)) {
+		kp__free(name);
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		return;
+	}
+	const char *kind = kp__cv_kind(cl), *np_name = kp__cv_name(np);
+	kp__cv_report(cv, "split: %s/%s from %s/%s for NodePool/%s (its kubelet differs)", kind,
+		      name, kind, kp__cv_name(cl), np_name);
+	if (kubelet)
+		kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s "
+				  "spec.kubelet", np_name, kind, name);
+	kp__cv_report(cv, "renamed: NodePool/%s: spec.template.spec.nodeClassRef.name: %s -> %s",
+		      np_name, kp__cv_name(cl), name);
+	kp__cv_set_str(cv, ref, "name", name);
+	kp__free(name);
+}
+
+/* The outputs with every class followed by its copies (bucketed: linear). */
+static void place_copies(migration *m)
+{
+	kp__cv *cv = &m->c->cv;
+	kp__cv_list *out = &m->c->out;
+	size_t n_out = m->n_out, n_copies = m->copies.n;
+	kp__cv_item *merged = kp__calloc(n_out + n_copies, sizeof(*merged));
+	size_t *start = kp__calloc(n_out + 1, sizeof(*start));
+	size_t *order = kp__calloc(n_copies, sizeof(*order));
+	if (!merged || !start || !order) {
+		kp__free(merged);
+		kp__free(start);
+		kp__free(order);
+		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
+		return;
+	}
+	for (size_t j = 0; j < n_copies; j++)
+		start[m->copy_of[j] + 1]++;
+	for (size_t i = 0; i < n_out; i++)
+		start[i + 1] += start[i];
+	size_t *fill = start; /* advanced to each bucket's end, then shifted back */
+	for (size_t j = 0; j < n_copies; j++)
+		order[fill[m->copy_of[j]]++] = j;
+	for (size_t i = n_out; i-- > 0;)
+		start[i + 1] = start[i];
+	start[0] = 0;
+	size_t w = 0;
+	for (size_t i = 0; i < n_out; i++) {
+		merged[w++] = out->items[i];
+		for (size_t k = start[i]; k < start[i + 1]; k++) {
+			merged[w] = m->copies.items[order[k]];
+			merged[w++].is_kubelet_class = 1;
+			m->copies.items[order[k]].node = NULL;
+		}
+	}
+	kp__free(out->items);
+	out->items = merged;
+	out->n = w;
+	out->cap = n_out + n_copies;
+	kp__free(start);
+	kp__free(order);
+}
+
 /*
  * Each NodePool's kubelet (its kubelet-conversion annotation) goes into the
  * spec.kubelet of the node class it references. The first NodePool of a
@@ -377,180 +541,45 @@ static int same_kubelet(const char *a, const char *b)
 static void migrate_kubelets(kp_convert *c)
 {
 	kp__cv *cv = &c->cv;
-	size_t n_out = c->out.n;
-	/* per class: the kubelet its first NodePool gave it; the copies, each
-	 * with the index of its class, in the order they are made */
-	const char **first_kubelet = kp__calloc(n_out ? n_out : 1, sizeof(*first_kubelet));
-	unsigned char *claimed = kp__calloc(n_out ? n_out : 1, 1);
-	kp__cv_list copies = { NULL, 0, 0 };
-	size_t *copy_of = NULL, cap_copy_of = 0;
-	kp__map classes = { 0 }; /* "kind\0name" of each kubelet class -> its index */
-	if (!first_kubelet || !claimed) {
+	migration m;
+	memset(&m, 0, sizeof(m));
+	m.c = c;
+	m.n_out = c->out.n;
+	m.first_kubelet = kp__calloc(m.n_out ? m.n_out : 1, sizeof(*m.first_kubelet));
+	m.claimed = kp__calloc(m.n_out ? m.n_out : 1, 1);
+	if (!m.first_kubelet || !m.claimed)
 		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-		goto done;
-	}
-	for (size_t i = 0; i < n_out && !cv->rc; i++) {
+	for (size_t i = 0; i < m.n_out && !cv->rc; i++) {
 		kp__node *cl = c->out.items[i].node;
 		if (!kubelet_class(c, cl))
 			continue;
 		char *key = class_key(kp__cv_kind(cl), kp__cv_name(cl));
-		if (!key || kp__map_put(&classes, key, class_key_len(key), (uint32_t)i, NULL, NULL))
+		if (!key || kp__map_put(&m.classes, key, class_key_len(key), (uint32_t)i, NULL, NULL))
 			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
 		kp__free(key);
 	}
-	for (size_t p = 0; p < n_out && !cv->rc; p++) {
+	for (size_t p = 0; p < m.n_out && !cv->rc; p++) {
 		kp__node *np = c->out.items[p].node;
-		const char *np_av = kp__cv_str(np, "apiVersion");
-		if (strcmp(kp__cv_kind(np), "NodePool") || !np_av || strcmp(np_av, KP__CV_V1))
+		const char *av = kp__cv_str(np, "apiVersion");
+		if (strcmp(kp__cv_kind(np), "NodePool") || !av || strcmp(av, KP__CV_V1))
 			continue;
-		kp__node *ref = kp__cv_path(np, "spec.template.spec.nodeClassRef");
-		const char *ref_kind = kp__cv_str(ref, "kind"), *ref_name = kp__cv_str(ref, "name");
-		const char *ref_group = kp__cv_str(ref, "group");
 		const char *kubelet = kp__cv_str(kp__cv_path(np, "metadata.annotations"),
 						 KP__CV_KUBELET_ANNOTATION);
-		if (!ref_kind || !ref_name || !ref_group)
+		size_t k = class_of(&m, np, kubelet);
+		if (k == (size_t)-1)
 			continue;
-		int kind_takes = 0;
-		for (size_t r = 0; r < kp__registry_conversion_count(c->registry); r++) {
-			const kp__reg_conversion *rc = kp__registry_conversion(c->registry, r);
-			kind_takes |= (rc->ops.flags & KP_CONVERSION_F_KUBELET) &&
-				      !strcmp(rc->node_class_kind, ref_kind) &&
-				      !strcmp(rc->node_class_group, ref_group);
-		}
-		if (!kind_takes)
-			continue;
-		size_t k = (size_t)-1;
-		uint32_t found = 0;
-		char *key = class_key(ref_kind, ref_name);
-		if (!key) {
-			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-			break;
-		}
-		if (kp__map_get(&classes, key, class_key_len(key), &found))
-			k = found;
-		kp__free(key);
-		if (k == (size_t)-1) {
-			if (kubelet)
-				kp__cv_report(cv, "warning: NodePool/%s: %s/%s is not among the inputs: "
-						  "its kubelet stays in metadata.annotations[%s]; "
-						  "move it to the %s's spec.kubelet",
-					      kp__cv_name(np), ref_kind, ref_name,
-					      KP__CV_KUBELET_ANNOTATION, ref_kind);
-			continue;
-		}
-		if (!claimed[k]) {
-			claimed[k] = 1;
-			first_kubelet[k] = kubelet;
-			if (!kubelet)
-				continue;
-			int bad = 0;
-			kp__node *v = kp__cv_parse(cv, kubelet, &bad);
-			kp__node *spec = v ? kp__cv_obj(cv, c->out.items[k].node, "spec") : NULL;
-			if (!spec) {
-				kp__node_free(v);
-				continue;
-			}
-			kp__cv_set(cv, spec, "kubelet", v);
-			kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s "
-					  "spec.kubelet", kp__cv_name(np), ref_kind, ref_name);
-			continue;
-		}
-		if (same_kubelet(first_kubelet[k], kubelet))
-			continue;
-		/* a copy of the class for this NodePool */
-		char *name = kp__strdup_printf("%s-%s", ref_name, kp__cv_name(np));
-		kp__node *copy = kp__cv_copy(cv, c->out.items[k].node);
-		kp__node *meta = copy ? kp__cv_obj(cv, copy, "metadata") : NULL;
-		kp__node *spec = copy ? kp__cv_obj(cv, copy, "spec") : NULL;
-		if (copies.n == cap_copy_of) {
-			size_t cap = cap_copy_of ? cap_copy_of * 2 : 8;
-			size_t *grown = kp__realloc(copy_of, cap * sizeof(*grown));
-			if (grown) {
-				copy_of = grown;
-				cap_copy_of = cap;
-			}
-		}
-		if (!name || !meta || !spec || copies.n == cap_copy_of) {
-			kp__free(name);
-			kp__node_free(copy);
-			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-			break;
-		}
-		kp__cv_set_str(cv, meta, "name", name);
-		kp__cv_del(meta, "uid");
-		kp__cv_del(meta, "resourceVersion");
-		kp__cv_del(meta, "creationTimestamp");
-		kp__cv_del(copy, "status");
-		kp__cv_del(spec, "kubelet");
-		if (kubelet) {
-			int bad = 0;
-			kp__cv_set(cv, spec, "kubelet", kp__cv_parse(cv, kubelet, &bad));
-		}
-		copy_of[copies.n] = k;
-		if (list_push(&copies, copy, 1)) {
-			kp__free(name);
-			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-			break;
-		}
-		kp__cv_report(cv, "split: %s/%s from %s/%s for NodePool/%s (its kubelet differs)",
-			      ref_kind, name, ref_kind, ref_name, kp__cv_name(np));
-		if (kubelet)
-			kp__cv_report(cv, "moved: NodePool/%s: spec.template.spec.kubelet -> %s/%s "
-					  "spec.kubelet", kp__cv_name(np), ref_kind, name);
-		kp__cv_report(cv, "renamed: NodePool/%s: spec.template.spec.nodeClassRef.name: %s -> "
-				  "%s", kp__cv_name(np), ref_name, name);
-		kp__cv_set_str(cv, ref, "name", name); /* ref_name is gone from here on */
-		kp__free(name);
+		if (!m.claimed[k])
+			claim_class(&m, np, k, kubelet);
+		else if (!same_kubelet(m.first_kubelet[k], kubelet))
+			split_class(&m, np, k, kubelet);
 	}
-	if (cv->rc || !copies.n)
-		goto done;
-	/* every class followed by its copies */
-	kp__cv_list merged = { NULL, 0, 0 };
-	merged.items = kp__calloc(n_out + copies.n, sizeof(*merged.items));
-	if (!merged.items) {
-		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-		goto done;
-	}
-	merged.cap = n_out + copies.n;
-	/* copies bucketed by class, in the order they were made (linear) */
-	size_t *first = kp__calloc(n_out + 1, sizeof(*first));
-	size_t *order = kp__calloc(copies.n, sizeof(*order));
-	if (!first || !order) {
-		kp__free(first);
-		kp__free(order);
-		kp__free(merged.items);
-		kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
-		goto done;
-	}
-	for (size_t j = 0; j < copies.n; j++)
-		first[copy_of[j] + 1]++;
-	for (size_t i = 0; i < n_out; i++)
-		first[i + 1] += first[i];
-	for (size_t j = 0, *next = first; j < copies.n; j++)
-		order[next[copy_of[j]]++] = j;
-	/* next[] advanced first[] to each bucket's end: walk it back */
-	for (size_t i = n_out; i-- > 0;)
-		first[i + 1] = first[i];
-	first[0] = 0;
-	for (size_t i = 0; i < n_out; i++) {
-		merged.items[merged.n++] = c->out.items[i];
-		for (size_t k = first[i]; k < first[i + 1]; k++) {
-			size_t j = order[k];
-			merged.items[merged.n] = copies.items[j];
-			merged.items[merged.n++].is_kubelet_class = 1;
-			copies.items[j].node = NULL;
-		}
-	}
-	kp__free(first);
-	kp__free(order);
-	kp__free(c->out.items);
-	c->out = merged;
-done:
-	kp__map_free(&classes);
-	list_dispose(&copies);
-	kp__free(copy_of);
-	kp__free(first_kubelet);
-	kp__free(claimed);
+	if (!cv->rc && m.copies.n)
+		place_copies(&m);
+	kp__map_free(&m.classes);
+	list_dispose(&m.copies);
+	kp__free(m.copy_of);
+	kp__free(m.first_kubelet);
+	kp__free(m.claimed);
 }
 
 /* ---- running -------------------------------------------------------------- */
@@ -595,12 +624,6 @@ static void index_nodepools(kp_convert *c)
 		}
 		cv->n_np++;
 	}
-}
-
-const char *kp__cv_expire_of(const kp__cv *c, const char *name)
-{
-	uint32_t i = 0;
-	return kp__map_gets(&c->np_index, name, &i) ? c->np_expire[i] : NULL;
 }
 
 /* The workloads' pod templates that still carry v1alpha5 annotations. */

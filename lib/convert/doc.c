@@ -309,3 +309,9 @@ void kp__cv_keep(kp__node *obj, const char *const *keep, size_t n_keep)
 	}
 	obj->n = w;
 }
+
+const char *kp__cv_expire_of(const kp__cv *c, const char *name)
+{
+	uint32_t i = 0;
+	return kp__map_gets(&c->np_index, name, &i) ? c->np_expire[i] : NULL;
+}

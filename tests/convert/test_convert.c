@@ -685,6 +685,26 @@ START_TEST(kubelet_moves_and_splits)
 }
 END_TEST
 
+/* Copies of two classes made in interleaved order land after their own
+ * class each, in the order they were made. */
+START_TEST(kubelet_splits_of_two_classes)
+{
+	kp_convert *c = convert_ok(CLASS("a") CLASS("b")
+				   NODEPOOL("p1", "a", "      kubelet: {maxPods: 1}\n")
+				   NODEPOOL("p2", "b", "      kubelet: {maxPods: 1}\n")
+				   NODEPOOL("p3", "b", "      kubelet: {maxPods: 3}\n")
+				   NODEPOOL("p4", "a", "      kubelet: {maxPods: 4}\n")
+				   NODEPOOL("p5", "a", "      kubelet: {maxPods: 5}\n"), KP_CONVERT_V1);
+	static const char *const order[] = { "a", "a-p4", "a-p5", "b", "b-p3", "p1", "p2", "p3",
+					     "p4", "p5" };
+	ck_assert_uint_eq(kp_convert_object_count(c), 10);
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_str_eq(name_of(c, i), order[i]);
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 2), "\"kubelet\":{\"maxPods\":5}"));
+	kp_convert_free(c);
+}
+END_TEST
+
 START_TEST(kubelet_without_class_stays_annotated)
 {
 	kp_convert *c = convert_ok(NODEPOOL("a", "missing", "      kubelet: {maxPods: 10}\n"),
@@ -1139,6 +1159,7 @@ static Suite *convert_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kubelet migration");
 	tcase_add_test(tc, kubelet_moves_and_splits);
+	tcase_add_test(tc, kubelet_splits_of_two_classes);
 	tcase_add_test(tc, kubelet_without_class_stays_annotated);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
