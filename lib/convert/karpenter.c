@@ -345,6 +345,24 @@ static void restore_ref(kp__cv *c, kp__node *ref, kp__node *v)
 	kp__node_free(v);
 }
 
+/* A compatibility annotation's JSON object (heap tree), or NULL after
+ * recording the failure, in upstream's words ("unmarshaling WHAT
+ * annotation"). */
+static kp__node *annotation_object(kp__cv *c, const kp__node *o, const char *key,
+				   const char *text, const char *what)
+{
+	int bad = 0;
+	kp__node *v = kp__cv_parse(c, text, &bad);
+	if (v && v->type == KP__N_OBJECT)
+		return v;
+	kp__node_free(v);
+	if (!c->rc)
+		kp__cv_fail(c, KP_EINVAL, "metadata.annotations",
+			    "%s/%s: metadata.annotations[%s]: unmarshaling %s annotation: not a "
+			    "JSON object", kp__cv_kind(o), kp__cv_name(o), key, what);
+	return NULL;
+}
+
 /* spec back to v1beta1 from the annotations. */
 static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 			    const char *path)
@@ -364,16 +382,10 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 		kp__cv_del(spec, "nodeClassRef");
 	} else if (ref->type == KP__N_OBJECT) {
 		if (ref_ann) {
-			int bad = 0;
-			kp__node *v = kp__cv_parse(c, ref_ann, &bad);
-			if (bad || (v && v->type != KP__N_OBJECT)) {
-				kp__node_free(v);
-				kp__cv_fail(c, KP_EINVAL, "metadata.annotations",
-					    "%s/%s: metadata.annotations[%s]: unmarshaling "
-					    "nodeClassRef annotation: not a JSON object", what, name,
-					    KP__CV_NODECLASS_ANNOTATION);
+			kp__node *v = annotation_object(c, o, KP__CV_NODECLASS_ANNOTATION, ref_ann,
+							"nodeClassRef");
+			if (!v)
 				return;
-			}
 			restore_ref(c, ref, v);
 		} else {
 			if (kp__cv_del(ref, "group"))
@@ -385,16 +397,10 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 	}
 	const char *kubelet = annotation(o, KP__CV_KUBELET_ANNOTATION);
 	if (kubelet) {
-		int bad = 0;
-		kp__node *v = kp__cv_parse(c, kubelet, &bad);
-		if (bad || (v && v->type != KP__N_OBJECT)) {
-			kp__node_free(v);
-			kp__cv_fail(c, KP_EINVAL, "metadata.annotations",
-				    "%s/%s: metadata.annotations[%s]: unmarshaling kubelet config "
-				    "annotation: not a JSON object", what, name,
-				    KP__CV_KUBELET_ANNOTATION);
+		kp__node *v = annotation_object(c, o, KP__CV_KUBELET_ANNOTATION, kubelet,
+						"kubelet config");
+		if (!v)
 			return;
-		}
 		kp__cv_set_before(c, spec, "kubelet", v, "nodeClassRef");
 		kp__cv_report(c, "moved: %s/%s: metadata.annotations[%s] -> %s.kubelet", what, name,
 			      KP__CV_KUBELET_ANNOTATION, path);

@@ -929,11 +929,12 @@ END_TEST
 
 /* ---- upstream's example manifests -------------------------------------------- */
 
-/* Every v1beta1 example converts; v1 -> v1beta1 -> v1 gives the same v1. */
-START_TEST(v1beta1_examples_convert)
+/* Call fn on the text of each *.yaml file of a shared-data folder; the
+ * number of files. */
+static size_t each_example(const char *folder, void (*fn)(const char *file, const char *text))
 {
 	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", kp_test_data_path("manifests/v1beta1"));
+	snprintf(dir, sizeof(dir), "%s", kp_test_data_path(folder));
 	DIR *d = opendir(dir);
 	ck_assert_ptr_nonnull(d);
 	struct dirent *de;
@@ -946,29 +947,40 @@ START_TEST(v1beta1_examples_convert)
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		size_t len = 0;
 		char *text = kp_test_read_file(path, &len);
-		kp_convert *c = convert_ok(text, KP_CONVERT_V1);
-		char *v1 = NULL;
-		ck_assert_int_eq(kp_convert_write(&v1, NULL, c, KP_FORMAT_JSON, NULL), KP_OK);
-		for (size_t i = 0; i < kp_convert_object_count(c); i++)
-			ck_assert_msg(!strstr(kp_convert_object_json(c, i), "v1beta1\",\"kind"),
-				      "%s: object %zu not converted", de->d_name, i);
-		kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
-		char *beta = NULL;
-		ck_assert_int_eq(kp_convert_write(&beta, NULL, down, KP_FORMAT_JSON, NULL), KP_OK);
-		kp_convert *up = convert_ok(beta, KP_CONVERT_V1);
-		ck_assert_uint_eq(kp_convert_object_count(up), kp_convert_object_count(c));
-		for (size_t i = 0; i < kp_convert_object_count(c); i++)
-			ck_assert_str_eq(kp_convert_object_json(up, i), kp_convert_object_json(c, i));
-		kp_encoded_free(v1);
-		kp_encoded_free(beta);
-		kp_convert_free(c);
-		kp_convert_free(down);
-		kp_convert_free(up);
+		fn(de->d_name, text);
 		free(text);
 		files++;
 	}
 	closedir(d);
-	ck_assert_uint_ge(files, 20);
+	return files;
+}
+
+static void v1beta1_example(const char *file, const char *text)
+{
+	kp_convert *c = convert_ok(text, KP_CONVERT_V1);
+	char *v1 = NULL;
+	ck_assert_int_eq(kp_convert_write(&v1, NULL, c, KP_FORMAT_JSON, NULL), KP_OK);
+	for (size_t i = 0; i < kp_convert_object_count(c); i++)
+		ck_assert_msg(!strstr(kp_convert_object_json(c, i), "v1beta1\",\"kind"),
+			      "%s: object %zu not converted", file, i);
+	kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
+	char *beta = NULL;
+	ck_assert_int_eq(kp_convert_write(&beta, NULL, down, KP_FORMAT_JSON, NULL), KP_OK);
+	kp_convert *up = convert_ok(beta, KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(up), kp_convert_object_count(c));
+	for (size_t i = 0; i < kp_convert_object_count(c); i++)
+		ck_assert_str_eq(kp_convert_object_json(up, i), kp_convert_object_json(c, i));
+	kp_encoded_free(v1);
+	kp_encoded_free(beta);
+	kp_convert_free(c);
+	kp_convert_free(down);
+	kp_convert_free(up);
+}
+
+/* Every v1beta1 example converts; v1 -> v1beta1 -> v1 gives the same v1. */
+START_TEST(v1beta1_examples_convert)
+{
+	ck_assert_uint_ge(each_example("manifests/v1beta1", v1beta1_example), 20);
 }
 END_TEST
 
@@ -1110,38 +1122,24 @@ START_TEST(v1beta1_examples_differ_as_the_rules_say)
 }
 END_TEST
 
+static void v1alpha5_example(const char *file, const char *text)
+{
+	kp_convert *c = convert_ok(text, KP_CONVERT_V1);
+	ck_assert_uint_ge(kp_convert_object_count(c), 2);
+	for (size_t i = 0; i < kp_convert_object_count(c); i++) {
+		const char *j = kp_convert_object_json(c, i);
+		ck_assert_msg(!strncmp(j, "{\"apiVersion\":\"karpenter.sh/v1\"", 31) ||
+			      !strncmp(j, "{\"apiVersion\":\"karpenter.k8s.aws/v1\"", 36),
+			      "%s: object %zu: %s", file, i, j);
+	}
+	kp_convert_free(c);
+}
+
 /* Every v1alpha5 example converts to v1 objects only (they validate:
  * tests/tools/test-convert.sh). */
 START_TEST(v1alpha5_examples_convert)
 {
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", kp_test_data_path("manifests/v1alpha5"));
-	DIR *d = opendir(dir);
-	ck_assert_ptr_nonnull(d);
-	struct dirent *de;
-	size_t files = 0;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml"))
-			continue;
-		char path[8192];
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		size_t len = 0;
-		char *text = kp_test_read_file(path, &len);
-		kp_convert *c = convert_ok(text, KP_CONVERT_V1);
-		ck_assert_uint_ge(kp_convert_object_count(c), 2);
-		for (size_t i = 0; i < kp_convert_object_count(c); i++) {
-			const char *j = kp_convert_object_json(c, i);
-			ck_assert_msg(!strncmp(j, "{\"apiVersion\":\"karpenter.sh/v1\"", 31) ||
-				      !strncmp(j, "{\"apiVersion\":\"karpenter.k8s.aws/v1\"", 36),
-				      "%s: object %zu: %s", de->d_name, i, j);
-		}
-		kp_convert_free(c);
-		free(text);
-		files++;
-	}
-	closedir(d);
-	ck_assert_uint_ge(files, 9);
+	ck_assert_uint_ge(each_example("manifests/v1alpha5", v1alpha5_example), 9);
 }
 END_TEST
 
