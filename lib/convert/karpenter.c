@@ -538,19 +538,26 @@ static void nodepool_to_v1beta1(kp__cv *c, kp__node *o)
 
 /* ---- NodeClaim ---------------------------------------------------------- */
 
+/* An object's spec, created when absent; NULL (the failure recorded) when
+ * it is not an object. */
+static kp__node *spec_of(kp__cv *c, kp__node *o)
+{
+	kp__node *spec = kp__cv_obj(c, o, "spec");
+	if (!spec && !c->rc)
+		kp__cv_fail(c, KP_EINVAL, "spec", "%s/%s: spec: expected an object",
+			    kp__cv_kind(o), kp__cv_name(o));
+	return spec;
+}
+
 static const char *const nodeclaim_status[] = { "nodeName", "providerID", "imageID",
 						 "capacity", "allocatable", "conditions" };
 
 static void nodeclaim_to_v1(kp__cv *c, kp__node *o)
 {
 	const char *name = kp__cv_name(o);
-	kp__node *spec = kp__cv_obj(c, o, "spec");
-	if (!spec) {
-		if (!c->rc)
-			kp__cv_fail(c, KP_EINVAL, "spec", "NodeClaim/%s: spec: expected an object",
-				    name);
+	kp__node *spec = spec_of(c, o);
+	if (!spec)
 		return;
-	}
 	spec_to_v1(c, o, spec, "NodeClaim", "spec");
 	/* expireAfter: the NodePool's, when it is among the inputs, else a nil
 	 * NillableDuration ("Never"), as setExpireAfter leaves it. */
@@ -566,13 +573,9 @@ static void nodeclaim_to_v1(kp__cv *c, kp__node *o)
 static void nodeclaim_to_v1beta1(kp__cv *c, kp__node *o)
 {
 	const char *name = kp__cv_name(o);
-	kp__node *spec = kp__cv_obj(c, o, "spec");
-	if (!spec) {
-		if (!c->rc)
-			kp__cv_fail(c, KP_EINVAL, "spec", "NodeClaim/%s: spec: expected an object",
-				    name);
+	kp__node *spec = spec_of(c, o);
+	if (!spec)
 		return;
-	}
 	if (kp__cv_del(spec, "expireAfter"))
 		kp__cv_report(c, "dropped: NodeClaim/%s: spec.expireAfter", name);
 	if (kp__cv_del(spec, "terminationGracePeriod"))
