@@ -414,14 +414,16 @@ static size_t class_of(migration *m, const kp__node *np, const char *kubelet)
 	return (size_t)-1;
 }
 
-/* The first NodePool of class k gives it its kubelet. */
-static void claim_class(migration *m, const kp__node *np, size_t k, const char *kubelet)
+/* The first NodePool of class k gives it its kubelet (a NodePool that was
+ * already v1 only holds the class as it is). */
+static void claim_class(migration *m, const kp__node *np, size_t k, const char *kubelet,
+			int converted)
 {
 	kp__cv *cv = &m->c->cv;
 	kp__node *cl = m->c->out.items[k].node;
 	m->claimed[k] = 1;
 	m->first_kubelet[k] = kubelet;
-	if (!kubelet)
+	if (!kubelet || !converted)
 		return;
 	int bad = 0;
 	kp__node *v = kp__cv_parse(cv, kubelet, &bad);
@@ -558,20 +560,25 @@ static void migrate_kubelets(kp_convert *c)
 			kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
 		kp__free(key);
 	}
-	for (size_t p = 0; p < m.n_out && !cv->rc; p++) {
-		kp__node *np = c->out.items[p].node;
-		const char *av = kp__cv_str(np, "apiVersion");
-		if (strcmp(kp__cv_kind(np), "NodePool") || !av || strcmp(av, KP__CV_V1))
-			continue;
-		const char *kubelet = kp__cv_str(kp__cv_path(np, "metadata.annotations"),
-						 KP__CV_KUBELET_ANNOTATION);
-		size_t k = class_of(&m, np, kubelet);
-		if (k == (size_t)-1)
-			continue;
-		if (!m.claimed[k])
-			claim_class(&m, np, k, kubelet);
-		else if (!same_kubelet(m.first_kubelet[k], kubelet))
-			split_class(&m, np, k, kubelet);
+	/* NodePools that were v1 already pass through: they hold their
+	 * classes first, as they are; then the converted ones, in order */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t p = 0; p < m.n_out && !cv->rc; p++) {
+			kp__node *np = c->out.items[p].node;
+			const char *av = kp__cv_str(np, "apiVersion");
+			if ((int)c->out.items[p].converted != pass ||
+			    strcmp(kp__cv_kind(np), "NodePool") || !av || strcmp(av, KP__CV_V1))
+				continue;
+			const char *kubelet = kp__cv_str(kp__cv_path(np, "metadata.annotations"),
+							 KP__CV_KUBELET_ANNOTATION);
+			size_t k = class_of(&m, np, pass ? kubelet : NULL);
+			if (k == (size_t)-1)
+				continue;
+			if (!m.claimed[k])
+				claim_class(&m, np, k, kubelet, pass);
+			else if (pass && !same_kubelet(m.first_kubelet[k], kubelet))
+				split_class(&m, np, k, kubelet);
+		}
 	}
 	if (!cv->rc && m.copies.n)
 		place_copies(&m);

@@ -705,6 +705,40 @@ START_TEST(kubelet_splits_of_two_classes)
 }
 END_TEST
 
+/* Objects already at v1 pass through: a v1 NodePool's kubelet annotation
+ * (a webhook's) is left alone, and a v1 NodePool holds its class before
+ * converted ones, so a converted NodePool with another kubelet splits. */
+START_TEST(kubelet_migration_leaves_v1_alone)
+{
+	const char *v1 =
+		"{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\",\"metadata\":"
+		"{\"name\":\"default\"},\"spec\":{\"amiSelectorTerms\":[{\"alias\":\"al2023@latest\"}],"
+		"\"role\":\"r\"}}\n"
+		"{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":\"old\","
+		"\"annotations\":{\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":"
+		"\"{\\\"maxPods\\\":7}\"}},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],"
+		"\"nodeClassRef\":{\"group\":\"karpenter.k8s.aws\",\"kind\":\"EC2NodeClass\","
+		"\"name\":\"default\"}}}}}\n";
+	kp_convert *c = convert_ok(v1, KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(c), 2);
+	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
+	kp_convert_free(c);
+	char *mixed = NULL;
+	size_t n = strlen(v1) + 512;
+	mixed = malloc(n);
+	snprintf(mixed, n, "%s%s", v1, "{\"apiVersion\":\"karpenter.sh/v1beta1\",\"kind\":\"NodePool\","
+		 "\"metadata\":{\"name\":\"new\"},\"spec\":{\"template\":{\"spec\":{\"requirements\":[],"
+		 "\"kubelet\":{\"maxPods\":9},\"nodeClassRef\":{\"name\":\"default\"}}}}}");
+	c = convert_ok(mixed, KP_CONVERT_V1);
+	free(mixed);
+	ck_assert_uint_eq(kp_convert_object_count(c), 4);
+	ck_assert_str_eq(name_of(c, 1), "default-new");
+	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"kubelet\":{\"maxPods\":9}"));
+	kp_convert_free(c);
+}
+END_TEST
+
 START_TEST(kubelet_without_class_stays_annotated)
 {
 	kp_convert *c = convert_ok(NODEPOOL("a", "missing", "      kubelet: {maxPods: 10}\n"),
@@ -1158,6 +1192,7 @@ static Suite *convert_suite(void)
 	tc = tcase_create("kubelet migration");
 	tcase_add_test(tc, kubelet_moves_and_splits);
 	tcase_add_test(tc, kubelet_splits_of_two_classes);
+	tcase_add_test(tc, kubelet_migration_leaves_v1_alone);
 	tcase_add_test(tc, kubelet_without_class_stays_annotated);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
