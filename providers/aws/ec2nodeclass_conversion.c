@@ -451,10 +451,10 @@ static cJSON *tag_sets(conv *c, const cJSON *selector, const char *const *keys, 
 }
 
 /* A v1alpha1 selector map as v1 selector terms: its ids (aws::ids, or
- * aws-ids) each a term of their own; else, for AMIs, owners x names x tag
+ * aws-ids) each a term of their own, then, for AMIs, owners x names x tag
  * combinations (aws::owners, aws::name), for subnets and security groups
- * the tag combinations. v1 does not combine an id with other fields in a
- * term: with ids, the other keys are dropped (the ids select). */
+ * the tag combinations (karpenter-convert's expansion, with the ids apart:
+ * a v1 term cannot combine an id with other fields). */
 static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, int ami)
 {
 	size_t n = (size_t)cJSON_GetArraySize(selector), n_tags = 0;
@@ -481,12 +481,14 @@ static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, i
 	cJSON *terms = cJSON_CreateArray();
 	if (ids) {
 		if (n_tags || names || owners) {
-			size_t m = strlen(path) + 160;
+			size_t m = strlen(path) + 200;
 			char *detail = malloc(m);
 			if (detail) {
-				snprintf(detail, m, "%s: all but aws::ids (the ids select; a v1 term "
-					 "cannot combine an id with other fields)", path);
-				report(c, "dropped", detail);
+				snprintf(detail, m, "%s: aws::ids and the other keys became separate "
+					 "terms (a v1 term cannot combine an id with other fields), "
+					 "which v1 ORs where v1alpha1 ANDed them: check the selection",
+					 path);
+				report(c, "warning", detail);
 				free(detail);
 			}
 		}
@@ -502,8 +504,10 @@ static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, i
 			set(c, t, "id", cJSON_CreateString(v->valuestring));
 		}
 		cJSON_Delete(values);
-		free(keys);
-		return terms;
+		if (!n_tags && !names && !owners) {
+			free(keys);
+			return terms;
+		}
 	}
 	cJSON *sets = tag_sets(c, selector, keys, n_tags);
 	cJSON *owner_list = owners ? split_values(c, owners) : cJSON_CreateArray();
