@@ -236,6 +236,43 @@ check "drift preview: requirements drift" contains "$errout" \
 check "drift preview: no NodePool" contains "$errout" \
 	"drift: NodeClaim/orphan: unknown: the NodeClaim has no karpenter.sh/nodepool label"
 check "drift preview: summary" contains "$errout" "drift preview: 1 of 3 NodeClaims would drift"
+# the node class's static drift: its hash against the NodeClaim's, at the
+# same hash version (upstream's areStaticFieldsDrifted)
+cat >"$tmpd/classdrift.yaml" <<'EOF'
+apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata: {name: default}
+spec: {amiFamily: AL2023, role: r, subnetSelectorTerms: [{id: subnet-1}], securityGroupSelectorTerms: [{id: sg-1}]}
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata: {name: default}
+spec: {template: {spec: {requirements: [], nodeClassRef: {name: default}}}}
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodeClaim
+metadata:
+  name: stale
+  labels: {karpenter.sh/nodepool: default}
+  annotations: {karpenter.k8s.aws/ec2nodeclass-hash: "1", karpenter.k8s.aws/ec2nodeclass-hash-version: v6}
+spec: {requirements: [], nodeClassRef: {name: default}}
+status:
+  conditions: [{type: Launched, status: "True", lastTransitionTime: "2024-01-01T00:00:00Z"}]
+---
+apiVersion: karpenter.sh/v1beta1
+kind: NodeClaim
+metadata:
+  name: older
+  labels: {karpenter.sh/nodepool: default}
+  annotations: {karpenter.k8s.aws/ec2nodeclass-hash: "1", karpenter.k8s.aws/ec2nodeclass-hash-version: v2}
+spec: {requirements: [], nodeClassRef: {name: default}}
+status:
+  conditions: [{type: Launched, status: "True", lastTransitionTime: "2024-01-01T00:00:00Z"}]
+EOF
+run_cmd "$tool" convert --drift-preview -f "$tmpd/classdrift.yaml"
+check "drift preview: node class hash" contains "$errout" \
+	"drift: NodeClaim/stale: drifted (NodeClassDrift): its EC2NodeClass/default hash differs from the NodeClaim's"
+check "drift preview: node class hash of another version" contains "$errout" "drift: NodeClaim/older: not drifted"
 run_cmd "$tool" convert --to v1beta1 --drift-preview -f "$tmpd/drift.yaml"
 check "drift preview needs --to v1: exit 2" [ "$rc" -eq 2 ]
 
