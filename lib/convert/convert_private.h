@@ -79,6 +79,9 @@ kp__node *kp__cv_take(kp__node *obj, const char *key);
 int kp__cv_del(kp__node *obj, const char *key);
 /* Keep only the members named in keep[0..n_keep) (one pass). */
 void kp__cv_keep(kp__node *obj, const char *const *keep, size_t n_keep);
+/* Remove knative's "severity" from status.conditions (metav1.Condition,
+ * which v1 and v1.0's v1beta1 hold, has none), reporting each. */
+void kp__cv_drop_severity(kp__cv *c, const kp__node *o);
 /* Rename a member in place (keeps its position); 1 if it was there. */
 int kp__cv_rename(kp__cv *c, kp__node *obj, const char *from, const char *to);
 /* The object member key, created (appended) when absent; NULL when the

@@ -315,3 +315,12 @@ const char *kp__cv_expire_of(const kp__cv *c, const char *name)
 	uint32_t i = 0;
 	return kp__map_gets(&c->np_index, name, &i) ? c->np_expire[i] : NULL;
 }
+
+void kp__cv_drop_severity(kp__cv *c, const kp__node *o)
+{
+	kp__node *conds = kp__cv_path(o, "status.conditions");
+	for (size_t i = 0; conds && conds->type == KP__N_ARRAY && i < conds->n; i++)
+		if (kp__cv_del(conds->items[i], "severity"))
+			kp__cv_report(c, "dropped: %s/%s: status.conditions[%zu].severity",
+				      kp__cv_kind(o), kp__cv_name(o), i);
+}

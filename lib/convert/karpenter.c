@@ -425,6 +425,7 @@ static void keep_status(kp__cv *c, kp__node *o, const char *const *keep, size_t 
 				      st->keys[i]);
 	}
 	kp__cv_keep(st, keep, n_keep);
+	kp__cv_drop_severity(c, o);
 }
 
 /* ---- NodePool ----------------------------------------------------------- */

@@ -261,6 +261,7 @@ static void machine_to_v1beta1(kp__cv *c, kp__node *o)
 		kp__cv_set_str(c, conds->items[i], "type", renamed);
 		kp__free(renamed);
 	}
+	kp__cv_drop_severity(c, o);
 	kp__cv_set_str(c, o, "apiVersion", KP__CV_V1BETA1);
 	kp__cv_set_str(c, o, "kind", "NodeClaim");
 	kp__cv_report(c, "renamed: Machine/%s -> NodeClaim/%s", name, name);

@@ -899,6 +899,22 @@ START_TEST(instance_profile_is_kept)
 }
 END_TEST
 
+/* knative's condition severity (v1alpha5 Machines) has no place in
+ * metav1.Condition: dropped, reported, and the output validates. */
+START_TEST(machine_condition_severity_is_dropped)
+{
+	kp_convert *c = convert_ok("apiVersion: karpenter.sh/v1alpha5\nkind: Machine\n"
+				   "metadata: {name: m}\nspec: {requirements: [], "
+				   "machineTemplateRef: {name: d}}\nstatus:\n  conditions:\n"
+				   "  - {type: MachineLaunched, status: \"True\", severity: Info}\n",
+				   KP_CONVERT_V1);
+	const char *j = kp_convert_object_json(c, 0);
+	ck_assert_ptr_nonnull(strstr(j, "\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\"}]"));
+	ck_assert(reported(c, "dropped: Machine/m: status.conditions[0].severity"));
+	kp_convert_free(c);
+}
+END_TEST
+
 /* ---- a third-party provider's conversion through the registry ------------------- */
 
 static int foo_convert(void *self, const char *json, const char *api_version, const char *kind,
@@ -1202,6 +1218,7 @@ static Suite *convert_suite(void)
 	tcase_add_test(tc, third_party_conversion);
 	tcase_add_test(tc, launch_template_is_refused);
 	tcase_add_test(tc, instance_profile_is_kept);
+	tcase_add_test(tc, machine_condition_severity_is_dropped);
 	suite_add_tcase(s, tc);
 	DIR *d = opendir(kp_test_data_path("manifests/v1beta1"));
 	if (d) {
