@@ -244,11 +244,6 @@ static int provider_convert(kp_convert *c, const kp__node *o, const char *av, co
 		if (r)
 			return kp__cv_fail(cv, r, e.field, "%s", e.message[0] ? e.message :
 					   kp_strerror(r));
-		if (rc->ops.flags & KP_CONVERSION_F_KUBELET)
-			for (size_t k = first; k < c->out.n; k++)
-				c->out.items[k].is_kubelet_class =
-					!strcmp(kp__cv_kind(c->out.items[k].node),
-						rc->node_class_kind);
 		return KP_OK;
 	}
 	return KP_ENOTSUP;
@@ -278,7 +273,6 @@ static int provider_prepass(kp_convert *c, kp__node **o, const char *kind, kp__c
 			c->out.n = first;
 			return kp__cv_fail(&c->cv, KP_ENOMEM, NULL, "out of memory");
 		}
-		extra->items[extra->n - 1].is_kubelet_class = c->out.items[i].is_kubelet_class;
 	}
 	c->out.n = first;
 	return KP_OK;
@@ -313,13 +307,11 @@ static int convert_v1alpha5(kp_convert *c, kp__node **o, const char *av, const c
 		*o = NULL;
 	}
 	for (size_t i = 0; r == KP_OK && i < extra.n; i++) {
-		uint32_t kc = extra.items[i].is_kubelet_class;
 		if (list_push(&c->out, extra.items[i].node, 1)) {
 			extra.items[i].node = NULL;
 			r = kp__cv_fail(cv, KP_ENOMEM, NULL, "out of memory");
 			break;
 		}
-		c->out.items[c->out.n - 1].is_kubelet_class = kc;
 		extra.items[i].node = NULL;
 	}
 	list_dispose(&extra);
@@ -520,8 +512,7 @@ static void place_copies(migration *m)
 	for (size_t i = 0; i < n_out; i++) {
 		merged[w++] = out->items[i];
 		for (size_t k = start[i]; k < start[i + 1]; k++) {
-			merged[w] = m->copies.items[order[k]];
-			merged[w++].is_kubelet_class = 1;
+			merged[w++] = m->copies.items[order[k]];
 			m->copies.items[order[k]].node = NULL;
 		}
 	}

@@ -36,7 +36,6 @@
 typedef struct kp__cv_item {
 	kp__node *node;   /* heap tree, owned */
 	uint32_t converted; /* made by this run from an object of another version */
-	uint32_t is_kubelet_class; /* a node class taking NodePools' kubelets */
 } kp__cv_item;
 
 typedef struct kp__cv_list {
