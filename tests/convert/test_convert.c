@@ -1020,6 +1020,15 @@ static void v1beta1_example(const char *file, const char *text)
 	ck_assert_uint_eq(kp_convert_object_count(up), kp_convert_object_count(c));
 	for (size_t i = 0; i < kp_convert_object_count(c); i++)
 		ck_assert_str_eq(kp_convert_object_json(up, i), kp_convert_object_json(c, i));
+	/* the YAML output reads back to the same objects */
+	char *yaml = NULL;
+	ck_assert_int_eq(kp_convert_write(&yaml, NULL, c, KP_FORMAT_YAML, NULL), KP_OK);
+	kp_convert *again = convert_ok(yaml, KP_CONVERT_V1);
+	ck_assert_uint_eq(kp_convert_object_count(again), kp_convert_object_count(c));
+	for (size_t i = 0; i < kp_convert_object_count(c); i++)
+		ck_assert_str_eq(kp_convert_object_json(again, i), kp_convert_object_json(c, i));
+	kp_encoded_free(yaml);
+	kp_convert_free(again);
 	kp_encoded_free(v1);
 	kp_encoded_free(beta);
 	kp_convert_free(c);
