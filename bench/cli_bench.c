@@ -120,8 +120,7 @@ static void run_once(const char *const *files, size_t n_files, const char *catal
 	r->s[BUILD] = t2 - t1;
 	r->s[SOLVE] = t3 - t2;
 	r->s[ENCODE] = t4 - t3;
-	for (size_t i = 0; i < in.manifests.count; i++)
-		r->in_bytes += in.manifests.items[i].len;
+	r->in_bytes = in.manifests.read;
 	r->out_bytes = written;
 	r->pods = kp_sched_result_pod_count(res);
 	r->nodeclaims = kp_sched_result_nodeclaim_count(res);

@@ -195,6 +195,52 @@ int kp_decode(kp_decode_result **out, const char *data, size_t len,
 	      const kp_decode_options *opts, kp_error *err);
 
 /**
+ * @brief Reads input for kp_decode_read.
+ *
+ * Fills @p buf with 1 to @p cap bytes and sets *n_read, or sets *n_read to
+ * 0 at the input's end. A failure returns a negative kp_status (KP_EIO for
+ * an I/O error) and may describe it in @p err, which kp_decode_read passes
+ * on to its caller.
+ * @since 0.1
+ */
+typedef int (*kp_read_fn)(void *ctx, char *buf, size_t cap, size_t *n_read, kp_error *err);
+
+/**
+ * @brief Decode a JSON or YAML stream read piece by piece: kp_decode for an
+ *        input that is not in memory (a file, a pipe from kubectl).
+ *
+ * The result, errors and limits are kp_decode's for the same bytes; only
+ * memory differs: what is held is a window of the input as large as the
+ * largest document (or List item), not the input. With KP_FORMAT_AUTO the
+ * format is told from the first non-blank byte as kp_decode does.
+ *
+ * Fields no decision reads are skipped without being built: members of an
+ * object of a kind whose unknown fields are ignored (the core Kubernetes
+ * kinds: Pod, Node, ...) that its schema does not have (managedFields,
+ * status.images, containers' env and probes, ...), and everything but apiVersion,
+ * kind, metadata.name and metadata.namespace of a kind the registry does
+ * not know. They are still checked as JSON or YAML (a syntax error in one
+ * is reported), and a repeated key is still seen. Karpenter's kinds and
+ * registered provider kinds are read whole (strict decoding names every
+ * unknown field), and so is every object in lenient mode. kp_decode does
+ * the same.
+ *
+ * @param[out] out the result; NULL on failure
+ * @param[in] read called until it reports the end or fails; never after
+ *            this call returns
+ * @param[in] ctx passed to @p read
+ * @param[in] opts options, or NULL for KP_DECODE_OPTIONS_INIT;
+ *            max_bytes bounds the bytes read (KP_ERANGE past it)
+ * @param[out] err optional error detail
+ * @return as kp_decode; KP_EIO or the status @p read returned when it failed
+ * @since 0.1
+ * Ownership: the caller owns *out.
+ * Thread-safety: safe (as @p read is).
+ */
+int kp_decode_read(kp_decode_result **out, kp_read_fn read, void *ctx,
+		   const kp_decode_options *opts, kp_error *err);
+
+/**
  * @brief Decode a stream that holds exactly one object of @p kind (empty
  *        documents aside) and return it: kp_decode, the checks, and
  *        kp_decode_result_take in one call.

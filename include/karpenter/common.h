@@ -47,7 +47,8 @@ enum kp_status {
 	KP_ERANGE = -8,        /**< value out of the representable range */
 	KP_EPARSE = -9,        /**< malformed text (quantity, selector, ...) */
 	KP_EINCOMPATIBLE = -10, /**< inputs are valid but cannot be combined */
-	KP_ECREATE = -11       /**< a provider failed to launch an instance (CreateError) */
+	KP_ECREATE = -11,      /**< a provider failed to launch an instance (CreateError) */
+	KP_EIO = -12           /**< an input could not be read (kp_decode_read's reader) */
 };
 
 /** Size of kp_error::message, including the terminating NUL. */

@@ -333,7 +333,88 @@ static int decode_document(void *ctx, size_t index, kp__node *d, int items_strea
 	return decode_object(st, d, where, index, 0, 0, 0);
 }
 
-KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
+/*
+ * What the parsers may skip (kp__doc_sink.root_scope/member_scope): a
+ * scope is the kp__type of the object being read, for a kind whose unknown
+ * fields are ignored, or one of two markers for a kind the registry does
+ * not know, of which only the kind, apiVersion, name and namespace are read
+ * (decode_object). Karpenter's and registered providers' kinds are strict
+ * (every unknown field is named), Lists are read whole, and lenient mode
+ * keeps everything (a repeated "kind" may change the object's kind there).
+ */
+static const char scope_unknown_kind, scope_unknown_meta;
+
+static const void *root_scope(void *ctx, const char *api_version, const char *kind)
+{
+	dstate *st = ctx;
+	if ((st->opts->flags & KP_DECODE_LENIENT) || is_list_kind(kind))
+		return NULL;
+	uint32_t k = kp_registry_lookup(st->r->registry, api_version, kind);
+	if (k == KP_KIND_UNKNOWN)
+		return &scope_unknown_kind;
+	const kp__kind_info *info = kp__registry_kind_info(st->r->registry, k);
+	return info && !info->karpenter ? info->type : NULL;
+}
+
+static const void *member_scope(void *ctx, const void *scope, const char *key, int *skip)
+{
+	(void)ctx;
+	if (scope == &scope_unknown_kind) {
+		*skip = strcmp(key, "kind") != 0 && strcmp(key, "apiVersion") != 0 &&
+			strcmp(key, "metadata") != 0;
+		return *skip || key[0] != 'm' ? NULL : &scope_unknown_meta;
+	}
+	if (scope == &scope_unknown_meta) {
+		*skip = strcmp(key, "name") != 0 && strcmp(key, "namespace") != 0;
+		return NULL;
+	}
+	int known = 0;
+	const kp__type *t = kp__schema_member(scope, key, &known);
+	*skip = !known;
+	return t;
+}
+
+/* Read ahead to tell the format: up to the first non-blank byte, which
+ * the parse then reads again (rd->head) so that line numbers stay right. */
+static int read_head(kp__reader *rd, char **out, size_t *out_len, kp_error *err)
+{
+	char *head = NULL;
+	size_t have = 0, cap = 0, i = 0;
+	for (;;) {
+		if (have == cap) {
+			cap = cap ? cap * 2 : 4096;
+			char *nh = kp__realloc(head, cap);
+			if (!nh) {
+				kp__free(head);
+				return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+			}
+			head = nh;
+		}
+		size_t got = 0;
+		int rc = kp__reader_read(rd, head + have, cap - have, &got, err);
+		if (rc) {
+			kp__free(head);
+			return rc;
+		}
+		have += got;
+		if (i == 0 && have >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
+			i = 3;
+		while (i < have && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' ||
+				    head[i] == '\n'))
+			i++;
+		/* a non-blank byte past a possible byte order mark, or the end */
+		if (!got || (i < have && have >= 3))
+			break;
+	}
+	rd->head = head;
+	rd->head_len = have;
+	*out = head;
+	*out_len = have;
+	return KP_OK;
+}
+
+/* kp_decode and kp_decode_read: @p data (or, with @p rd, what it reads). */
+static int decode_input(kp_decode_result **out, const char *data, size_t len, kp__reader *rd,
 			const kp_decode_options *opts, kp_error *err)
 {
 	kp_decode_options defaults = KP_DECODE_OPTIONS_INIT;
@@ -366,6 +447,13 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 	b.text = 0;
 	b.max_depth = opts->max_depth ? opts->max_depth : KP_DECODE_DEFAULT_MAX_DEPTH;
 
+	char *head = NULL;
+	if (rd) {
+		rd->max_bytes = max_bytes;
+		if ((rc = read_head(rd, &head, &len, err)) != KP_OK)
+			return rc;
+		data = head;
+	}
 	uint32_t format = opts->format;
 	if (format == KP_FORMAT_AUTO) {
 		size_t i = 0;
@@ -376,21 +464,28 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 		format = i < len && data[i] == '{' ? KP_FORMAT_JSON : KP_FORMAT_YAML;
 	}
 	kp_decode_result *r = kp__calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		kp__free(head);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
 	r->registry = kp__registry_ref(opts->registry);
-	/* Each document (and each item of a JSON List) is decoded as soon as
-	 * it is parsed and its tree released: memory holds one document's
-	 * tree at a time, not the stream's. */
+	/* Each document (and each item of a List) is decoded as soon as it
+	 * is parsed and its tree released: memory holds one document's tree
+	 * at a time, not the stream's. */
 	dstate st;
 	memset(&st, 0, sizeof(st));
 	st.r = r;
 	st.opts = opts;
 	st.err = err;
 	st.mark_objects = SIZE_MAX;
-	kp__doc_sink sink = { decode_document, items_begin, decode_list_item, &st };
-	rc = format == KP_FORMAT_JSON ? kp__json_parse_each(data ? data : "", len, &b, &sink, err)
-				      : kp__yaml_parse_each(data ? data : "", len, &b, &sink, err);
+	kp__doc_sink sink = { decode_document, items_begin, decode_list_item, &st, root_scope,
+			      member_scope };
+	if (rd)
+		rc = format == KP_FORMAT_JSON ? kp__json_read_each(rd, &b, &sink, err)
+					      : kp__yaml_read_each(rd, &b, &sink, err);
+	else
+		rc = format == KP_FORMAT_JSON ? kp__json_parse_each(data ? data : "", len, &b, &sink, err)
+					      : kp__yaml_parse_each(data ? data : "", len, &b, &sink, err);
 	if (rc == KP_OK && r->dropped_warnings) {
 		char msg[96];
 		snprintf(msg, sizeof(msg), "%zu more warnings not shown", r->dropped_warnings + 1);
@@ -401,12 +496,33 @@ KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
 		if (add_warning(r, msg) != KP_OK)
 			rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
+	kp__free(head);
 	if (rc) {
 		kp_decode_result_free(r);
 		return rc;
 	}
 	*out = r;
 	return KP_OK;
+}
+
+KP_EXPORT int kp_decode(kp_decode_result **out, const char *data, size_t len,
+			const kp_decode_options *opts, kp_error *err)
+{
+	return decode_input(out, data, len, NULL, opts, err);
+}
+
+KP_EXPORT int kp_decode_read(kp_decode_result **out, kp_read_fn read, void *ctx,
+			     const kp_decode_options *opts, kp_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (!read)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	kp__reader rd;
+	memset(&rd, 0, sizeof(rd));
+	rd.read = read;
+	rd.ctx = ctx;
+	return decode_input(out, NULL, 0, &rd, opts, err);
 }
 
 KP_EXPORT int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *object,

@@ -23,6 +23,7 @@ KP_EXPORT const char *kp_strerror(int status)
 	case KP_EPARSE: return "malformed input";
 	case KP_EINCOMPATIBLE: return "incompatible";
 	case KP_ECREATE: return "launch failed";
+	case KP_EIO: return "input could not be read";
 	default: return "unknown status";
 	}
 }

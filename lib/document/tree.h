@@ -197,12 +197,53 @@ typedef struct kp__doc_sink {
 	int (*items_begin)(void *ctx, size_t doc_index);
 	int (*item)(void *ctx, size_t doc_index, size_t item_index, kp__node *item);
 	void *ctx;
+	/*
+	 * Optional (both or neither): the members the sink will read, so
+	 * that the parser skips the others without building them. Once a
+	 * root object (a document, an item of a streamed List) has both an
+	 * "apiVersion" and a "kind" string, root_scope() gives its scope
+	 * (NULL: keep everything). member_scope() tells for a member of an
+	 * object with a scope whether to skip it (*skip = 1: its value is
+	 * checked as usual, then dropped, and a null stands in for it so
+	 * that a repeated key is still seen) and else the scope of its value
+	 * (NULL: keep everything below; an array passes its scope on to its
+	 * elements). Members read before the scope is known are kept.
+	 */
+	const void *(*root_scope)(void *ctx, const char *api_version, const char *kind);
+	const void *(*member_scope)(void *ctx, const void *scope, const char *key, int *skip);
 } kp__doc_sink;
 
 int kp__json_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
 			kp_error *err);
 int kp__yaml_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
 			kp_error *err);
+
+/*
+ * An input read piece by piece (kp_decode_read): @p head holds bytes read
+ * ahead (to tell the format) that come first. The parsers read through
+ * kp__reader_read, which counts bytes against max_bytes (KP_ERANGE past
+ * it) and checks what the caller's function returns.
+ */
+typedef struct kp__reader {
+	int (*read)(void *ctx, char *buf, size_t cap, size_t *n_read, kp_error *err);
+	void *ctx;
+	const char *head;
+	size_t head_len;
+	size_t max_bytes;
+	size_t total; /* bytes read so far */
+} kp__reader;
+
+/* Up to @p cap bytes into @p buf; *got = 0 at the input's end. */
+int kp__reader_read(kp__reader *r, char *buf, size_t cap, size_t *got, kp_error *err);
+
+/* The first window of kp__json_read_each (1 MiB): it doubles while a unit
+ * does not fit in half of it. Never changed by the library; tests shrink
+ * it so that a window ends inside every kind of token. */
+extern size_t kp__json_window;
+
+/* The streaming parses of an input read through @p r (see above). */
+int kp__json_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
+int kp__yaml_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
 /* YAML block-style text of a tree (one document, no "---"). */
 void kp__yaml_write(kp__buf *out, const kp__node *n);
 

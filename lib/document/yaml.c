@@ -267,6 +267,10 @@ static int yaml_style_float(const char *s)
 /* Type of a plain scalar; for numbers, num receives the JSON text. */
 static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_size, int *boolean)
 {
+	/* Every word of the lists below starts with one of these (or is
+	 * empty): most scalars are strings or numbers decided without them. */
+	if (s[0] && !strchr("~nNyYtTfFoO.<", s[0]))
+		goto not_a_word;
 	if (in_list(s, null_words))
 		return RES_NULL;
 	if (in_list(s, yes_words)) {
@@ -281,6 +285,7 @@ static enum res resolve_plain(const char *s, size_t len, char *num, size_t num_s
 		return RES_INF_NAN;
 	if (strcmp(s, "<<") == 0)
 		return RES_MERGE;
+not_a_word:;
 	char c = s[0];
 	int inf_nan;
 	if (c == '.') {
@@ -315,6 +320,11 @@ typedef struct frame {
 	kp__node *merges; /* values of "<<" keys, in order, or NULL */
 	int streamed;     /* the top-level "items" sequence: elements go to the sink */
 	size_t streamed_n; /* elements streamed so far */
+	/* What the sink reads of this node (kp__doc_sink.root_scope): */
+	const void *scope; /* a mapping's members, or a sequence's elements; NULL: all */
+	int root;          /* a document or List item: the scope comes with its kind */
+	int skipping;      /* the pending key's value is being skipped */
+	size_t skip_depth; /* collections open inside the skipped value */
 } frame;
 
 typedef struct yparser {
@@ -349,6 +359,10 @@ typedef struct yparser {
 	size_t anchor_sets; /* anchors defined so far (redefinitions too) */
 	size_t item_anchors; /* anchor_sets when the current streamed element began */
 	size_t item_live;   /* live nodes when the current streamed element began */
+	/* kp__yaml_read_each: the input, read as libyaml asks for it */
+	kp__reader *rd;
+	int read_rc;        /* the reader's error, which libyaml reports as its own */
+	kp_error read_err;
 } yparser;
 
 static size_t sat_add(size_t a, size_t b)
@@ -608,6 +622,74 @@ static int stream_item(yparser *y, frame *f, kp__node *v)
 	return consume(y, v, anchored);
 }
 
+static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_t line);
+
+/*
+ * Skipping what the sink does not read (kp__doc_sink.member_scope). A
+ * value event for a mapping with a scope first asks whether its pending
+ * key is read; a skipped value's events are checked and dropped (a
+ * collection in it is only counted) and, once it is complete, a null
+ * stands in for it. An anchored node in a skipped value is built all the
+ * same, since an alias elsewhere may copy it, and kept aside.
+ */
+static frame *top_frame(yparser *y)
+{
+	return y->depth ? &y->stack[y->depth - 1] : NULL;
+}
+
+/* Before a value (not a key) goes to the top frame: 1 when it is skipped. */
+static int value_skipped(yparser *y, const void **scope)
+{
+	frame *f = top_frame(y);
+	*scope = NULL;
+	if (!f)
+		return 0;
+	if (f->skipping)
+		return 1;
+	if (f->node->type == KP__N_ARRAY) {
+		*scope = f->scope;
+		return 0;
+	}
+	if (!f->scope || !f->key || f->key_is_merge)
+		return 0;
+	int skip = 0;
+	*scope = y->sink->member_scope(y->sink->ctx, f->scope, f->key, &skip);
+	if (skip) {
+		*scope = NULL;
+		f->skipping = 1;
+		f->skip_depth = 0;
+	}
+	return skip;
+}
+
+/* The end of a skipped value when it was the last of its events. */
+static int skip_done(yparser *y, frame *f, size_t line)
+{
+	if (f->skip_depth)
+		return KP_OK;
+	f->skipping = 0;
+	kp__node *n = kp__node_new(y->b, KP__N_NULL, (uint32_t)line + 1, &y->over);
+	if (!n)
+		return yerr_budget(y, line);
+	return attach(y, n, 0, 0, line);
+}
+
+/* A root mapping (a document, a List item) learns its scope from its
+ * "apiVersion" and "kind". */
+static void root_member(yparser *y, frame *f, const char *key, const kp__node *v)
+{
+	if (!f->root || !v || v->type != KP__N_STRING)
+		return;
+	if (strcmp(key, "apiVersion") != 0 && strcmp(key, "kind") != 0)
+		return;
+	const kp__node *api = kp__node_get(f->node, "apiVersion");
+	const kp__node *kind = kp__node_get(f->node, "kind");
+	if (!api || !kind || api->type != KP__N_STRING || kind->type != KP__N_STRING)
+		return;
+	f->root = 0;
+	f->scope = y->sink->root_scope(y->sink->ctx, api->text, kind->text);
+}
+
 /* A finished value: attach it to the open container or make it the root. */
 static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_t line)
 {
@@ -617,6 +699,10 @@ static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_
 		return KP_OK;
 	}
 	frame *f = &y->stack[y->depth - 1];
+	if (f->skipping) { /* an anchored node inside a skipped value */
+		int rc = consume(y, v, 1);
+		return rc ? rc : skip_done(y, f, line);
+	}
 	if (f->streamed)
 		return stream_item(y, f, v);
 	if (f->node->type == KP__N_ARRAY) {
@@ -661,6 +747,8 @@ static int attach(yparser *y, kp__node *v, int is_merge_key, int anchored, size_
 	f->key = NULL;
 	if (kp__node_add(f->node, k, v) != KP_OK)
 		return kp__error(y->err, KP_ENOMEM, NULL, "out of memory");
+	if (f->root)
+		root_member(y, f, k, v);
 	return KP_OK;
 }
 
@@ -696,6 +784,12 @@ static int on_scalar(yparser *y, yaml_event_t *ev)
 	size_t line = ev->start_mark.line;
 	if (strlen(val) != len)
 		return yerr_at(y, line, "NUL character in scalar is not supported");
+	/* A key is never skipped; a value may be. */
+	const void *scope;
+	frame *top = top_frame(y);
+	int is_key = top && !top->skipping && top->node->type == KP__N_OBJECT && !top->key &&
+		     !top->key_is_merge;
+	int skipped = !is_key && y->sink && y->sink->member_scope && value_skipped(y, &scope);
 	const unsigned char *tag = ev->data.scalar.tag;
 	const char *st = short_tag(tag);
 	int plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -727,6 +821,10 @@ static int on_scalar(yparser *y, yaml_event_t *ev)
 	}
 	/* Any other tag (!!str, !!timestamp, custom or "!"): the text. */
 
+	if (r == RES_INF_NAN)
+		return yerr_at(y, line, "json: unsupported value: %s", val);
+	if (skipped && !ev->data.scalar.anchor)
+		return skip_done(y, top_frame(y), line);
 	kp__node *n = NULL;
 	switch (r) {
 	case RES_NULL:
@@ -768,15 +866,25 @@ static int on_start(yparser *y, yaml_event_t *ev, int mapping)
 		return kp__error(y->err, KP_ERANGE, NULL,
 				 "document %zu: line %zu: document nests deeper than %u levels", y->doc,
 				 line + 1, (unsigned)y->b->max_depth);
+	const unsigned char *anchor_name = mapping ? ev->data.mapping_start.anchor
+						   : ev->data.sequence_start.anchor;
+	const void *scope = NULL;
+	frame *parent = top_frame(y);
+	int root = y->sink && y->sink->root_scope && mapping &&
+		   (!parent || (parent->streamed && !parent->skipping));
+	if (y->sink && y->sink->member_scope && value_skipped(y, &scope) && !anchor_name) {
+		parent->skip_depth++;
+		return KP_OK;
+	}
 	kp__node *n = kp__node_new(y->b, mapping ? KP__N_OBJECT : KP__N_ARRAY, (uint32_t)line + 1,
 				   &y->over);
 	if (!n)
 		return yerr_budget(y, line);
-	const unsigned char *anchor_name = mapping ? ev->data.mapping_start.anchor
-						   : ev->data.sequence_start.anchor;
 	frame *f = &y->stack[y->depth];
 	memset(f, 0, sizeof(*f));
 	f->node = n;
+	f->scope = scope;
+	f->root = root;
 	if (anchor_name) {
 		f->anchor = dup_or_null(anchor_name);
 		if (!f->anchor) {
@@ -791,7 +899,7 @@ static int on_start(yparser *y, yaml_event_t *ev, int mapping)
 	 * end, which the sink sorts out). */
 	const frame *top = &y->stack[0];
 	if (!mapping && y->depth == 2 && y->sink && y->sink->item &&
-	    top->node->type == KP__N_OBJECT && top->key && !top->key_is_merge &&
+	    top->node->type == KP__N_OBJECT && top->key && !top->key_is_merge && !top->scope &&
 	    strcmp(top->key, "items") == 0) {
 		f->streamed = 1;
 		y->doc_streamed = 1;
@@ -813,6 +921,10 @@ static int on_end(yparser *y, yaml_event_t *ev)
 	size_t line = ev->start_mark.line;
 	frame *f = &y->stack[y->depth - 1];
 	int rc;
+	if (f->skipping) { /* a collection inside a skipped value */
+		f->skip_depth--;
+		return skip_done(y, f, line);
+	}
 	if (f->merges) {
 		rc = apply_merges(y, f, line);
 		if (rc == KP_ENOMEM)
@@ -854,6 +966,12 @@ static int on_alias(yparser *y, yaml_event_t *ev)
 	kp__node *target = anchor_get(y, name);
 	if (!target)
 		return yerr_at(y, line, "unknown anchor '%s' referenced", name);
+	const void *scope;
+	frame *top = top_frame(y);
+	int is_key = top && !top->skipping && top->node->type == KP__N_OBJECT && !top->key &&
+		     !top->key_is_merge;
+	if (!is_key && y->sink && y->sink->member_scope && value_skipped(y, &scope))
+		return skip_done(y, top, line);
 	y->expanded = 1;
 	kp__node *copy = kp__node_copy(y->b, target, &y->over);
 	if (!copy)
@@ -904,25 +1022,48 @@ static int document_done(yparser *y, kp__node *list)
 	return rc;
 }
 
-static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b,
-		    const kp__doc_sink *sink, kp_error *err);
+static int yaml_run(kp__node **docs, const char *data, size_t len, kp__reader *rd,
+		    kp__budget *b, const kp__doc_sink *sink, kp_error *err);
 
 int kp__yaml_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err)
 {
-	return yaml_run(docs, data, len, b, NULL, err);
+	return yaml_run(docs, data, len, NULL, b, NULL, err);
 }
 
 int kp__yaml_parse_each(const char *data, size_t len, kp__budget *b, const kp__doc_sink *sink,
 			kp_error *err)
 {
 	kp__node *docs = NULL;
-	int rc = yaml_run(&docs, data, len, b, sink, err);
+	int rc = yaml_run(&docs, data, len, NULL, b, sink, err);
 	kp__node_free(docs); /* the empty list: every document went to the sink */
 	return rc;
 }
 
-static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b,
-		    const kp__doc_sink *sink, kp_error *err)
+int kp__yaml_read_each(kp__reader *rd, kp__budget *b, const kp__doc_sink *sink, kp_error *err)
+{
+	kp__node *docs = NULL;
+	int rc = yaml_run(&docs, NULL, 0, rd, b, sink, err);
+	kp__node_free(docs);
+	return rc;
+}
+
+/* libyaml's read handler: 1 with *size_read bytes (0 at the end), 0 on
+ * failure (kept for yaml_run to report). The node limit grows with what
+ * has been read, as it does with the input's size. */
+static int read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+	yparser *y = data;
+	size_t got = 0;
+	y->read_rc = kp__reader_read(y->rd, (char *)buffer, size, &got, &y->read_err);
+	if (y->read_rc)
+		return 0;
+	*size_read = got;
+	y->input_cap = sat_add(y->input_cap, got);
+	return 1;
+}
+
+static int yaml_run(kp__node **docs, const char *data, size_t len, kp__reader *rd,
+		    kp__budget *b, const kp__doc_sink *sink, kp_error *err)
 {
 	yparser y;
 	memset(&y, 0, sizeof(y));
@@ -939,12 +1080,24 @@ static int yaml_run(kp__node **docs, const char *data, size_t len, kp__budget *b
 		kp__free(y.stack);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+	if (rd) {
+		y.rd = rd;
+		y.input_cap = b->max_nodes;
+		yaml_parser_set_input(&y.parser, read_handler, &y);
+	} else {
+		yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+	}
 	int rc = KP_OK;
 	for (;;) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&y.parser, &ev)) {
-			rc = parser_error(&y);
+			if (y.read_rc) {
+				rc = y.read_rc;
+				if (err)
+					*err = y.read_err;
+			} else {
+				rc = parser_error(&y);
+			}
 			break;
 		}
 		int done = 0;

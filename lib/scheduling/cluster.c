@@ -21,6 +21,7 @@
 
 #include "common/sized.h"
 #include "sched_private.h"
+#include "state/state.h"
 #include "schema/schema.h"
 
 /* ------------------------------------------------------------------ */
@@ -303,49 +304,48 @@ static int node_is_state_node(const kp_node *node, const char **pid)
 	return 1;
 }
 
-/* The state nodes: Nodes (with the NodeClaim of the same provider ID),
- * then NodeClaims with a provider ID and no Node (upstream UpdateNodeClaim). */
+/* The state nodes: Nodes (with the NodeClaim of the same provider ID,
+ * paired by lib/state's rule), then NodeClaims with a provider ID and no
+ * Node (upstream UpdateNodeClaim). */
 static int nodes_collect(struct kp_cluster *c, const kp_cluster_spec *spec, sc_node *nodes,
 			 size_t *n_out, kp_error *err)
 {
 	size_t n = 0;
 	uint8_t *nc_used = kp__calloc(spec->n_nodeclaims + 1, 1);
-	if (!nc_used)
-		return KP_ENOMEM;
-	int rc = KP_OK;
+	const char **pids = kp__calloc(spec->n_nodes + 1, sizeof(*pids));
+	size_t *pairs = kp__calloc(spec->n_nodes + 1, sizeof(*pairs));
+	int rc = nc_used && pids && pairs ? KP_OK : KP_ENOMEM;
 	for (size_t i = 0; i < spec->n_nodes && rc == KP_OK; i++) {
 		const kp_node *node = spec->nodes[i];
-		const char *pid;
-		if (!node) {
+		if (!node)
 			rc = kp__error(err, KP_EINVAL, "nodes", "nodes[%zu] is NULL", i);
-			break;
-		}
-		if (!node_is_state_node(node, &pid))
+		else if (!node_is_state_node(node, &pids[i]))
+			pids[i] = NULL;
+	}
+	for (size_t j = 0; j < spec->n_nodeclaims && rc == KP_OK; j++)
+		if (!spec->nodeclaims[j])
+			rc = kp__error(err, KP_EINVAL, "nodeclaims", "nodeclaims[%zu] is NULL", j);
+	if (rc == KP_OK)
+		rc = kp__state_pair(pairs, nc_used, pids, spec->n_nodes, spec->nodeclaims,
+				    spec->n_nodeclaims);
+	for (size_t i = 0; i < spec->n_nodes && rc == KP_OK; i++) {
+		if (!pids[i])
 			continue;
 		sc_node *sn = &nodes[n++];
-		rc = keep_node(c, node, &sn->node, err);
-		for (size_t j = 0; rc == KP_OK && j < spec->n_nodeclaims; j++) {
-			const kp_nodeclaim *nc = spec->nodeclaims[j];
-			if (!nc_used[j] && nc && nc->status && nc->status->provider_id &&
-			    strcmp(nc->status->provider_id, pid) == 0) {
-				rc = keep_nodeclaim(c, nc, &sn->nodeclaim, err);
-				nc_used[j] = 1;
-				break;
-			}
-		}
+		rc = keep_node(c, spec->nodes[i], &sn->node, err);
+		if (rc == KP_OK && pairs[i] != KP__STATE_NONE)
+			rc = keep_nodeclaim(c, spec->nodeclaims[pairs[i]], &sn->nodeclaim, err);
 	}
 	for (size_t j = 0; j < spec->n_nodeclaims && rc == KP_OK; j++) {
 		const kp_nodeclaim *nc = spec->nodeclaims[j];
-		if (!nc) {
-			rc = kp__error(err, KP_EINVAL, "nodeclaims", "nodeclaims[%zu] is NULL", j);
-			break;
-		}
 		if (nc_used[j] || !nc->status || !nc->status->provider_id ||
 		    !nc->status->provider_id[0])
 			continue;
 		rc = keep_nodeclaim(c, nc, &nodes[n++].nodeclaim, err);
 	}
 	kp__free(nc_used);
+	kp__free(pids);
+	kp__free(pairs);
 	*n_out = n;
 	return rc;
 }

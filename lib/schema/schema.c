@@ -1045,10 +1045,27 @@ static int fk_none_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 
 static const kp__field *find_field(const kp__type *t, const char *json)
 {
+	/* the first byte rules out nearly every field without a call */
 	for (size_t i = 0; i < t->n_fields; i++)
-		if (strcmp(t->fields[i].json, json) == 0)
+		if (t->fields[i].json[0] == json[0] && strcmp(t->fields[i].json, json) == 0)
 			return &t->fields[i];
 	return NULL;
+}
+
+const kp__type *kp__schema_member(const kp__type *t, const char *json, int *known)
+{
+	const kp__field *f = find_field(t, json);
+	*known = f != NULL;
+	if (!f)
+		return NULL;
+	switch (f->kind) {
+	case KP__FK_STRUCT:
+	case KP__FK_LIST:
+	case KP__FK_VALUES:
+		return f->elem;
+	default:
+		return NULL;
+	}
 }
 
 static int decode_struct(const kp__type *t, void *dst, kp__node *n, kp__dctx *c)

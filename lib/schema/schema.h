@@ -192,6 +192,11 @@ typedef struct kp__dctx {
 	int dup_map;            /* the object being de-duplicated is a map */
 } kp__dctx;
 
+/* Whether objects of type t have the JSON member @p json (*known), and the
+ * type its value decodes with (an object, or each element of an array), or
+ * NULL when it is not a struct: what the parsers may skip (kp__doc_sink). */
+const kp__type *kp__schema_member(const kp__type *t, const char *json, int *known);
+
 /* Decode an object node into a new struct of type t (*out on success). The
  * node may be modified (duplicates removed in lenient mode). In strict mode
  * unknown fields fail the decode after the whole object was read, naming

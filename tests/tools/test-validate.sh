@@ -38,12 +38,12 @@ check "unreadable file exits 2" [ "$rc" -eq 2 ]
 check "unreadable file is named" contains "$errout" "kubectl-karpenter validate: cannot read \"$tmpd/missing.yaml\": No such file or directory"
 check "unreadable file: nothing validated" [ -z "$out" ]
 
-# Inputs are bounded: one byte over the decoder's 64 MiB limit is refused
-# before it is decoded (a sparse file, so the test writes nothing real).
+# Inputs are bounded: one byte over --max-file-size is refused before it
+# is decoded (a sparse file, so the test writes nothing real).
 truncate -s $((64 * 1024 * 1024 + 1)) "$tmpd/huge.yaml"
-run_cmd "$tool" validate -f "$tmpd/huge.yaml"
+run_cmd "$tool" validate -f "$tmpd/huge.yaml" --max-file-size=64Mi
 check "oversized file exits 2" [ "$rc" -eq 2 ]
-check "oversized file is named with the limit" contains "$errout" "kubectl-karpenter validate: \"$tmpd/huge.yaml\" is larger than 64 MiB, the most a manifest may be"
+check "oversized file is named with the limit" contains "$errout" "kubectl-karpenter validate: \"$tmpd/huge.yaml\" is larger than 64 MiB, the most a manifest may be; raise it with --max-file-size"
 rm -f "$tmpd/huge.yaml"
 
 run_cmd "$tool" validate --strict=maybe -f "$fx/cli-mixed.yaml"

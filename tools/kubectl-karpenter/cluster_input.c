@@ -292,8 +292,11 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 		const cli_manifest *m = &in->manifests.items[i];
 		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 		dopts.registry = in->registry;
-		if (kp_decode(&in->decoded[i], m->data, m->len, &dopts, &e)) {
-			fprintf(err, "%s: %s\n", m->name, e.message);
+		int usage = 0;
+		if (cli_manifest_decode(&in->manifests, i, &dopts, &in->decoded[i], &e, &usage)) {
+			fprintf(err, "%s: %s\n", usage ? prog : m->name, e.message);
+			if (usage)
+				return CLI_USAGE;
 			invalid = 1;
 			continue;
 		}

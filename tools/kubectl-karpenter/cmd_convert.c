@@ -311,10 +311,22 @@ static int convert_run(int argc, char **argv, FILE *out, FILE *err)
 	rc = CLI_INVALID;
 	if (kp_convert_new(&conv, &co, &e))
 		goto fail;
-	for (size_t i = 0; i < inputs.count; i++)
-		if (kp_convert_add(conv, inputs.items[i].data, inputs.items[i].len,
-				   inputs.items[i].name, &e))
+	for (size_t i = 0; i < inputs.count; i++) {
+		/* conversion keeps every document as written (key order, number
+		 * text, unknown fields), so each input is read whole */
+		const cli_manifest *in = &inputs.items[i];
+		char *data = NULL;
+		size_t n = 0;
+		rc = cli_read_file(in->is_stdin ? "/dev/stdin" : in->name, cli_limits.max_file,
+				   "a manifest file", &data, &n, PROG, err);
+		if (rc != CLI_OK)
+			goto done;
+		rc = CLI_INVALID;
+		int r = kp_convert_add(conv, data, n, in->name, &e);
+		free(data);
+		if (r)
 			goto fail;
+	}
 	if (kp_convert_run(conv, &e))
 		goto fail;
 	if (kp_convert_write(&json, &json_len, conv, KP_FORMAT_JSON, &e) ||

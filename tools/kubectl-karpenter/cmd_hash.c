@@ -136,16 +136,22 @@ static char *not_in_input(const char *name)
 
 /* Decode one file and collect its NodePools (defaulted and hashed) and
  * NodeClaims. */
-static int read_manifest(state *s, const cli_manifest *m, FILE *err)
+static int read_manifest(state *s, cli_manifests *ms, size_t at, FILE *err)
 {
+	const cli_manifest *m = &ms->items[at];
 	kp_decode_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
 	uint32_t kwok_kind = 0;
 	int rc = s->registry ? KP_OK : cli_registry_new(&s->registry, &kwok_kind, &e);
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 	dopts.registry = s->registry;
+	int usage = 0;
 	if (rc == KP_OK)
-		rc = kp_decode(&res, m->data, m->len, &dopts, &e);
+		rc = cli_manifest_decode(ms, at, &dopts, &res, &e, &usage);
+	if (usage) {
+		fprintf(err, PROG ": %s\n", e.message);
+		return CLI_USAGE;
+	}
 	if (rc == KP_ENOMEM)
 		return oom(err);
 	if (rc) {
@@ -392,7 +398,7 @@ static int hash_run(int argc, char **argv, FILE *out, FILE *err)
 		goto done;
 	}
 	for (size_t i = 0; i < m.count; i++) {
-		rc = read_manifest(&s, &m.items[i], err);
+		rc = read_manifest(&s, &m, i, err);
 		if (rc)
 			goto done;
 	}

@@ -104,15 +104,25 @@ typedef struct tally {
 	size_t objects, valid, invalid, skipped, problems, undecoded;
 } tally;
 
-static int validate_input(const cli_manifest *in, uint32_t decode_flags, const kp_validate_options *vo,
-			  uint32_t kwok_kind, FILE *out, FILE *err, tally *t)
+/* KP_OK; KP_ENOMEM (exit 1) or KP_EIO (an input that cannot be read or
+ * passed a limit: exit 2) after saying so. */
+static int validate_input(cli_manifests *inputs, size_t at, uint32_t decode_flags,
+			  const kp_validate_options *vo, uint32_t kwok_kind, FILE *out, FILE *err,
+			  tally *t)
 {
+	const cli_manifest *in = &inputs->items[at];
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 	dopts.flags = decode_flags;
 	dopts.registry = vo->registry;
 	kp_decode_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
-	int rc = kp_decode(&res, in->data, in->len, &dopts, &e);
+	int usage = 0;
+	int rc = cli_manifest_decode(inputs, at, &dopts, &res, &e, &usage);
+	if (usage) {
+		fflush(out);
+		fprintf(err, "kubectl-karpenter validate: %s\n", e.message);
+		return KP_EIO;
+	}
 	if (rc == KP_ENOMEM) {
 		fprintf(err, "kubectl-karpenter validate: out of memory\n");
 		return rc;
@@ -222,8 +232,8 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 		validate_usage(err);
 		goto done;
 	}
-	/* Read everything first: an unreadable file is a usage error, before any
-	 * output. */
+	/* Check every path first: an unreadable file is a usage error, before
+	 * any output. */
 	for (size_t i = 0; i < n_paths; i++)
 		if ((rc = cli_manifests_add(&inputs, paths[i], prog, err)) != CLI_OK)
 			goto done;
@@ -241,9 +251,10 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	vo.registry = reg;
 	tally t = { 0, 0, 0, 0, 0, 0 };
 	for (size_t i = 0; i < inputs.count; i++) {
-		if (validate_input(&inputs.items[i], strict ? 0 : KP_DECODE_LENIENT, &vo, kwok_kind,
-				   out, err, &t)) {
-			rc = CLI_INVALID;
+		int vrc = validate_input(&inputs, i, strict ? 0 : KP_DECODE_LENIENT, &vo, kwok_kind,
+					 out, err, &t);
+		if (vrc) {
+			rc = vrc == KP_EIO ? CLI_USAGE : CLI_INVALID;
 			goto done;
 		}
 	}

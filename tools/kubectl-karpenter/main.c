@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "manifests.h"
 
 static const cli_command *const commands[] = {
 	&cli_cmd_version,
@@ -31,6 +32,9 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\n"
 	      "Run 'kubectl-karpenter COMMAND --help' for a command's options.\n"
+	      "Every command that reads manifests also takes:\n"
+	      "  --max-file-size SIZE   the most one manifest file or stdin may hold (default 8Gi)\n"
+	      "  --max-input-size SIZE  the most all -f inputs may hold together (default 32Gi)\n"
 	      "Exit codes: 0 success, 1 invalid input or a failed decision, 2 usage error\n"
 	      "(an unreadable path or one without a manifest included).\n", out);
 }
@@ -74,7 +78,11 @@ int main(int argc, char **argv)
 				return CLI_OK;
 			}
 		}
-		int rc = commands[i]->run(argc - 1, argv + 1, stdout, stderr);
+		/* The input limits, one pair of options for every command. */
+		int n = cli_limits_take(argc, argv, 2, stderr);
+		if (n < 0)
+			return CLI_USAGE;
+		int rc = commands[i]->run(n - 1, argv + 1, stdout, stderr);
 		return finish_output(rc);
 	}
 	fprintf(stderr, "kubectl-karpenter: unknown command \"%s\"\n\n", name);

@@ -1,0 +1,150 @@
+/*
+ * libFuzzer target: a manifest stream to one lifecycle round
+ * (kp_lifecycle_reconcile: every NodeClaim, Node and NodePool controller),
+ * as `kubectl-karpenter reconcile` takes it, then a pod event for every
+ * pod. The input is decoded, sorted by kind and admitted as by
+ * fuzz-simulate (fuzz_cluster.c); its last byte (dropped from the text:
+ * seeds end in a newline) picks the options:
+ *   bit 0   the KWOK provider (a fresh one per input, with the input's
+ *           KWOKNodeClasses), else none (launch, instance termination and
+ *           garbage collection are skipped)
+ *   bit 1   the NodeRepair feature gate
+ *   bit 2   node class readiness not modelled (nodeclasses NULL)
+ *   bit 3   VolumeAttachments not modelled (NULL)
+ *   bits 4-7  the clock: 2025-01-01T00:00:00Z plus one of 16 steps from 0
+ *           to 10 years (the timeouts: 5 m launch, 15 m registration, ...)
+ * Every action, event and requeue is read (an action's object encoded, as
+ * the CLI prints it) and freed. Any input must give a result or an error
+ * that says why: never a crash, a leak, undefined behaviour or unbounded
+ * memory.
+ *
+ * Built with -Dfuzz=true and clang (see .ci/run).
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include "fuzz_cluster.h"
+
+#include <string.h>
+
+#include <karpenter/lifecycle.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void read_result(const kp_lifecycle_result *r)
+{
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
+		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		FUZZ_REQUIRE(a != NULL);
+		fuzz_touch(kp_lifecycle_verb_name(a->verb));
+		fuzz_touch(a->controller);
+		fuzz_touch(a->namespace_);
+		fuzz_touch(a->name);
+		fuzz_touch(a->reason);
+		fuzz_touch(a->message);
+		fuzz_touch(a->event_message);
+		fuzz_touch(a->metric);
+		if (a->object) {
+			char *text = NULL;
+			kp_error err = KP_ERROR_INIT;
+			int rc = kp_registry_encode(&text, NULL, fuzz_registry, a->kind, a->object,
+						    KP_FORMAT_YAML, 0, &err);
+			FUZZ_REQUIRE(rc == KP_OK || err.message[0] != '\0');
+			kp_encoded_free(text);
+		}
+	}
+	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
+		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		FUZZ_REQUIRE(e != NULL);
+		fuzz_touch(e->name);
+		fuzz_touch(e->reason);
+		fuzz_touch(e->message);
+	}
+	for (size_t i = 0; i < kp_lifecycle_result_requeue_count(r); i++) {
+		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
+		FUZZ_REQUIRE(q != NULL);
+		fuzz_touch(q->controller);
+		fuzz_touch(q->name);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	uint8_t opt = data[size - 1];
+	size--;
+	static const int64_t min = 60000;
+	static const int64_t later_ms[16] = {
+		0,           10000,       4 * min,      5 * min + 1,   10 * min,     15 * min + 1,
+		60 * min,    6 * 60 * min, 24 * 60 * min, 7 * 24 * 60 * min, 30 * 24 * 60 * min,
+		90 * 24 * 60 * min, 365 * 24 * 60 * min, 2 * 365 * 24 * 60 * min,
+		5 * 365 * 24 * 60 * min, 10 * 365 * 24 * 60 * min,
+	};
+	int64_t now_ms = 1735689600000LL + later_ms[opt >> 4];
+
+	fuzz_cluster c;
+	if (fuzz_cluster_load(&c, data, size))
+		return 0;
+	kp_cloudprovider *cp = NULL;
+	kp_lifecycle_result *r = NULL;
+	kp_cluster_spec spec;
+	if (fuzz_cluster_spec(&c, &spec, now_ms))
+		goto done;
+	if (opt & 1u) {
+		kp_kwok_provider_options ko = KP_KWOK_PROVIDER_OPTIONS_INIT;
+		ko.instance_types = fuzz_catalogue;
+		ko.nodeclasses = c.l[L_NODECLASS].n ? (const kp_kwok_nodeclass *const *)c.l[L_NODECLASS].items
+						    : NULL;
+		ko.n_nodeclasses = c.l[L_NODECLASS].n;
+		kp_error err = KP_ERROR_INIT;
+		if (kp_kwok_provider_new(&cp, &ko, &err) != KP_OK) {
+			FUZZ_REQUIRE(err.message[0] != '\0');
+			goto done;
+		}
+	}
+	kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
+	in.now_ms = now_ms;
+	in.feature_gates = opt & 2u ? KP_LIFECYCLE_FEATURE_NODE_REPAIR : 0;
+	in.nodepools = spec.nodepools;
+	in.n_nodepools = spec.n_nodepools;
+	in.nodeclaims = spec.nodeclaims;
+	in.n_nodeclaims = spec.n_nodeclaims;
+	in.nodes = spec.nodes;
+	in.n_nodes = spec.n_nodes;
+	in.pods = spec.pods;
+	in.n_pods = spec.n_pods;
+	in.pdbs = spec.pdbs;
+	in.n_pdbs = spec.n_pdbs;
+	in.pvcs = spec.pvcs;
+	in.n_pvcs = spec.n_pvcs;
+	in.provider = cp;
+	if (!(opt & 4u)) {
+		/* Non-NULL with 0: no node class exists. */
+		in.nodeclasses = spec.nodeclasses ? spec.nodeclasses
+						  : (const kp_nodeclass_status *const *)c.class_ptrs;
+		in.n_nodeclasses = spec.n_nodeclasses;
+	}
+	if (!(opt & 8u)) {
+		in.volume_attachments = (const kp_volume_attachment *const *)c.l[L_VA].items;
+		in.n_volume_attachments = c.l[L_VA].n;
+	}
+	kp_error err = KP_ERROR_INIT;
+	if (kp_lifecycle_result_new(&r, &err) != KP_OK)
+		goto done;
+	if (kp_lifecycle_reconcile(r, &in, &err) != KP_OK) {
+		FUZZ_REQUIRE(err.message[0] != '\0');
+		goto done;
+	}
+	for (size_t i = 0; i < in.n_pods; i++) {
+		err = (kp_error)KP_ERROR_INIT;
+		if (kp_lifecycle_pod_event(r, &in, in.pods[i], &err) != KP_OK) {
+			FUZZ_REQUIRE(err.message[0] != '\0');
+			goto done;
+		}
+	}
+	read_result(r);
+done:
+	kp_lifecycle_result_free(r);
+	kp_cloudprovider_free(cp);
+	fuzz_cluster_free(&c);
+	return 0;
+}
