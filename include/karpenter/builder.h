@@ -127,13 +127,15 @@ int kp_cluster_builder_new(kp_cluster_builder **out, kp_error *err);
 void kp_cluster_builder_free(kp_cluster_builder *builder);
 
 /**
- * @brief Add a copy of an object of any kind the snapshot reads (a
- *        kp_kind: NodePool, NodeClaim, KWOKNodeClass, Pod, Node, DaemonSet,
- *        PDB, PVC, PV, StorageClass, CSINode, Namespace).
+ * @brief Add a copy of an object of any kind the snapshot reads: a core
+ *        kp_kind (NodePool, NodeClaim, Pod, Node, DaemonSet, PDB, PVC, PV,
+ *        StorageClass, CSINode, Namespace) or a node class kind registered
+ *        on the builder's registry (KWOKNodeClass by libkarpenter-kwok,
+ *        EC2NodeClass by libkarpenter-aws).
  *
- * NodePools, NodeClaims and KWOKNodeClasses get the CRD defaults (on the
- * copy); a KWOKNodeClass also stands for its node class's readiness (its
- * Ready condition; none counts as ready). Text and code fields are
+ * NodePools, NodeClaims and node classes get their CRD defaults (on the
+ * copy); a node class also stands for its readiness (its Ready condition;
+ * none counts as ready). Text and code fields are
  * reconciled as the file comment says.
  *
  * @param[in,out] builder the builder

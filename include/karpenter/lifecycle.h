@@ -96,6 +96,9 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
 #define KP_LIFECYCLE_REASON_HASHED "Hashed"                             /**< hash annotations @since 0.1 */
 #define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
+/** status conditions brought up to date, no step changed them otherwise (the
+ *  root Ready following its dependents, observedGeneration) @since 0.1 */
+#define KP_LIFECYCLE_REASON_CONDITIONS "ConditionsUpdated"
 /** NodePool NodeRegistrationHealthy set @since 0.1 */
 #define KP_LIFECYCLE_REASON_REGISTRATION_HEALTH "NodeRegistrationHealthy"
 /** @} */

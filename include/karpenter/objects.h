@@ -234,6 +234,22 @@ typedef struct kp_condition {
 /** Static initializer for kp_condition. @since 0.1 */
 #define KP_CONDITION_INIT { sizeof(kp_condition), 0, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
 
+/**
+ * @brief The condition of a type in a status's conditions, as operatorpkg's
+ *        ConditionSet.Get finds it: the first with that type.
+ *
+ * @param[in] conditions the conditions (NULL entries are skipped); may be
+ *            NULL when @p n is 0
+ * @param[in] n their number
+ * @param[in] type the condition type, e.g. "Ready"
+ * @return the condition, borrowed from @p conditions; NULL when none has
+ *         the type (or @p type is NULL)
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const kp_condition *kp_condition_find(kp_condition *const *conditions, size_t n,
+				      const char *type);
+
 /* ------------------------------------------------------------------------ */
 /* core/v1: shared pieces                                                   */
 
@@ -546,8 +562,8 @@ typedef struct kp_csi_volume_source {
  * persistentVolumeClaim, ephemeral and csi are modelled; every other source
  * is recorded only in @ref source (encoding writes it back as an empty
  * object, e.g. `emptyDir: {}`; KP_VOLUME_SOURCE_OTHER, which stands for
- * several rarely used in-tree sources, is written back as the first of them
- * in Kubernetes' declaration order).
+ * several rarely used in-tree sources, is kept as written in
+ * @ref other_source and written back from it under its own key).
  * @since 0.1
  */
 typedef struct kp_volume {
@@ -557,10 +573,15 @@ typedef struct kp_volume {
 	kp_pvc_volume_source *persistent_volume_claim; /**< persistentVolumeClaim */
 	kp_ephemeral_volume_source *ephemeral;         /**< ephemeral */
 	kp_csi_volume_source *csi;                     /**< csi */
+	/** a KP_VOLUME_SOURCE_OTHER source (iscsi, rbd, ...) as written: a JSON
+	 *  object of its one member, e.g. {"iscsi":{"lun":0,...}} (compact, keys
+	 *  sorted), so that it is encoded back under its own key; NULL when
+	 *  unknown (then no source is encoded) @since 0.1 */
+	const char *other_source;
 } kp_volume;
 
 /** Static initializer for kp_volume. @since 0.1 */
-#define KP_VOLUME_INIT { sizeof(kp_volume), 0, NULL, NULL, NULL, NULL }
+#define KP_VOLUME_INIT { sizeof(kp_volume), 0, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * @brief corev1.PodSpec (the fields scheduling and disruption read).
@@ -936,11 +957,14 @@ typedef struct kp_pv_spec {
 	kp_object_reference *claim_ref;         /**< claimRef */
 	kp_volume_node_affinity *node_affinity; /**< nodeAffinity */
 	kp_csi_volume_source *csi;              /**< csi */
+	/** a KP_VOLUME_SOURCE_OTHER source as written (as kp_volume::other_source)
+	 *  @since 0.1 */
+	const char *other_source;
 } kp_pv_spec;
 
 /** Static initializer for kp_pv_spec. @since 0.1 */
 #define KP_PV_SPEC_INIT { sizeof(kp_pv_spec), 0, NULL, NULL, NULL, KP_RESOURCE_LIST_INIT, NULL, 0, \
-	NULL, NULL, NULL }
+	NULL, NULL, NULL, NULL }
 
 /**
  * @brief corev1.PersistentVolumeStatus.

@@ -41,9 +41,9 @@
  * What this simulation does not model (yet): reserved-capacity reservations
  * (offerings of capacity type "reserved" are used like the others, without
  * upstream's ReservationManager), dynamic resource allocation (ResourceClaims
- * are ignored), the PreferencePolicy=Ignore option, consolidateAfter of the
- * consolidation simulation, and the scheduler's cluster-level default
- * topology spread constraints.
+ * are ignored), the PreferencePolicy=Ignore option, and the scheduler's
+ * cluster-level default topology spread constraints. (consolidateAfter of
+ * the consolidation simulation is modelled: kp_sched_options.exclude_nodes.)
  *
  * Pod affinity namespaces: a term selects the namespaces it lists plus
  * those whose labels match its namespaceSelector (the Namespace objects of

@@ -215,6 +215,7 @@ static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
 {
 	if (kind >= KP_KIND_FIRST_REGISTERED)
 		return kp__registry_conditions(b->registry, kind, NULL, NULL, NULL);
+	/* 3 is reserved (KWOKNodeClass before it was registered, objects.h) */
 	return kind >= KP_KIND_NODEPOOL && kind <= KP_KIND_NAMESPACE && kind != 3;
 }
 
@@ -313,7 +314,15 @@ static void prefix_object(kp_error *err, const kp_decoded_object *d)
 		return;
 	char old[sizeof(err->message)];
 	memcpy(old, err->message, sizeof(old));
-	const char *parts[5] = { d->kind_name, "/", d->name, ": ", old };
+	/* a nameless object is named by its place: "Node (document 2: items[0]): " */
+	char where[80]; /* two numbers: bounded */
+	if (d->name && *d->name)
+		snprintf(where, sizeof(where), "/");
+	else if (d->in_list)
+		snprintf(where, sizeof(where), " (document %zu: items[%zu])", d->document + 1, d->item);
+	else
+		snprintf(where, sizeof(where), " (document %zu)", d->document + 1);
+	const char *parts[5] = { d->kind_name, where, d->name ? d->name : "", ": ", old };
 	size_t cap = sizeof(err->message) - 1, len = 0;
 	for (int i = 0; i < 5; i++) {
 		size_t l = strlen(parts[i]);
@@ -440,10 +449,8 @@ static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, c
 	kp_condition *const *conds = NULL;
 	size_t n = 0;
 	kp__registry_conditions(b->registry, h->kind, h->object, &conds, &n);
-	for (size_t i = 0; i < n; i++) {
-		const kp_condition *c = conds[i];
-		if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-			continue;
+	const kp_condition *c = kp_condition_find(conds, n, "Ready");
+	if (c) {
 		st->ready = c->status && !strcmp(c->status, "True");
 		st->message = c->message;
 	}

@@ -360,9 +360,10 @@ static const void *member_scope(void *ctx, const void *scope, const char *key, i
 {
 	(void)ctx;
 	if (scope == &scope_unknown_kind) {
-		*skip = strcmp(key, "kind") != 0 && strcmp(key, "apiVersion") != 0 &&
-			strcmp(key, "metadata") != 0;
-		return *skip || key[0] != 'm' ? NULL : &scope_unknown_meta;
+		if (strcmp(key, "metadata") == 0)
+			return &scope_unknown_meta;
+		*skip = strcmp(key, "kind") != 0 && strcmp(key, "apiVersion") != 0;
+		return NULL;
 	}
 	if (scope == &scope_unknown_meta) {
 		*skip = strcmp(key, "name") != 0 && strcmp(key, "namespace") != 0;

@@ -423,6 +423,40 @@ static int check_opts(const kp_disruption_options *o, kp_error *err)
 	return KP_OK;
 }
 
+/* The API server stores no object without a name, and the passes key
+ * nodes, NodeClaims and NodePools by it (a nameless Node would have no
+ * name to sort or report by). */
+static int check_named(const void *const *objs, size_t n, const char *field, const char *kind,
+		       kp_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* every modelled kind starts with struct_size, kind, apiVersion, metadata */
+		const struct {
+			uint32_t struct_size, kind;
+			const char *api_version;
+			const kp_object_meta *metadata;
+		} *h = objs[i];
+		if (h && (!h->metadata || !h->metadata->name || !*h->metadata->name)) {
+			char path[64]; /* a constant name and an index: bounded */
+			snprintf(path, sizeof(path), "%s[%zu].metadata.name", field, i);
+			return kp__error(err, KP_EINVAL, path, "%s has no name", kind);
+		}
+	}
+	return KP_OK;
+}
+
+static int check_names(const kp_cluster_spec *s, kp_error *err)
+{
+	int rc = check_named((const void *const *)s->nodepools, s->n_nodepools, "nodepools",
+			     "NodePool", err);
+	if (rc == KP_OK)
+		rc = check_named((const void *const *)s->nodeclaims, s->n_nodeclaims, "nodeclaims",
+				 "NodeClaim", err);
+	if (rc == KP_OK)
+		rc = check_named((const void *const *)s->nodes, s->n_nodes, "nodes", "Node", err);
+	return rc;
+}
+
 KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spec *spec,
 				const kp_disruption_options *opts, kp_error *err)
 {
@@ -441,6 +475,8 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 	}
 	kp_cluster_spec cs;
 	int src = KP__READ_SIZED(&cs, spec, kp_cluster_spec, err);
+	if (src == KP_OK)
+		src = check_names(&cs, err);
 	if (src)
 		return src;
 	spec = &cs;

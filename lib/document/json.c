@@ -706,8 +706,29 @@ static void sink_failed(jparser *j, int rc)
 		j->sink_err = *j->err;
 }
 
-/* After a value inside a unit: the separator that ends it. 1 when it is
- * @p close, 0 for a comma. */
+/*
+ * Run @p step as one unit (see the top of this section): after a refill
+ * while the window ends inside it, with @p arena (may be NULL), where its
+ * nodes went, reset first.
+ */
+static int unit_run(jparser *j, int (*step)(jparser *j, void *arg), void *arg,
+		    kp__tree_arena *arena)
+{
+	junit u;
+	unit_begin(j, &u);
+	for (;;) {
+		int rc = step(j, arg);
+		if (rc != J_MORE)
+			return rc;
+		if (arena)
+			kp__tree_arena_reset(arena);
+		if ((rc = unit_again(j, &u)) != KP_OK)
+			return rc;
+	}
+}
+
+/* After a value inside a unit: the separator that ends it, a comma or
+ * @p close (then *closed is set). */
 static int separator(jparser *j, char close, const char *what, int *closed)
 {
 	skip_ws(j);
@@ -717,6 +738,73 @@ static int separator(jparser *j, char close, const char *what, int *closed)
 		return KP_OK;
 	}
 	return jerr(j, what);
+}
+
+/* The units: each parses what its struct names, then what ends it. */
+typedef struct item_unit {
+	kp__node *item;
+	uint32_t depth;
+	int closed;
+} item_unit;
+
+static int item_step(jparser *j, void *arg)
+{
+	item_unit *u = arg;
+	kp__tree_arena *doc_arena = j->b->arena;
+	j->b->arena = j->item_arena;
+	int rc = parse_value(j, &u->item, u->depth, NULL, 1);
+	j->b->arena = doc_arena;
+	return rc ? rc : separator(j, ']', "after array element", &u->closed);
+}
+
+typedef struct member_unit {
+	kp__node *obj;
+	char *key; /* key_step: read; member_step: given */
+	const void *scope;
+	kp__node *child;
+	int closed;
+} member_unit;
+
+/* A top-level member's key, its colon and the first byte of its value. */
+static int key_step(jparser *j, void *arg)
+{
+	member_unit *u = arg;
+	size_t klen;
+	skip_ws(j);
+	if (j->p >= j->end || *j->p != '"')
+		return jerr(j, "looking for beginning of object key string");
+	int rc = parse_string(j, &u->key, &klen);
+	if (rc)
+		return rc;
+	skip_ws(j);
+	if (j->p >= j->end || *j->p != ':')
+		return jerr(j, "after object key");
+	j->p++;
+	skip_ws(j);
+	return j->p < j->end ? KP_OK : jerr(j, "looking for beginning of value");
+}
+
+static int member_step(jparser *j, void *arg)
+{
+	member_unit *u = arg;
+	int rc = parse_member(j, u->obj, u->key, 0, u->scope, &u->child);
+	return rc ? rc : separator(j, '}', "after object key:value pair", &u->closed);
+}
+
+static int end_of_member_step(jparser *j, void *arg)
+{
+	member_unit *u = arg;
+	return separator(j, '}', "after object key:value pair", &u->closed);
+}
+
+typedef struct doc_unit {
+	kp__node *doc;
+} doc_unit;
+
+static int doc_step(jparser *j, void *arg)
+{
+	doc_unit *u = arg;
+	return parse_value(j, &u->doc, 0, NULL, 0);
 }
 
 /*
@@ -747,34 +835,20 @@ static int parse_items_streamed(jparser *j, uint32_t depth)
 		j->p++;
 		return KP_OK;
 	}
-	kp__tree_arena *doc_arena = j->b->arena;
 	for (size_t i = 0;; i++) {
-		junit u;
-		unit_begin(j, &u);
-		kp__node *item = NULL;
-		int closed = 0;
-		for (;;) {
-			j->b->arena = j->item_arena;
-			rc = parse_value(j, &item, depth + 1, NULL, 1);
-			j->b->arena = doc_arena;
-			if (rc == KP_OK)
-				rc = separator(j, ']', "after array element", &closed);
-			if (rc != J_MORE)
-				break;
-			kp__tree_arena_reset(j->item_arena);
-			if ((rc = unit_again(j, &u)) != KP_OK)
-				break;
-		}
+		item_unit u = { NULL, depth + 1, 0 };
+		size_t live = j->b->live;
+		rc = unit_run(j, item_step, &u, j->item_arena);
 		if (rc == KP_OK && j->sink_rc == KP_OK) {
-			int src = j->sink->item(j->sink->ctx, j->doc_index, i, item);
+			int src = j->sink->item(j->sink->ctx, j->doc_index, i, u.item);
 			if (src)
 				sink_failed(j, src);
 			if (src == KP_ENOMEM)
 				rc = src;
 		}
 		kp__tree_arena_reset(j->item_arena);
-		j->b->live = u.live;
-		if (rc || closed)
+		j->b->live = live;
+		if (rc || u.closed)
 			return rc;
 	}
 }
@@ -803,64 +877,25 @@ static int parse_top_object(jparser *j, kp__node **out)
 		return KP_OK;
 	}
 	for (int closed = 0; !closed;) {
-		char *key = NULL;
-		size_t klen;
-		junit u;
-		unit_begin(j, &u);
-		for (;;) { /* the key, the colon and the value's first byte */
-			skip_ws(j);
-			if (j->p >= j->end || *j->p != '"')
-				rc = jerr(j, "looking for beginning of object key string");
-			else
-				rc = parse_string(j, &key, &klen);
-			if (rc == KP_OK) {
-				skip_ws(j);
-				if (j->p >= j->end || *j->p != ':') {
-					rc = jerr(j, "after object key");
-				} else {
-					j->p++;
-					skip_ws(j);
-					if (j->p >= j->end)
-						rc = jerr(j, "looking for beginning of value");
-				}
-			}
-			if (rc != J_MORE)
-				break;
-			if ((rc = unit_again(j, &u)) != KP_OK)
-				break;
-		}
-		if (rc)
+		member_unit u = { n, NULL, scope, NULL, 0 };
+		if ((rc = unit_run(j, key_step, &u, NULL)) != KP_OK)
 			return rc;
-		kp__node *child = NULL;
-		if (j->sink->item && !scope && *j->p == '[' && strcmp(key, "items") == 0) {
+		if (j->sink->item && !scope && *j->p == '[' && strcmp(u.key, "items") == 0) {
 			rc = parse_items_streamed(j, 1);
 			if (rc == KP_OK)
-				rc = new_node(j, KP__N_ARRAY, &child);
-			unit_begin(j, &u);
-			while (rc == KP_OK) {
-				rc = separator(j, '}', "after object key:value pair", &closed);
-				if (rc != J_MORE)
-					break;
-				rc = unit_again(j, &u);
-			}
+				rc = new_node(j, KP__N_ARRAY, &u.child);
+			if (rc == KP_OK)
+				rc = unit_run(j, end_of_member_step, &u, NULL);
 		} else {
-			unit_begin(j, &u);
-			for (;;) {
-				rc = parse_member(j, n, key, 0, scope, &child);
-				if (rc == KP_OK)
-					rc = separator(j, '}', "after object key:value pair", &closed);
-				if (rc != J_MORE)
-					break;
-				if ((rc = unit_again(j, &u)) != KP_OK)
-					break;
-			}
+			rc = unit_run(j, member_step, &u, NULL);
 		}
 		if (rc)
 			return rc;
-		if (kp__node_add(n, key, child) != KP_OK)
+		if (kp__node_add(n, u.key, u.child) != KP_OK)
 			return kp__error(j->err, KP_ENOMEM, NULL, "out of memory");
 		if (!r.asked)
-			root_seen(j, &r, key, child, &scope);
+			root_seen(j, &r, u.key, u.child, &scope);
+		closed = u.closed;
 		if (!closed && (rc = skip_ws_more(j)) != KP_OK)
 			return rc;
 	}
@@ -870,27 +905,17 @@ static int parse_top_object(jparser *j, kp__node **out)
 
 static int parse_each_value(jparser *j)
 {
-	kp__node *doc = NULL;
+	doc_unit u = { NULL };
 	int rc;
 	j->items_streamed = 0;
-	if (*j->p == '{') {
-		rc = parse_top_object(j, &doc);
-	} else {
-		junit u;
-		unit_begin(j, &u);
-		for (;;) {
-			rc = parse_value(j, &doc, 0, NULL, 0);
-			if (rc != J_MORE)
-				break;
-			kp__tree_arena_reset(j->b->arena);
-			if ((rc = unit_again(j, &u)) != KP_OK)
-				break;
-		}
-	}
+	if (*j->p == '{')
+		rc = parse_top_object(j, &u.doc);
+	else
+		rc = unit_run(j, doc_step, &u, j->b->arena);
 	if (rc)
 		return rc;
 	if (j->sink_rc == KP_OK) {
-		int src = j->sink->doc(j->sink->ctx, j->doc_index, doc, j->items_streamed);
+		int src = j->sink->doc(j->sink->ctx, j->doc_index, u.doc, j->items_streamed);
 		if (src)
 			sink_failed(j, src);
 		if (src == KP_ENOMEM)

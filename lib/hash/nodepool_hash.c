@@ -120,15 +120,10 @@ int kp__nodeclaim_has_condition(const kp_nodeclaim *nc, const char *type, const 
 		*status = NULL;
 	if (!st || !KP__HAS_MEMBER(st, kp_nodeclaim_status, n_conditions) || !st->conditions)
 		return 0;
-	for (size_t i = 0; i < st->n_conditions; i++) {
-		const kp_condition *c = st->conditions[i];
-		if (c && c->type && strcmp(c->type, type) == 0) {
-			if (status)
-				*status = c->status;
-			return 1;
-		}
-	}
-	return 0;
+	const kp_condition *c = kp_condition_find(st->conditions, st->n_conditions, type);
+	if (c && status)
+		*status = c->status;
+	return c != NULL;
 }
 
 /* Both annotations, into a new map (*out untouched on failure). */

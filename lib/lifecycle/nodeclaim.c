@@ -41,6 +41,7 @@ typedef struct nc_work {
 	kp_node_spec node_spec;
 	int have_node_view;
 	int deleted; /* a delete action ended the round */
+	const kp_nodeclaim_status *given; /* the status as given, or NULL */
 } nc_work;
 
 static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp_lifecycle_input *in,
@@ -52,6 +53,7 @@ static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp_lifecycle_i
 	kp__copy_sized(&w->nc, nc, sizeof(w->nc));
 	kp__copy_sized(&w->meta, nc->metadata, sizeof(w->meta));
 	w->nc.metadata = &w->meta;
+	w->given = nc->status;
 	if (nc->spec) {
 		kp__copy_sized(&w->spec, nc->spec, sizeof(w->spec));
 		w->nc.spec = &w->spec;
@@ -134,6 +136,36 @@ static const char *status_message(nc_work *w)
 {
 	return kp__lc_printf(&w->arena, "%s%s", w->status_prefix ? w->status_prefix : "",
 			     w->status_arg ? w->status_arg : "");
+}
+
+/* A status update no step explains (the root Ready following its
+ * dependents, conditions set again at the current generation, missing
+ * conditions added): the conditions that differ from the given ones, as
+ * "status conditions updated: Ready=True, Registered=True (observedGeneration 3)". */
+static const char *conditions_message(nc_work *w)
+{
+	const char *msg = "status conditions updated:";
+	const char *sep = " ";
+	for (size_t i = 0; msg && i < w->status.n_conditions; i++) {
+		const kp_condition *c = w->status.conditions[i];
+		if (!c || !c->type)
+			continue;
+		const kp_condition *g = w->given ? kp__cond_get(w->given->conditions,
+								   w->given->n_conditions, c->type)
+						 : NULL;
+		int same_status = g && g->status && c->status && !strcmp(g->status, c->status);
+		int same_reason = g && g->reason && c->reason && !strcmp(g->reason, c->reason);
+		int same_gen = g && g->observed_generation == c->observed_generation;
+		if (same_status && same_reason && same_gen)
+			continue;
+		msg = kp__lc_printf(&w->arena, "%s%s%s=%s", msg, sep, c->type,
+				    c->status ? c->status : "");
+		if (msg && !same_gen && c->observed_generation)
+			msg = kp__lc_printf(&w->arena, "%s (observedGeneration %lld)", msg,
+					    (long long)c->observed_generation);
+		sep = ", ";
+	}
+	return msg;
 }
 
 static const char *const *disrupted_labels(const kp_nodeclaim *nc, const char *reason,
@@ -687,11 +719,12 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_LAUNCHED,
 			      "labels and annotations resolved by the cloud provider", err);
 	const char *sm = NULL;
-	if (rc == KP_OK && !w->deleted && w->status_changed && !(sm = status_message(w)))
+	if (rc == KP_OK && !w->deleted && w->status_changed &&
+	    !(sm = w->status_reason ? status_message(w) : conditions_message(w)))
 		rc = oom(err);
 	if (rc == KP_OK && !w->deleted && w->status_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
-			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_NOT_REGISTERED,
+			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_CONDITIONS,
 			      sm, err);
 	if (rc == KP_OK && !w->deleted && requeue_ms >= 0)
 		rc = kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name,

@@ -724,7 +724,11 @@ const char *kp__termination_mode(const kp_nodeclaim *nc)
 
 void kp__fmt_duration_ms(int64_t ms, char *buf, size_t size)
 {
-	if (kp_duration_format_ns(ms * 1000000, buf, size) != KP_OK && size)
+	/* saturated as Go's time.Duration arithmetic (time.Until, Sub) */
+	int64_t ns = ms > INT64_MAX / 1000000   ? INT64_MAX
+		     : ms < INT64_MIN / 1000000 ? INT64_MIN
+						: ms * 1000000;
+	if (kp_duration_format_ns(ns, buf, size) != KP_OK && size)
 		snprintf(buf, size, "%lldms", (long long)ms);
 }
 

@@ -71,14 +71,6 @@ static const char *label_of(const kp_labels *l, const char *key)
 	return NULL;
 }
 
-static const kp_condition *find_condition(kp_condition *const *conds, size_t n, const char *type)
-{
-	for (size_t i = 0; i < n; i++)
-		if (conds[i] && conds[i]->type && strcmp(conds[i]->type, type) == 0)
-			return conds[i];
-	return NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* Instance type catalogues                                            */
 
@@ -163,7 +155,7 @@ static int node_is_deleting(const kp_node *node, const kp_nodeclaim *nc)
 		if (nc->metadata && nc->metadata->deletion_timestamp_ms)
 			return 1;
 		if (nc->status) {
-			const kp_condition *t = find_condition(nc->status->conditions,
+			const kp_condition *t = kp_condition_find(nc->status->conditions,
 							       nc->status->n_conditions,
 							       "InstanceTerminating");
 			if (t && t->status && strcmp(t->status, "True") == 0)

@@ -18,34 +18,12 @@
 #include <string.h>
 
 #include "sched_private.h"
+#include "state/state.h"
 
 /* ------------------------------------------------------------------ */
 /* Pod predicates (upstream pkg/utils/pod)                             */
 
-static int owned_by(const kp_pod *p, const char *api_version, const char *kind)
-{
-	const kp_object_meta *m = p->metadata;
-	if (!m)
-		return 0;
-	for (size_t i = 0; i < m->n_owner_references; i++) {
-		const kp_owner_reference *o = m->owner_references[i];
-		if (o && o->kind && o->api_version && strcmp(o->kind, kind) == 0 &&
-		    strcmp(o->api_version, api_version) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int pod_terminal(const kp_pod *p)
-{
-	return p->status && (p->status->phase_code == KP_POD_PHASE_SUCCEEDED ||
-			     p->status->phase_code == KP_POD_PHASE_FAILED);
-}
-
-static int pod_terminating(const kp_pod *p)
-{
-	return p->metadata && p->metadata->deletion_timestamp_ms != 0;
-}
+/* ownership, terminal, terminating, reschedulable: lib/state (state.h) */
 
 static const char *pod_node_name(const kp_pod *p)
 {
@@ -1131,11 +1109,11 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 		    KP_OK)
 			break;
 		sp->node = -1;
-		int daemon = owned_by(p, "apps/v1", "DaemonSet");
-		int mirror = owned_by(p, "v1", "Node");
+		int daemon = kp__pod_daemon(p);
+		int mirror = kp__pod_mirror(p);
 		if (daemon)
 			sp->state |= SC_POD_DAEMON;
-		if (pod_terminal(p)) {
+		if (kp__pod_terminal(p)) {
 			sp->state |= SC_POD_IGNORED;
 			sp->ignored_why = SC_IGNORED_TERMINAL;
 			continue;
@@ -1150,11 +1128,9 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 			}
 			sp->node = (int32_t)ni;
 			sp->state |= SC_POD_BOUND;
-			if (!pod_terminating(p))
+			if (!kp__pod_terminating(p))
 				sp->state |= SC_POD_TOPOLOGY;
-			int active = !pod_terminating(p);
-			int sts = owned_by(p, "apps/v1", "StatefulSet");
-			if ((active || sts) && !daemon && !mirror)
+			if (kp__pod_reschedulable(p))
 				sp->state |= SC_POD_RESCHEDULABLE;
 		} else {
 			int preempting = p->status && p->status->nominated_node_name &&

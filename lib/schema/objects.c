@@ -397,6 +397,7 @@ static const kp__field t_volume_f[] = {
 	SOURCE(ephemeral, "ephemeral", "Ephemeral", t_ephemeral_volume_source,
 	       KP_VOLUME_SOURCE_EPHEMERAL),
 	TAG("image", "Image", KP_VOLUME_SOURCE_IMAGE),
+	OTHER_SOURCE(other_source),
 };
 TAGGED(t_volume, "Volume", S, source);
 #undef S
@@ -649,6 +650,7 @@ static const kp__field t_pv_spec_f[] = {
 	STR(storage_class_name, "storageClassName", "StorageClassName"),
 	STR(volume_mode, "volumeMode", "VolumeMode"),
 	STRUCT(node_affinity, "nodeAffinity", "NodeAffinity", t_volume_node_affinity),
+	OTHER_SOURCE(other_source),
 };
 TAGGED(t_pv_spec, "PersistentVolumeSpec", S, source);
 #undef S
@@ -1131,4 +1133,16 @@ KP_EXPORT int kp_nodeclaim_requirement_view(const kp_nodeclaim_requirement *req,
 	out->n_values = req->n_values;
 	out->min_values = req->has_min_values ? (int32_t)req->min_values : 0;
 	return KP_OK;
+}
+
+/* The one condition lookup every module uses (objects.h). */
+KP_EXPORT const kp_condition *kp_condition_find(kp_condition *const *conditions, size_t n,
+						const char *type)
+{
+	if (!conditions || !type)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (conditions[i] && conditions[i]->type && strcmp(conditions[i]->type, type) == 0)
+			return conditions[i];
+	return NULL;
 }

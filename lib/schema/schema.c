@@ -1014,12 +1014,40 @@ static int fk_values_decode(kp__dctx *c, const kp__type *t, const kp__field *f, 
 	return decode_values(c, f, dst, n);
 }
 
+static int json_sorted(kp__buf *b, const kp__node *n);
+
+/* The type's member keeping an OTHER source (KP__FF_OTHER_SOURCE), or NULL. */
+static const kp__field *other_source_field(const kp__type *t)
+{
+	for (size_t i = 0; i < t->n_fields; i++)
+		if (t->fields[i].flags & KP__FF_OTHER_SOURCE)
+			return &t->fields[i];
+	return NULL;
+}
+
 static int fk_tag_decode(kp__dctx *c, const kp__type *t, const kp__field *f, void *dst, kp__node *n)
 {
-	(void)c;
-	(void)n;
 	if (t->tag_off)
 		*AT(dst, t->tag_off, uint32_t) = f->tag;
+	const kp__field *o = f->tag == KP_VOLUME_SOURCE_OTHER ? other_source_field(t) : NULL;
+	if (!o)
+		return KP_OK;
+	/* {"<key>":<the value as Go's json.Marshal writes it>} */
+	kp__buf b = { 0 };
+	kp__buf_putc(&b, '{');
+	kp__json_write_string(&b, f->json, strlen(f->json));
+	kp__buf_putc(&b, ':');
+	if (json_sorted(&b, n) != KP_OK) {
+		kp__buf_dispose(&b);
+		return oom(c);
+	}
+	kp__buf_putc(&b, '}');
+	char *text = kp__buf_take(&b, NULL);
+	if (!text)
+		return oom(c);
+	const char **slot = AT(dst, o->off, const char *);
+	free_str(*slot);
+	*slot = text;
 	return KP_OK;
 }
 
@@ -1047,7 +1075,8 @@ static const kp__field *find_field(const kp__type *t, const char *json)
 {
 	/* the first byte rules out nearly every field without a call */
 	for (size_t i = 0; i < t->n_fields; i++)
-		if (t->fields[i].json[0] == json[0] && strcmp(t->fields[i].json, json) == 0)
+		if (t->fields[i].json[0] == json[0] && !(t->fields[i].flags & KP__FF_OTHER_SOURCE) &&
+		    strcmp(t->fields[i].json, json) == 0)
 			return &t->fields[i];
 	return NULL;
 }
@@ -1089,6 +1118,15 @@ static int decode_struct(const kp__type *t, void *dst, kp__node *n, kp__dctx *c)
 		path_pop(c, old);
 		if (rc)
 			return rc;
+	}
+	/* several sources given (the API server refuses that): the last one's
+	 * tag wins; an OTHER source kept before it is dropped, so that the
+	 * object encodes and reads back as itself */
+	const kp__field *o = t->tag_off ? other_source_field(t) : NULL;
+	if (o && *AT(dst, t->tag_off, uint32_t) != KP_VOLUME_SOURCE_OTHER) {
+		const char **slot = AT(dst, o->off, const char *);
+		free_str(*slot);
+		*slot = NULL;
 	}
 	return KP_OK;
 }
@@ -2313,6 +2351,38 @@ static int fk_none_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 	return KP_OK;
 }
 
+static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
+			  kp__node **out);
+
+/* An OTHER source, from the member that keeps it ({"iscsi":{...}}), added
+ * to o under its own key; nothing when it is not known (a caller-built
+ * volume without it, or one older than the member). */
+static int encode_other_source(ectx *c, const kp__type *t, const void *s, kp__node *o)
+{
+	const kp__field *f = other_source_field(t);
+	kp__node *v = NULL;
+	if (!f || !has_field(t, s, f))
+		return KP_OK;
+	int rc = fk_json_encode(c, t, f, s, &v);
+	if (rc || !v)
+		return rc;
+	if (v->type != KP__N_OBJECT || v->n != 1) {
+		kp__node_free(v);
+		return eerr(c, KP_EINVAL, "other_source is not an object of one member");
+	}
+	char *k = kp__strdup(v->keys[0]);
+	kp__node *value = kp__node_copy(NULL, v->items[0], NULL);
+	kp__node_free(v);
+	if (!k || !value || kp__node_add(o, k, value) != KP_OK) {
+		if (!value || !k) {
+			kp__free(k);
+			kp__node_free(value);
+		}
+		return eoom(c);
+	}
+	return KP_OK;
+}
+
 static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **out)
 {
 	int rc = check_size(t, s, c->path.data, c->err);
@@ -2326,10 +2396,22 @@ static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **o
 		const kp__field *f = &t->fields[i];
 		if (!has_field(t, s, f))
 			continue;
-		/* Several source keys may share one tag (KP_VOLUME_SOURCE_OTHER):
-		 * write the first. */
+		/* Several source keys share KP_VOLUME_SOURCE_OTHER: the source is
+		 * written once, from the member that keeps it as written. */
 		if (f->kind == KP__FK_TAG && tag_written)
 			continue;
+		if (f->flags & KP__FF_OTHER_SOURCE)
+			continue;
+		if (f->kind == KP__FK_TAG && f->tag == KP_VOLUME_SOURCE_OTHER &&
+		    *CAT(s, t->tag_off, uint32_t) == f->tag) {
+			tag_written = 1;
+			rc = encode_other_source(c, t, s, o);
+			if (rc) {
+				kp__node_free(o);
+				return rc;
+			}
+			continue;
+		}
 		size_t old = c->path.len;
 		if (old)
 			kp__buf_putc(&c->path, '.');

@@ -71,7 +71,11 @@ enum kp__ff {
 	 * STRING, ENUM, DURATION, INT_OR_STRING, TIME and STRUCT are Go values,
 	 * zero when empty. OPT_* kinds are always pointers; lists and maps
 	 * are nil-able by nature. Read only by drift hashing (lib/hash). */
-	KP__FF_GO_PTR = 1u << 3
+	KP__FF_GO_PTR = 1u << 3,
+	/* A KP__FK_JSON member holding the type's KP_VOLUME_SOURCE_OTHER source
+	 * as written ({"iscsi":{...}}): set by that source's TAG key, encoded
+	 * under it, never read or written under a key of its own. */
+	KP__FF_OTHER_SOURCE = 1u << 4
 };
 
 typedef struct kp__enum_entry {

@@ -41,6 +41,8 @@
 #define SOURCE(m, j, g, T, tg) F_(KP__FK_STRUCT, OFF(m), 0, j, g, &(T), NULL, 0, tg)
 /* A source recorded only as the type's tag. */
 #define TAG(j, g, tg) F_(KP__FK_TAG, 0, 0, j, g, NULL, NULL, 0, tg)
+/* The member keeping an OTHER source as written (KP__FF_OTHER_SOURCE). */
+#define OTHER_SOURCE(m) F_(KP__FK_JSON, OFF(m), 0, "", "", NULL, NULL, KP__FF_OTHER_SOURCE, 0)
 #define IGNORED(j, g) F_(KP__FK_IGNORED, 0, 0, j, g, NULL, NULL, 0, 0)
 #define API_VERSION(m) F_(KP__FK_API_VERSION, OFF(m), 0, "apiVersion", "APIVersion", NULL, NULL, 0, 0)
 #define KIND(m) F_(KP__FK_KIND, OFF(m), 0, "kind", "Kind", NULL, NULL, 0, 0)

@@ -199,6 +199,22 @@ static void v_duration(kp__vctx *c, const char *name, const kp_api_duration *d, 
 		return;
 	kp__vmark m = kp__v_push(c, name);
 	kp__v_string(c, text);
+	/* The CRD's pattern bounds no number: what it lets through beyond Go's
+	 * time.Duration (about 2562047h47m) fails Go's time.ParseDuration when
+	 * Karpenter reads the object, with Go's message. */
+	const kp_validation_rule *r = KP__V_FIND(c, sget(&c->spath), "runtime-duration");
+	int64_t ns;
+	if (r && d->text && !(nillable && !strcmp(d->text, KP_DURATION_NEVER)) &&
+	    strspn(d->text, "0123456789hms") == strlen(d->text) &&
+	    kp_duration_parse_ns(&ns, d->text, NULL) != KP_OK) {
+		char *q = kp__v_quote(c, d->text);
+		char *msg = q ? kp__v_printf(c, "Invalid value: %s: time: invalid duration %s", q, q)
+			      : NULL;
+		if (msg)
+			kp__v_report(c, KP__VP_RUNTIME, KP_FIELD_ERROR_RUNTIME, r, NULL, msg, msg);
+		kp__free(q);
+		kp__free(msg);
+	}
 	kp__v_pop(c, m);
 }
 

@@ -625,18 +625,13 @@ static int copy_nodeclasses(struct provider *p, const kp_kwok_provider_options *
 			return kp_kwok__error(err, KP_ENOMEM, NULL, "kwok provider: out of memory");
 		/* Upstream: StatusConditions().Get(Ready).IsFalse(). */
 		const kp_kwok_nodeclass_status *st = nc->status;
-		for (size_t j = 0; st && st->conditions && j < st->n_conditions; j++) {
-			const kp_condition *c = st->conditions[j];
-			if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-				continue;
-			if (c->status && strcmp(c->status, "False") == 0) {
-				dst->not_ready = 1;
-				dst->message = kp_kwok__strdup(c->message ? c->message : "");
-				if (!dst->message)
-					return kp_kwok__error(err, KP_ENOMEM, NULL,
-							      "kwok provider: out of memory");
-			}
-			break;
+		const kp_condition *c =
+			st ? kp_condition_find(st->conditions, st->n_conditions, "Ready") : NULL;
+		if (c && c->status && strcmp(c->status, "False") == 0) {
+			dst->not_ready = 1;
+			dst->message = kp_kwok__strdup(c->message ? c->message : "");
+			if (!dst->message)
+				return kp_kwok__error(err, KP_ENOMEM, NULL, "kwok provider: out of memory");
 		}
 	}
 	return KP_OK;

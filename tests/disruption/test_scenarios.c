@@ -700,6 +700,34 @@ START_TEST(passes_converge)
 }
 END_TEST
 
+/* A Node or NodeClaim without a name (none the API server would store) is
+ * refused, naming the object, rather than crashing the pairing (audit
+ * finding 1: a Node document without metadata). */
+START_TEST(nameless_objects_are_refused)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_add(h, "---\napiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://nameless\n");
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(dh_run_rc(h, NOW, 0, 1, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "nodes[1].metadata.name");
+	ck_assert_str_eq(e.message, "Node has no name");
+	dh_free(h);
+
+	h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
+	dh_add(h, "---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n"
+		  "  labels: {karpenter.sh/nodepool: default}\n"
+		  "spec:\n  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
+		  "  requirements: []\n");
+	ck_assert_int_eq(dh_run_rc(h, NOW, 0, 1, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "nodeclaims[0].metadata.name");
+	ck_assert_str_eq(e.message, "NodeClaim has no name");
+	dh_free(h);
+}
+END_TEST
+
 /* Every allocation of a run with passes fails in turn: KP_ENOMEM (never a
  * crash, a partial result or, under ASan, a leak), then KP_OK once none
  * fails. */
@@ -766,6 +794,7 @@ int main(void)
 	tcase_add_test(tc, bad_budget_schedule_fails_closed);
 	tcase_add_test(tc, disrupting_nodes_consume_budget);
 	tcase_add_test(tc, passes_converge);
+	tcase_add_test(tc, nameless_objects_are_refused);
 	suite_add_tcase(s, tc);
 	/* one full run per allocation: slow under sanitizers and a loaded machine */
 	TCase *oom = tcase_create("out-of-memory");

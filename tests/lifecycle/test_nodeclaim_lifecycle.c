@@ -195,6 +195,39 @@ START_TEST(registration_syncs_node_and_removes_unregistered_taint)
 }
 END_TEST
 
+/* A NodeClaim already Registered (and Initialized) keeps its conditions,
+ * set again at the current generation (upstream registration.go: "always
+ * set the status condition to the latest generation"); the status update
+ * says what changed, never [NotRegistered] with an empty message (audit
+ * finding 8). */
+START_TEST(registered_nodeclaim_conditions_at_generation)
+{
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", generation: 3", NULL,
+				     PID ", nodeName: node-1, conditions: [" LAUNCHED ", "
+				     "{type: Registered, status: 'True', reason: Registered, "
+				     "lastTransitionTime: '" T0 "'}, "
+				     "{type: Initialized, status: 'True', reason: Initialized, "
+				     "lastTransitionTime: '" T0 "'}, "
+				     "{type: Ready, status: 'True', reason: Ready, lastTransitionTime: '" T0 "'}]"));
+	lc_add(&w, node_yaml("node-1", "fake://nc-1", ", karpenter.sh/registered: 'true', "
+				   "karpenter.sh/initialized: 'true'", NULL, "True"));
+	lc_reconcile(&w);
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, "nodeclaim.lifecycle");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->reason, KP_LIFECYCLE_REASON_CONDITIONS);
+	ck_assert_str_eq(a->message, "status conditions updated: Launched=True (observedGeneration 3), "
+				     "Registered=True (observedGeneration 3), Initialized=True "
+				     "(observedGeneration 3), Ready=True (observedGeneration 3)");
+	ck_assert_str_eq(lc_nc_cond(a, "Registered")->status, "True");
+	ck_assert_int_eq(lc_nc_cond(a, "Registered")->observed_generation, 3);
+	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++) {
+		const kp_lifecycle_action *x = kp_lifecycle_result_action(w.r, i);
+		ck_assert_str_ne(x->reason, KP_LIFECYCLE_REASON_NOT_REGISTERED);
+		ck_assert_str_ne(x->message, "");
+	}
+}
+END_TEST
+
 START_TEST(registration_missing_taint_event)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, PID ", conditions: [" LAUNCHED "]"));
@@ -540,6 +573,7 @@ static Suite *lifecycle_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, registration_syncs_node_and_removes_unregistered_taint);
 	tcase_add_test(tc, registration_missing_taint_event);
+	tcase_add_test(tc, registered_nodeclaim_conditions_at_generation);
 	tcase_add_test(tc, registration_do_not_sync_taints);
 	tcase_add_test(tc, registration_multiple_nodes);
 	suite_add_tcase(s, tc);

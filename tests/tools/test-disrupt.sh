@@ -27,6 +27,8 @@ check "--help lists disrupt" contains "$out" "  disrupt    Disruption: what Karp
 run_cmd "$tool" disrupt --help
 check "disrupt --help exits 0" [ "$rc" -eq 0 ]
 check "disrupt --help prints its usage" contains "$out" "Usage: kubectl-karpenter disrupt -f FILE|DIR [-f ...] [--now RFC3339]"
+check "disrupt --help: --passes 0's cost and its bound (audit finding 9)" contains "$out" \
+	"more is found: up to one pass per node, a cost"
 run_cmd "$tool" disrupt
 check "no -f is a usage error" [ "$rc" -eq 2 ]
 run_cmd "$tool" disrupt -f "$ex" --now yesterday
@@ -46,6 +48,10 @@ run_cmd "$tool" disrupt -f "$ex" --now 2025-01-02T00:00:00Z --feature-gates Spot
 check "gates given twice: the last wins, exit 0" [ "$rc" -eq 0 ]
 run_cmd "$tool" disrupt -f "$ex" --apply "$tmpd/missing.yaml"
 check "a missing --apply file exits 2" [ "$rc" -eq 2 ]
+run_cmd sh -c "cat '$ex/nodes.yaml' | '$tool' disrupt -f - --apply - --now $now"
+check "stdin for -f and --apply: a usage error (exit 2)" [ "$rc" -eq 2 ]
+check "stdin for -f and --apply: given twice" contains "$errout" "kubectl-karpenter disrupt: stdin (-) given twice"
+check "stdin for -f and --apply: no output" [ -z "$out" ]
 run_cmd "$tool" disrupt -f "$ex" -o xml
 check "unsupported output format exits 2" [ "$rc" -eq 2 ]
 
@@ -315,5 +321,21 @@ empty = [n for n in d['nodes'] if n['node'] == 'default-empty'][0]
 assert {'code': 'Budget', 'method': 'Emptiness', 'message': 'NodePool \"default\": no disruptions allowed: invalid disruption budget (spec.disruption.budgets[1].schedule: day-of-week field \"fri-mon\": range start FRI (5) is after end MON (1))'} in empty['reasons'], empty"
 run_cmd "$tool" disrupt -f "$ex" --now "$now" --feature-gates SpotToSpotConsolidation=true -o json
 check "the spot-to-spot gate is accepted" [ "$rc" -eq 0 ]
+
+# ---------------------------------------------------------- nameless (1) --
+# A Node without metadata (audit finding 1: SIGSEGV from -f and --apply).
+printf 'apiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://x\n' >"$tmpd/nameless.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/nameless.yaml" --now "$now"
+check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+run_cmd "$tool" disrupt -f "$ex" --apply "$tmpd/nameless.yaml" --now "$now"
+check "--apply of a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "--apply of a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+printf -- '---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n- {apiVersion: v1, kind: Pod, metadata: {namespace: x}}\n' >"$tmpd/nameless-list.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/nameless-list.yaml" --now "$now"
+check "a nameless List item: the item named" contains "$errout" \
+	"$tmpd/nameless-list.yaml: Pod (document 1: items[1]): metadata.name: Required value: name or generateName is required"
 
 finish

@@ -257,4 +257,36 @@ printf 'apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: x}\nspec:
 run_cmd "$tool" reconcile -f "$tmpd/invalid.yaml" --now "$now"
 check "invalid NodeClaim: exit 1" [ "$rc" -eq 1 ]
 check "invalid NodeClaim: nothing reconciled" contains "$errout" "nothing reconciled"
+printf 'apiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://x\n' >"$tmpd/nameless.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/nameless.yaml" --now "$now"
+check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+
+# A --now long before the objects' times: delays beyond Go's time.Duration
+# saturate as time.Until does (audit finding 2: a signed overflow, a
+# wrapped delay printed).
+run_cmd "$tool" reconcile -f "$ex" --now 0001-01-01T00:00:00Z
+check "--now in year 1: exit 0" [ "$rc" -eq 0 ]
+check "--now in year 1: the delay saturates" contains "$out" \
+	"  NodeClaim/default-waiting: nodeclaim.lifecycle after 2562047h47m16.854775807s"
+run_cmd "$tool" reconcile -f "$ex" --now 0001-01-01T00:00:00Z -o json
+check "--now in year 1, JSON: the delay saturates" contains "$out" '"after": "2562047h47m16.854775807s"'
+
+# Two Pods whose names differ after 1,100 bytes: two headings, each name
+# whole (audit finding 4: references were cut at 1,023 bytes, so both
+# Pods' actions were printed under one heading).
+mkdir "$tmpd/long"
+cp "$ex"/*.yaml "$tmpd/long/"
+long=$(printf '%01100d' 0 | tr 0 p)
+for i in 1 2; do
+	printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s-%s, namespace: default}\nspec: {nodeName: default-draining, containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n' \
+		"$long" "$i" >>"$tmpd/long/draining.yaml"
+done
+run_cmd "$tool" reconcile -f "$tmpd/long" --now "$now"
+check "long Pod names: exit 0" [ "$rc" -eq 0 ]
+has_line() { printf '%s\n' "$1" | grep -qxF -- "$2"; }
+check "long Pod names: the first Pod's heading, whole" has_line "$out" "Pod/default/$long-1"
+check "long Pod names: the second Pod's heading, whole" has_line "$out" "Pod/default/$long-2"
+
 finish

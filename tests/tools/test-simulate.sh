@@ -272,4 +272,10 @@ run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" --instance-ty
 check "40,000 zones: exit 0" [ "$rc" -eq 0 ]
 check "40,000 zones: the cheapest zone" contains "$out" '"topology.kubernetes.io/zone": "z00000"'
 
+printf 'apiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://x\n' >"$tmpd/nameless.yaml"
+run_cmd "$tool" simulate -f "$tmpd/nameless.yaml"
+check "a Node without a name: exit 1" [ "$rc" -eq 1 ]
+check "a Node without a name: the file and object named" contains "$errout" \
+	"$tmpd/nameless.yaml: Node (document 1): metadata.name: Required value: name or generateName is required"
+
 finish

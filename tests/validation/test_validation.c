@@ -523,6 +523,33 @@ static const vcase cases[] = {
 	  NULL, NULL, NULL, 0, 0,
 	  { PAT("spec.disruption.budgets[0].duration", "30s", P_BUDGET_DUR),
 	    PAT("spec.disruption.budgets[1].duration", "-20m", P_BUDGET_DUR) } },
+	/* the pattern bounds no number; Go's time.Duration does (audit finding 6):
+	 * 2562047h passes, 2562048h and 9999999999h fail time.ParseDuration */
+	{ "NodePool:spec.disruption.budgets[*].duration:runtime-duration",
+	  NP_D("budgets: [{nodes: \"10\", schedule: \"* * * * *\", duration: 2562047h}, {nodes: \"10\", "
+	       "schedule: \"* * * * *\", duration: 2562048h}, {nodes: \"1\", schedule: \"* * * * *\", "
+	       "duration: 9999999999h}]"),
+	  NULL, NULL, NULL, 0, 0,
+	  { "spec.disruption.budgets[1].duration: Invalid value: \"2562048h\": time: invalid duration "
+	    "\"2562048h\"",
+	    "spec.disruption.budgets[2].duration: Invalid value: \"9999999999h\": time: invalid duration "
+	    "\"9999999999h\"" } },
+	{ "NodePool:spec.disruption.consolidateAfter:runtime-duration",
+	  NP_D("consolidateAfter: 9999999999h"), NULL, NULL, NULL, 0, 0,
+	  { "spec.disruption.consolidateAfter: Invalid value: \"9999999999h\": time: invalid duration "
+	    "\"9999999999h\"" } },
+	{ "NodePool:spec.template.spec.expireAfter:runtime-duration "
+	  "NodePool:spec.template.spec.terminationGracePeriod:runtime-duration",
+	  NP_T(", expireAfter: 2562048h, terminationGracePeriod: 9223372037s"), NULL, NULL, NULL, 0, 0,
+	  { "spec.template.spec.expireAfter: Invalid value: \"2562048h\": time: invalid duration "
+	    "\"2562048h\"",
+	    "spec.template.spec.terminationGracePeriod: Invalid value: \"9223372037s\": time: invalid "
+	    "duration \"9223372037s\"" } },
+	{ "NodeClaim:spec.expireAfter:runtime-duration NodeClaim:spec.terminationGracePeriod:runtime-duration",
+	  NC_T(", expireAfter: 99999999999m, terminationGracePeriod: 9999999999h"), NULL, NULL, NULL, 0, 0,
+	  { "spec.expireAfter: Invalid value: \"99999999999m\": time: invalid duration \"99999999999m\"",
+	    "spec.terminationGracePeriod: Invalid value: \"9999999999h\": time: invalid duration "
+	    "\"9999999999h\"" } },
 	/* (the cron parser's own complaints about these are warnings:
 	 * test_cron_warning) */
 	{ "NodePool:spec.disruption.budgets[*].schedule:pattern",
@@ -1790,7 +1817,7 @@ START_TEST(test_inventory)
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_LIST_TYPE], 3);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_SCALE], 2);
 	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_METADATA], 3 * 16);
-	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3 + 1); /* + label-key warning */
+	ck_assert_uint_eq(per_source[KP_RULE_SOURCE_RUNTIME], 4 + 2 * 5 + 3 + 1 + 6); /* + label-key warning, 6 durations */
 }
 END_TEST
 

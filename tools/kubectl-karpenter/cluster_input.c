@@ -199,6 +199,16 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 				prog, fname, d->kind_name, d->name, d->api_version);
 			continue;
 		}
+		if (!d->name || !*d->name) {
+			/* the API server stores no object without a name */
+			fprintf(err, "%s: %s (document %zu", fname, d->kind_name, d->document + 1);
+			if (d->in_list)
+				fprintf(err, ": items[%zu]", d->item);
+			fputs("): metadata.name: Required value: name or generateName is required\n",
+			      err);
+			*invalid = 1;
+			continue;
+		}
 		if ((d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
 		     d->kind == in->kwok_kind) &&
 		    default_and_validate(d, fname, vo, prog, err, invalid))
@@ -321,14 +331,12 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	st->kind = KP_KWOK_NODECLASS_KIND; /* the kind registered by kp_kwok_register */
 	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
 	st->ready = 1; /* no Ready condition: the status controller has not run yet */
-	if (nc->status) {
-		for (size_t i = 0; i < nc->status->n_conditions; i++) {
-			const kp_condition *c = nc->status->conditions[i];
-			if (!c || !c->type || strcmp(c->type, "Ready") != 0)
-				continue;
-			st->ready = c->status && !strcmp(c->status, "True");
-			st->message = c->message;
-		}
+	const kp_condition *c = nc->status ? kp_condition_find(nc->status->conditions,
+							       nc->status->n_conditions, "Ready")
+					   : NULL;
+	if (c) {
+		st->ready = c->status && !strcmp(c->status, "True");
+		st->message = c->message;
 	}
 }
 

@@ -21,14 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include <karpenter/karpenter.h>
 #include <karpenter/disruption.h>
 
+#include "common/map.h"
+#include "kp_internal.h"
+
 #include "cli.h"
 #include "cluster_input.h"
-#include "output.h"
+#include "writer.h"
 
 #define PROG "kubectl-karpenter disrupt"
 
@@ -54,7 +55,9 @@ static void disrupt_usage(FILE *out)
 	      "  --instance-types FILE     instance types in upstream KWOK's JSON format\n"
 	      "  --passes N                passes to run, each applying the previous command\n"
 	      "                            as if it completed (default 1; 0 = until nothing\n"
-	      "                            more is found)\n"
+	      "                            more is found: up to one pass per node, a cost\n"
+	      "                            that grows with the square of the node count;\n"
+	      "                            N bounds it)\n"
 	      "  --apply FILE              objects that replace (same kind and name) or join\n"
 	      "                            the input first: which nodes drift (repeatable)\n"
 	      "  --feature-gates GATES     SpotToSpotConsolidation=true|false\n"
@@ -93,21 +96,46 @@ static const char *obj_name(const void *o)
 	return h->metadata && h->metadata->name ? h->metadata->name : "";
 }
 
+/* Objects of @p add replace those of @p base with the same namespace and
+ * name, or join it: the base's objects by "namespace\0name" in the
+ * library's hash map (nested scans took 89 s for 100,000 objects). */
 static int merge_vec(cli_ptrvec *base, const cli_ptrvec *add, uint32_t kind)
 {
-	for (size_t i = 0; i < add->count; i++) {
-		const void *a = add->items[i];
-		size_t j = 0;
-		for (; j < base->count; j++)
-			if (!strcmp(obj_name(base->items[j]), obj_name(a)) &&
-			    !strcmp(obj_ns(kind, base->items[j]), obj_ns(kind, a)))
+	kp__map by_name = { 0 };
+	char *key = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < base->count + add->count; i++) {
+		int adding = i >= base->count;
+		const void *o = adding ? add->items[i - base->count] : base->items[i];
+		const char *ns = obj_ns(kind, o), *name = obj_name(o);
+		size_t nl = strlen(ns), len = nl + 1 + strlen(name);
+		if (len + 1 > cap) {
+			char *k = realloc(key, len + 1);
+			if (!k) {
+				rc = -1;
 				break;
-		if (j < base->count)
-			base->items[j] = a;
-		else if (cli_ptrvec_push(base, a))
-			return -1;
+			}
+			key = k;
+			cap = len + 1;
+		}
+		memcpy(key, ns, nl + 1);
+		memcpy(key + nl + 1, name, len - nl);
+		uint32_t at;
+		int inserted;
+		/* a base object's index, or the one an added object takes */
+		size_t index = adding ? base->count : i;
+		if (index >= UINT32_MAX ||
+		    kp__map_put(&by_name, key, len, (uint32_t)index, &at, &inserted) != KP_OK)
+			rc = -1;
+		else if (adding && !inserted)
+			base->items[at] = o;
+		else if (adding)
+			rc = cli_ptrvec_push(base, o);
 	}
-	return 0;
+	kp__map_free(&by_name);
+	free(key);
+	return rc;
 }
 
 /* @p kwok_kind: KWOKNodeClass's id in the registries (cluster-scoped). */
@@ -140,209 +168,222 @@ static int merge(cli_objects *b, const cli_objects *a, uint32_t kwok_kind)
 /* ------------------------------------------------------------------ */
 /* Result → document                                                   */
 
-static cJSON *str_or_null(const char *s)
+/* Before any output: the first number of the document that is not finite
+ * (a custom catalogue's prices), named by its path; 0 when there is none.
+ * The document is then not written at all. */
+static int check_numbers(const kp_disruption_result *res, FILE *err)
 {
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-static cJSON *nodeclaim_json(const kp_nodeclaim *nc, kp_error *e)
-{
-	char *txt = NULL;
-	size_t len = 0;
-	if (kp_encode(&txt, &len, KP_KIND_NODECLAIM, nc, KP_FORMAT_JSON, 0, e))
-		return NULL;
-	cJSON *j = cJSON_ParseWithLength(txt, len);
-	kp_encoded_free(txt);
-	if (!j)
-		snprintf(e->message, sizeof(e->message), "cannot read back an encoded NodeClaim");
-	return j;
-}
-
-static int add_candidates(cJSON *cmd, const kp_disruption_command *c)
-{
-	cJSON *a = cJSON_AddArrayToObject(cmd, "candidates");
-	if (!a)
-		return -1;
-	for (size_t i = 0; i < c->n_candidates; i++) {
-		const kp_disruption_candidate *k = c->candidates[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddItemToObject(o, "nodeClaim", str_or_null(k->nodeclaim));
-		cJSON_AddItemToObject(o, "node", str_or_null(k->node));
-		cJSON_AddItemToObject(o, "nodePool", str_or_null(k->nodepool));
-		cJSON_AddItemToObject(o, "instanceType", str_or_null(k->instance_type));
-		cJSON_AddItemToObject(o, "zone", str_or_null(k->zone));
-		cJSON_AddItemToObject(o, "capacityType", str_or_null(k->capacity_type));
-		if (!cJSON_AddNumberToObject(o, "price", k->price))
-			return -1;
-	}
-	return 0;
-}
-
-static int add_replacements(cJSON *cmd, const kp_disruption_command *c, kp_error *e)
-{
-	cJSON *a = cJSON_AddArrayToObject(cmd, "replacements");
-	if (!a)
-		return -1;
-	for (size_t i = 0; i < c->n_replacements; i++) {
-		const kp_disruption_replacement *x = c->replacements[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON *nc = nodeclaim_json(x->nodeclaim, e);
-		if (!nc)
-			return -2;
-		cJSON_AddItemToObject(o, "nodeClaim", nc);
-		if (!cJSON_AddNumberToObject(o, "price", x->price))
-			return -1;
-	}
-	return 0;
-}
-
-static int add_moves(cJSON *cmd, const kp_disruption_command *c)
-{
-	cJSON *a = cJSON_AddArrayToObject(cmd, "pods");
-	if (!a)
-		return -1;
-	for (size_t i = 0; i < c->n_moves; i++) {
-		const kp_disruption_move *m = c->moves[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddItemToObject(o, "namespace", str_or_null(m->namespace_));
-		cJSON_AddItemToObject(o, "name", str_or_null(m->name));
-		cJSON_AddItemToObject(o, "from", str_or_null(m->from));
-		cJSON_AddItemToObject(o, "nodeClaim", str_or_null(m->nodeclaim));
-		cJSON_AddItemToObject(o, "node", str_or_null(m->node));
-	}
-	return 0;
-}
-
-static int add_commands(cJSON *doc, const kp_disruption_result *res, kp_error *e)
-{
-	cJSON *a = cJSON_AddArrayToObject(doc, "commands");
-	if (!a)
-		return -1;
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(res, i);
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
+		const char *what = NULL;
+		size_t k = 0;
+		for (; !what && k < c->n_candidates; k++)
+			if (!isfinite(c->candidates[k]->price))
+				what = "candidates";
+		for (size_t r = 0; !what && r < c->n_replacements; r++)
+			if (!isfinite(c->replacements[r]->price)) {
+				what = "replacements";
+				k = r + 1;
+			}
+		if (what) {
+			fprintf(err, "%s: cannot write commands[%zu].%s[%zu].price: not a finite number\n",
+				PROG, i, what, k - 1);
 			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddNumberToObject(o, "pass", c->pass);
-		cJSON_AddStringToObject(o, "method", kp_disruption_method_name(c->method));
-		cJSON_AddStringToObject(o, "reason", c->reason);
-		cJSON_AddStringToObject(o, "decision", kp_disruption_decision_name(c->decision));
-		int r = add_candidates(o, c);
-		if (!r)
-			r = add_replacements(o, c, e);
-		if (!r)
-			r = add_moves(o, c);
-		if (r)
-			return r;
-		if (!cJSON_AddNumberToObject(o, "savings", c->savings))
+		}
+		if (!isfinite(c->savings)) {
+			fprintf(err, "%s: cannot write commands[%zu].savings: not a finite number\n", PROG,
+				i);
 			return -1;
+		}
 	}
+	double cost[2];
+	kp_disruption_result_cost(res, &cost[0], &cost[1]);
+	for (int i = 0; i < 2; i++)
+		if (!isfinite(cost[i])) {
+			fprintf(err, "%s: cannot write cost.%s: not a finite number\n", PROG,
+				i ? "after" : "before");
+			return -1;
+		}
 	return 0;
 }
 
-static int add_nodes(cJSON *doc, const kp_disruption_result *res)
+static void write_candidates(cli_writer *w, const kp_disruption_command *c)
 {
-	cJSON *a = cJSON_AddArrayToObject(doc, "nodes");
-	if (!a)
-		return -1;
+	cli_writer_key(w, "candidates");
+	cli_writer_begin_array(w);
+	for (size_t i = 0; i < c->n_candidates; i++) {
+		const kp_disruption_candidate *k = c->candidates[i];
+		cli_writer_begin_object(w);
+		cli_writer_member_string(w, "nodeClaim", k->nodeclaim);
+		cli_writer_member_string(w, "node", k->node);
+		cli_writer_member_string(w, "nodePool", k->nodepool);
+		cli_writer_member_string(w, "instanceType", k->instance_type);
+		cli_writer_member_string(w, "zone", k->zone);
+		cli_writer_member_string(w, "capacityType", k->capacity_type);
+		cli_writer_member_number(w, "price", k->price);
+		cli_writer_end_object(w);
+	}
+	cli_writer_end_array(w);
+}
+
+/* 0, or -1 after printing why (a replacement that cannot be encoded). */
+static int write_replacements(cli_writer *w, const kp_disruption_command *c, FILE *err)
+{
+	cli_writer_key(w, "replacements");
+	cli_writer_begin_array(w);
+	for (size_t i = 0; i < c->n_replacements; i++) {
+		const kp_disruption_replacement *x = c->replacements[i];
+		kp_error e = KP_ERROR_INIT;
+		char *txt = NULL;
+		size_t len = 0;
+		cli_writer_begin_object(w);
+		cli_writer_key(w, "nodeClaim");
+		if (kp_encode(&txt, &len, KP_KIND_NODECLAIM, x->nodeclaim, KP_FORMAT_JSON, 0, &e) ||
+		    cli_writer_json_value(w, txt, len)) {
+			fprintf(err, "%s: %s\n", PROG,
+				*e.message ? e.message : "cannot read back an encoded NodeClaim");
+			kp_encoded_free(txt);
+			return -1;
+		}
+		kp_encoded_free(txt);
+		cli_writer_member_number(w, "price", x->price);
+		cli_writer_end_object(w);
+	}
+	cli_writer_end_array(w);
+	return 0;
+}
+
+static void write_moves(cli_writer *w, const kp_disruption_command *c)
+{
+	cli_writer_key(w, "pods");
+	cli_writer_begin_array(w);
+	for (size_t i = 0; i < c->n_moves; i++) {
+		const kp_disruption_move *m = c->moves[i];
+		cli_writer_begin_object(w);
+		cli_writer_member_string(w, "namespace", m->namespace_);
+		cli_writer_member_string(w, "name", m->name);
+		cli_writer_member_string(w, "from", m->from);
+		cli_writer_member_string(w, "nodeClaim", m->nodeclaim);
+		cli_writer_member_string(w, "node", m->node);
+		cli_writer_end_object(w);
+	}
+	cli_writer_end_array(w);
+}
+
+static int write_commands(cli_writer *w, const kp_disruption_result *res, FILE *err)
+{
+	cli_writer_key(w, "commands");
+	cli_writer_begin_array(w);
+	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
+		const kp_disruption_command *c = kp_disruption_result_command(res, i);
+		cli_writer_begin_object(w);
+		cli_writer_member_number(w, "pass", c->pass);
+		cli_writer_member_string(w, "method", kp_disruption_method_name(c->method));
+		cli_writer_member_string(w, "reason", c->reason);
+		cli_writer_member_string(w, "decision", kp_disruption_decision_name(c->decision));
+		write_candidates(w, c);
+		if (write_replacements(w, c, err))
+			return -1;
+		write_moves(w, c);
+		cli_writer_member_number(w, "savings", c->savings);
+		cli_writer_end_object(w);
+	}
+	cli_writer_end_array(w);
+	return 0;
+}
+
+static void write_nodes(cli_writer *w, const kp_disruption_result *res)
+{
+	cli_writer_key(w, "nodes");
+	cli_writer_begin_array(w);
 	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
 		const kp_disruption_node *n = kp_disruption_result_node(res, i);
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddItemToObject(o, "nodeClaim", str_or_null(n->nodeclaim));
-		cJSON_AddItemToObject(o, "node", str_or_null(n->node));
-		cJSON_AddItemToObject(o, "nodePool", str_or_null(n->nodepool));
-		cJSON_AddBoolToObject(o, "candidate", n->candidate);
-		cJSON_AddBoolToObject(o, "empty", n->empty);
+		cli_writer_begin_object(w);
+		cli_writer_member_string(w, "nodeClaim", n->nodeclaim);
+		cli_writer_member_string(w, "node", n->node);
+		cli_writer_member_string(w, "nodePool", n->nodepool);
+		cli_writer_member_bool(w, "candidate", n->candidate);
+		cli_writer_member_bool(w, "empty", n->empty);
+		cli_writer_key(w, "drifted");
 		if (n->drifted) {
-			cJSON *d = cJSON_AddObjectToObject(o, "drifted");
-			if (!d)
-				return -1;
-			cJSON_AddItemToObject(d, "reason", str_or_null(n->drift_reason));
-			cJSON_AddItemToObject(d, "message", str_or_null(n->drift_message));
+			cli_writer_begin_object(w);
+			cli_writer_member_string(w, "reason", n->drift_reason);
+			cli_writer_member_string(w, "message", n->drift_message);
+			cli_writer_end_object(w);
 		} else {
-			cJSON_AddNullToObject(o, "drifted");
+			cli_writer_null(w);
 		}
-		cJSON_AddBoolToObject(o, "consolidatable", n->consolidatable);
-		cJSON *rs = cJSON_AddArrayToObject(o, "reasons");
-		if (!rs)
-			return -1;
+		cli_writer_member_bool(w, "consolidatable", n->consolidatable);
+		cli_writer_key(w, "reasons");
+		cli_writer_begin_array(w);
 		for (size_t k = 0; k < n->n_reasons; k++) {
-			const kp_disruption_why *w = n->reasons[k];
-			cJSON *r = cJSON_CreateObject();
-			if (!r)
-				return -1;
-			cJSON_AddItemToArray(rs, r);
-			cJSON_AddStringToObject(r, "code", kp_disruption_block_code_name(w->code));
-			cJSON_AddItemToObject(r, "method", w->method ? cJSON_CreateString(kp_disruption_method_name(w->method))
-								       : cJSON_CreateNull());
-			cJSON_AddItemToObject(r, "message", str_or_null(w->message));
+			const kp_disruption_why *y = n->reasons[k];
+			cli_writer_begin_object(w);
+			cli_writer_member_string(w, "code", kp_disruption_block_code_name(y->code));
+			cli_writer_member_string(w, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
+			cli_writer_member_string(w, "message", y->message);
+			cli_writer_end_object(w);
 		}
+		cli_writer_end_array(w);
+		cli_writer_end_object(w);
 	}
-	return 0;
+	cli_writer_end_array(w);
 }
 
-static int add_budgets(cJSON *doc, const kp_disruption_result *res)
+static void write_budgets(cli_writer *w, const kp_disruption_result *res)
 {
-	cJSON *a = cJSON_AddArrayToObject(doc, "budgets");
-	if (!a)
-		return -1;
+	cli_writer_key(w, "budgets");
+	cli_writer_begin_array(w);
 	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
 		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return -1;
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddItemToObject(o, "nodePool", str_or_null(b->nodepool));
-		cJSON_AddItemToObject(o, "reason", str_or_null(b->reason));
+		cli_writer_begin_object(w);
+		cli_writer_member_string(w, "nodePool", b->nodepool);
+		cli_writer_member_string(w, "reason", b->reason);
+		cli_writer_key(w, "allowed");
 		if (b->limited)
-			cJSON_AddNumberToObject(o, "allowed", (double)b->allowed);
+			cli_writer_number(w, (double)b->allowed);
 		else
-			cJSON_AddNullToObject(o, "allowed");
-		cJSON_AddNumberToObject(o, "disrupting", (double)b->disrupting);
-		cJSON_AddNumberToObject(o, "remaining", b->limited ? (double)b->remaining
-							   : (double)KP_DISRUPTION_UNLIMITED);
+			cli_writer_null(w);
+		cli_writer_member_number(w, "disrupting", (double)b->disrupting);
+		cli_writer_member_number(w, "remaining", b->limited ? (double)b->remaining
+							  : (double)KP_DISRUPTION_UNLIMITED);
+		cli_writer_end_object(w);
 	}
-	return 0;
+	cli_writer_end_array(w);
 }
 
-static cJSON *result_document(const kp_disruption_result *res, int64_t now_ms, kp_error *e)
+/* The JSON or YAML document (the README's contract), written as the
+ * result is walked: no tree of the whole output is built first. 0, or -1
+ * after printing why. */
+static int write_document(const kp_disruption_result *res, int64_t now_ms, int format, FILE *out,
+			  FILE *err)
 {
-	char now[40];
+	if (check_numbers(res, err))
+		return -1;
+	char now[KP_TIME_BUF_SIZE];
 	kp_time_format_rfc3339(now_ms, now, sizeof(now));
-	cJSON *doc = cJSON_CreateObject();
-	if (!doc || !cJSON_AddStringToObject(doc, "now", now))
-		goto oom;
-	int r = add_commands(doc, res, e);
-	if (r == -2) {
-		cJSON_Delete(doc);
-		return NULL;
+	cli_writer *w = cli_writer_new(out, format == CLI_OUT_JSON ? CLI_WRITER_JSON
+								  : CLI_WRITER_YAML);
+	if (!w) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		return -1;
 	}
-	if (r || add_nodes(doc, res) || add_budgets(doc, res))
-		goto oom;
-	double before, after;
-	kp_disruption_result_cost(res, &before, &after);
-	cJSON *cost = cJSON_AddObjectToObject(doc, "cost");
-	if (!cost || !cJSON_AddNumberToObject(cost, "before", before) ||
-	    !cJSON_AddNumberToObject(cost, "after", after))
-		goto oom;
-	return doc;
-oom:
-	cJSON_Delete(doc);
-	snprintf(e->message, sizeof(e->message), "out of memory");
-	return NULL;
+	cli_writer_begin_object(w);
+	cli_writer_member_string(w, "now", now);
+	int failed = write_commands(w, res, err);
+	if (!failed) {
+		write_nodes(w, res);
+		write_budgets(w, res);
+		double before, after;
+		kp_disruption_result_cost(res, &before, &after);
+		cli_writer_key(w, "cost");
+		cli_writer_begin_object(w);
+		cli_writer_member_number(w, "before", before);
+		cli_writer_member_number(w, "after", after);
+		cli_writer_end_object(w);
+		cli_writer_end_object(w);
+	}
+	return cli_writer_finish(w, failed, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -385,22 +426,41 @@ static const kp_disruption_why *first_reason(const kp_disruption_node *n)
 	return NULL;
 }
 
-/* The command that disrupts this node, if any. */
-static const kp_disruption_command *command_of(const kp_disruption_result *res,
-					       const kp_disruption_node *n)
+/* The command that disrupts each node: NodeClaim name -> the first
+ * command whose candidates name it (a scan of every command per node was
+ * quadratic with --passes). -1 when out of memory. */
+static int index_commands(const kp_disruption_result *res, kp__map *by_nodeclaim)
 {
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(res, i);
-		for (size_t k = 0; k < c->n_candidates; k++)
-			if (n->nodeclaim && c->candidates[k]->nodeclaim &&
-			    !strcmp(n->nodeclaim, c->candidates[k]->nodeclaim))
-				return c;
+		for (size_t k = 0; k < c->n_candidates; k++) {
+			const char *nc = c->candidates[k]->nodeclaim;
+			if (nc && (i >= UINT32_MAX ||
+				   kp__map_put(by_nodeclaim, nc, strlen(nc), (uint32_t)i, NULL, NULL)))
+				return -1;
+		}
 	}
-	return NULL;
+	return 0;
 }
 
-static void print_text(FILE *out, const kp_disruption_result *res)
+static const kp_disruption_command *command_of(const kp_disruption_result *res,
+					       const kp__map *by_nodeclaim,
+					       const kp_disruption_node *n)
 {
+	uint32_t i;
+	if (!n->nodeclaim || !kp__map_gets(by_nodeclaim, n->nodeclaim, &i))
+		return NULL;
+	return kp_disruption_result_command(res, i);
+}
+
+/* 0, or -1 when out of memory (nothing written). */
+static int print_text(FILE *out, const kp_disruption_result *res)
+{
+	kp__map by_nodeclaim = { 0 };
+	if (index_commands(res, &by_nodeclaim)) {
+		kp__map_free(&by_nodeclaim);
+		return -1;
+	}
 	size_t nc = kp_disruption_result_command_count(res);
 	if (!nc)
 		fputs("No disruption command.\n\n", out);
@@ -418,7 +478,7 @@ static void print_text(FILE *out, const kp_disruption_result *res)
 	for (size_t i = 0; i < n; i++) {
 		const kp_disruption_node *x = kp_disruption_result_node(res, i);
 		const kp_disruption_why *why = first_reason(x);
-		const kp_disruption_command *cmd = command_of(res, x);
+		const kp_disruption_command *cmd = command_of(res, &by_nodeclaim, x);
 		fprintf(out, "%-*s   %-9s   %-5s   %-7s   %-14s   ", (int)w,
 			s_or(x->node, s_or(x->nodeclaim, "-")), x->candidate ? "yes" : "no",
 			x->empty ? "yes" : "no", x->drifted ? "yes" : "no",
@@ -435,6 +495,8 @@ static void print_text(FILE *out, const kp_disruption_result *res)
 	kp_disruption_result_cost(res, &before, &after);
 	fprintf(out, "\nCost: $%.4f/h before, $%.4f/h after (%zu command%s)\n", before, after, nc,
 		nc == 1 ? "" : "s");
+	kp__map_free(&by_nodeclaim);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -539,31 +601,18 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 		disrupt_usage(err);
 		return CLI_USAGE;
 	}
+	/* -f and --apply are read as two inputs: stdin in both is given twice
+	 * (within one of them, reading it says so) */
+	int stdin_f = 0, stdin_apply = 0;
+	for (size_t i = 0; i < a->n_files; i++)
+		stdin_f |= !strcmp(a->files[i], "-");
+	for (size_t i = 0; i < a->n_apply; i++)
+		stdin_apply |= !strcmp(a->apply[i], "-");
+	if (stdin_f && stdin_apply) {
+		fprintf(err, "%s: stdin (-) given twice\n", PROG);
+		return CLI_USAGE;
+	}
 	return CLI_OK;
-}
-
-static int write_document(const kp_disruption_result *res, int64_t now_ms, int format, FILE *out,
-			  FILE *err)
-{
-	kp_error e = KP_ERROR_INIT;
-	cJSON *doc = result_document(res, now_ms, &e);
-	if (!doc) {
-		fprintf(err, "%s: %s\n", PROG, e.message);
-		return -1;
-	}
-	char *bad = NULL;
-	int r = format == CLI_OUT_JSON ? cli_output_json(out, doc, &bad)
-				       : cli_output_yaml(out, doc, &bad);
-	cJSON_Delete(doc);
-	if (r) {
-		if (r == CLI_OUTPUT_NONFINITE)
-			fprintf(err, "%s: cannot write %s: not a finite number\n", PROG, bad ? bad : "a number");
-		else
-			fprintf(err, "%s: out of memory\n", PROG);
-		free(bad);
-		return -1;
-	}
-	return 0;
 }
 
 static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
@@ -606,9 +655,11 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 			e.message);
 		goto done;
 	}
-	if (a.format == CLI_OUT_TEXT)
-		print_text(out, res);
-	else if (write_document(res, spec.now_ms, a.format, out, err))
+	if (a.format == CLI_OUT_TEXT && print_text(out, res)) {
+		fprintf(err, "%s: out of memory\n", PROG);
+		goto done;
+	}
+	if (a.format != CLI_OUT_TEXT && write_document(res, spec.now_ms, a.format, out, err))
 		goto done;
 	rc = CLI_OK;
 done:

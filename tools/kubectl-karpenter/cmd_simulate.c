@@ -188,11 +188,7 @@ int cli_simulate_write_document(const kp_sched_result *res, int format, FILE *ou
 	cli_writer_key(w, "cost");
 	cli_writer_number(w, kp_sched_result_cost(res));
 	cli_writer_end_object(w);
-	int rc = cli_writer_close(w);
-	if (rc && !failed)
-		fprintf(err, "%s: %s\n", PROG,
-			rc == CLI_WRITER_NOMEM ? "out of memory" : "cannot write the document");
-	return failed || rc ? -1 : 0;
+	return cli_writer_finish(w, failed, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -537,6 +537,24 @@ void cli_writer_number(cli_writer *w, double d)
 	value_end(w);
 }
 
+void cli_writer_member_string(cli_writer *w, const char *key, const char *s)
+{
+	cli_writer_key(w, key);
+	cli_writer_string(w, s);
+}
+
+void cli_writer_member_number(cli_writer *w, const char *key, double d)
+{
+	cli_writer_key(w, key);
+	cli_writer_number(w, d);
+}
+
+void cli_writer_member_bool(cli_writer *w, const char *key, int b)
+{
+	cli_writer_key(w, key);
+	cli_writer_bool(w, b);
+}
+
 static void literal(cli_writer *w, const char *text)
 {
 	if (value_start(w))
@@ -870,4 +888,13 @@ int cli_write_json_string(FILE *out, const char *s)
 	free(w->stack);
 	free(w);
 	return rc;
+}
+
+int cli_writer_finish(cli_writer *w, int failed, const char *prog, FILE *err)
+{
+	int rc = cli_writer_close(w);
+	if (rc && !failed)
+		fprintf(err, "%s: %s\n", prog,
+			rc == CLI_WRITER_NOMEM ? "out of memory" : "cannot write the document");
+	return failed || rc ? -1 : 0;
 }

@@ -54,6 +54,11 @@ void cli_writer_number(cli_writer *w, double d);
 void cli_writer_bool(cli_writer *w, int b);
 void cli_writer_null(cli_writer *w);
 
+/* An object's member: the key, then the value (a NULL string is null). */
+void cli_writer_member_string(cli_writer *w, const char *key, const char *s);
+void cli_writer_member_number(cli_writer *w, const char *key, double d);
+void cli_writer_member_bool(cli_writer *w, const char *key, int b);
+
 /*
  * Splice a JSON value given as text (e.g. an object kp_encode wrote) into
  * the document, as if each of its members had been written by the calls
@@ -73,5 +78,12 @@ int cli_write_json_string(FILE *out, const char *s);
  * some output may have been written.
  */
 int cli_writer_close(cli_writer *w);
+
+/*
+ * cli_writer_close for a command: an error is printed as "PROG: out of
+ * memory" or "PROG: cannot write the document", unless @p failed (the
+ * command stopped writing and said why). 0, or -1 when failed or an error.
+ */
+int cli_writer_finish(cli_writer *w, int failed, const char *prog, FILE *err);
 
 #endif
