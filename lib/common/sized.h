@@ -56,6 +56,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_container_port KP__SIZE_THROUGH(kp_container_port, host_ip)
 #define KP__FIRST_SIZE_kp_container_resources KP__SIZE_THROUGH(kp_container_resources, status_requests)
 #define KP__FIRST_SIZE_kp_container_status KP__SIZE_THROUGH(kp_container_status, resources)
+#define KP__FIRST_SIZE_kp_convert_options KP__SIZE_THROUGH(kp_convert_options, registry)
 #define KP__FIRST_SIZE_kp_csi_node KP__SIZE_THROUGH(kp_csi_node, spec)
 #define KP__FIRST_SIZE_kp_csi_node_driver KP__SIZE_THROUGH(kp_csi_node_driver, n_topology_keys)
 #define KP__FIRST_SIZE_kp_csi_node_spec KP__SIZE_THROUGH(kp_csi_node_spec, n_drivers)
@@ -152,6 +153,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_container_port) \
 	X(kp_container_resources) \
 	X(kp_container_status) \
+	X(kp_convert_options) \
 	X(kp_csi_node) \
 	X(kp_csi_node_driver) \
 	X(kp_csi_node_spec) \

@@ -303,6 +303,8 @@ struct kp_registry {
 	kp__reg_kind *kinds;
 	size_t n;
 	size_t cap;
+	kp__reg_conversion *conversions; /* kp_registry_add_conversion, in order */
+	size_t n_conversions;
 };
 
 KP_EXPORT int kp_registry_new(kp_registry **out, kp_error *err)
@@ -348,6 +350,15 @@ KP_EXPORT void kp_registry_free(kp_registry *r)
 	for (size_t i = 0; i < r->n; i++)
 		kind_dispose(&r->kinds[i]);
 	kp__free(r->kinds);
+	for (size_t i = 0; i < r->n_conversions; i++) {
+		kp__reg_conversion *c = &r->conversions[i];
+		if (c->ops.destroy)
+			c->ops.destroy(c->self);
+		kp__free(c->name);
+		kp__free(c->node_class_group);
+		kp__free(c->node_class_kind);
+	}
+	kp__free(r->conversions);
 	kp__free(r);
 }
 
@@ -678,4 +689,74 @@ int kp__registry_conditions(const kp_registry *r, uint32_t kind, const void *obj
 	*conds = *(kp_condition *const *const *)(const void *)((const char *)status + cf->off);
 	*n = *conds ? *(const size_t *)(const void *)((const char *)status + cf->aux) : 0;
 	return 1;
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+KP_EXPORT int kp_registry_add_conversion(kp_registry *r, const kp_conversion_ops *ops, void *self,
+					 kp_error *err)
+{
+	if (!r || !ops)
+		return kp__error(err, KP_EINVAL, NULL, "kp_registry_add_conversion: NULL argument");
+	kp__reg_conversion c;
+	memset(&c, 0, sizeof(c));
+	int rc = kp__read_sized(&c.ops, sizeof(c.ops), ops,
+				KP__SIZE_THROUGH(kp_conversion_ops, destroy), "kp_conversion_ops", err);
+	if (rc)
+		return rc;
+	if (c.ops.abi_major != KP_ABI_MAJOR)
+		return kp__error(err, KP_EVERSION, "abi_major",
+				 "kp_conversion_ops: built for ABI %u, this library is ABI %u",
+				 (unsigned)c.ops.abi_major, (unsigned)KP_ABI_MAJOR);
+	const uint32_t known = KP_CONVERSION_F_NODE_CLASS | KP_CONVERSION_F_KUBELET;
+	if ((c.ops.flags & ~known) || c.ops.reserved)
+		return kp__error(err, KP_EINVAL, "flags", "kp_conversion_ops: unknown flags");
+	if (!c.ops.convert)
+		return kp__error(err, KP_EINVAL, "convert", "kp_conversion_ops: convert is NULL");
+	if ((c.ops.flags & (KP_CONVERSION_F_NODE_CLASS | KP_CONVERSION_F_KUBELET)) &&
+	    (!c.ops.node_class_group || !c.ops.node_class_kind))
+		return kp__error(err, KP_EINVAL, "node_class_kind",
+				 "kp_conversion_ops: a node class conversion needs its group and kind");
+	c.name = kp__strdup(c.ops.name ? c.ops.name : "");
+	c.node_class_group = c.ops.node_class_group ? kp__strdup(c.ops.node_class_group) : NULL;
+	c.node_class_kind = c.ops.node_class_kind ? kp__strdup(c.ops.node_class_kind) : NULL;
+	kp__reg_conversion *grown =
+		kp__realloc(r->conversions, (r->n_conversions + 1) * sizeof(*grown));
+	if (!c.name || (c.ops.node_class_group && !c.node_class_group) ||
+	    (c.ops.node_class_kind && !c.node_class_kind) || !grown) {
+		kp__free(c.name);
+		kp__free(c.node_class_group);
+		kp__free(c.node_class_kind);
+		if (grown)
+			r->conversions = grown;
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	/* The copies own the names: the provider's may go away. */
+	c.ops.name = c.name;
+	c.ops.node_class_group = c.node_class_group;
+	c.ops.node_class_kind = c.node_class_kind;
+	c.self = self;
+	r->conversions = grown;
+	r->conversions[r->n_conversions++] = c;
+	return KP_OK;
+}
+
+size_t kp__registry_conversion_count(const kp_registry *r)
+{
+	return r ? r->n_conversions : 0;
+}
+
+const kp__reg_conversion *kp__registry_conversion(const kp_registry *r, size_t i)
+{
+	return r && i < r->n_conversions ? &r->conversions[i] : NULL;
+}
+
+KP_EXPORT int kp_conversion_sink_emit(kp_conversion_sink *sink, const char *json)
+{
+	return sink && json ? sink->emit(sink->ctx, json) : KP_EINVAL;
+}
+
+KP_EXPORT int kp_conversion_sink_report(kp_conversion_sink *sink, const char *line)
+{
+	return sink && line ? sink->report(sink->ctx, line) : KP_EINVAL;
 }

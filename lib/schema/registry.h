@@ -32,6 +32,28 @@ typedef struct kp__reg_kind {
 	void *self;
 } kp__reg_kind;
 
+/* One registered conversion (kp_registry_add_conversion): the ops copied,
+ * their names owned. */
+typedef struct kp__reg_conversion {
+	kp_conversion_ops ops;
+	void *self;
+	char *name;
+	char *node_class_group;
+	char *node_class_kind;
+} kp__reg_conversion;
+
+/* The sink a conversion writes to: the converter (lib/convert) fills it
+ * in; kp_conversion_sink_emit/_report call through it. */
+struct kp_conversion_sink {
+	int (*emit)(void *ctx, const char *json);
+	int (*report)(void *ctx, const char *line);
+	void *ctx;
+};
+
+/* Registered conversions, in order of registration. */
+size_t kp__registry_conversion_count(const kp_registry *r);
+const kp__reg_conversion *kp__registry_conversion(const kp_registry *r, size_t i);
+
 /* The registered kind `kind` (>= KP_KIND_FIRST_REGISTERED), or NULL. */
 const kp__reg_kind *kp__registry_kind(const kp_registry *r, uint32_t kind);
 /* Kind info of a core kind (any registry, NULL too) or a registered one. */

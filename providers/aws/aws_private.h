@@ -29,4 +29,9 @@ static inline int strncasecmp_ascii(const char *a, const char *b, size_t n)
 	return 0;
 }
 
+struct kp_registry;
+struct kp_error;
+/* Register EC2NodeClass's conversions (ec2nodeclass_conversion.c). */
+int kp__aws_register_conversions(struct kp_registry *registry, struct kp_error *err);
+
 #endif /* KP_AWS_PRIVATE_H */

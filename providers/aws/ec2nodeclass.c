@@ -437,7 +437,9 @@ KP_EXPORT int kp_aws_register(kp_registry *registry, const kp_aws_register_optio
 	ops.hash = ec2_hash;
 	ops.destroy = ec2_kind_free;
 	rc = kp_registry_add_kind(registry, &spec, &ops, k, out_kind, err);
-	if (rc)
+	if (rc) {
 		ec2_kind_free(k);
-	return rc;
+		return rc;
+	}
+	return kp__aws_register_conversions(registry, err);
 }

@@ -30,5 +30,6 @@ extern const cli_command cli_cmd_simulate;
 extern const cli_command cli_cmd_hash;
 extern const cli_command cli_cmd_reconcile;
 extern const cli_command cli_cmd_disrupt;
+extern const cli_command cli_cmd_convert;
 
 #endif

@@ -18,6 +18,7 @@ static const cli_command *const commands[] = {
 	&cli_cmd_hash,
 	&cli_cmd_reconcile,
 	&cli_cmd_disrupt,
+	&cli_cmd_convert,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

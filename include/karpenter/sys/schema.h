@@ -471,6 +471,89 @@ int kp_registry_object_hash(const kp_registry *registry, uint32_t kind, const vo
 int kp_registry_encode(char **out, size_t *out_len, const kp_registry *registry, uint32_t kind,
 		       const void *object, uint32_t format, uint32_t flags, kp_error *err);
 
+/* ---- conversions (karpenter/convert.h) ------------------------------------ */
+
+/** @brief Where a conversion callback writes its output and report. @since 0.2 */
+typedef struct kp_conversion_sink kp_conversion_sink;
+
+/**
+ * @brief Emit one converted object (a JSON object, copied). A conversion
+ * may emit several objects for one input (a generated node class).
+ * @return KP_OK; KP_EPARSE (not one JSON object); KP_EINVAL; KP_ENOMEM
+ * @since 0.2
+ */
+int kp_conversion_sink_emit(kp_conversion_sink *sink, const char *json);
+
+/**
+ * @brief Add one report line, "moved: KIND/NAME: from -> to", "renamed:
+ * ...", "dropped: KIND/NAME: path", "generated: KIND/NAME ..." or
+ * "warning: ..." (copied).
+ * @return KP_OK, KP_EINVAL, KP_ENOMEM
+ * @since 0.2
+ */
+int kp_conversion_sink_report(kp_conversion_sink *sink, const char *line);
+
+/** @brief Flags of kp_conversion_ops. @since 0.2 */
+enum kp_conversion_flags {
+	/** node_class_group/kind name a node class: the default of a
+	 *  v1beta1 nodeClassRef without apiVersion or kind (upstream takes
+	 *  the provider's first node class). */
+	KP_CONVERSION_F_NODE_CLASS = 1u << 0,
+	/** The node class's v1 spec holds a kubelet (spec.kubelet, the v1beta1
+	 *  KubeletConfiguration's fields): NodePools' kubelets move there. */
+	KP_CONVERSION_F_KUBELET = 1u << 1
+};
+
+/**
+ * @brief A provider's conversions (STYLE rule 7 vtable). The core offers
+ * each object it does not convert itself to every registered conversion in
+ * order of registration; the first one that does not return KP_ENOTSUP
+ * converts it.
+ * @since 0.2
+ */
+typedef struct kp_conversion_ops {
+	uint32_t struct_size;         /**< sizeof(kp_conversion_ops) */
+	uint32_t abi_major;           /**< KP_ABI_MAJOR as the provider was built */
+	uint32_t flags;               /**< kp_conversion_flags */
+	uint32_t reserved;            /**< zero */
+	const char *name;             /**< the provider, for messages ("aws") */
+	const char *node_class_group; /**< "karpenter.k8s.aws", or NULL */
+	const char *node_class_kind;  /**< "EC2NodeClass", or NULL */
+	/** Convert @p json (one object, compact JSON) of @p api_version and
+	 *  @p kind to @p target (a kp_convert_target): emit the result (and
+	 *  report) on @p sink and return KP_OK; KP_ENOTSUP when the object is
+	 *  not one this provider converts (nothing emitted); another code (with
+	 *  @p err naming the object and field) refuses the object. The core's
+	 *  karpenter.sh/v1alpha5 Provisioner and Machine are offered first, before
+	 *  the core converts them: a provider may emit the object back with its
+	 *  own v1alpha5 defaults applied and an inline provider block replaced by
+	 *  a providerRef, followed by the objects it generates (converted to
+	 *  @p target); the core converts the first and writes the others after
+	 *  it. */
+	int (*convert)(void *self, const char *json, const char *api_version, const char *kind,
+		       uint32_t target, kp_conversion_sink *sink, kp_error *err);
+	/** Frees self when the registry is freed. */
+	void (*destroy)(void *self);
+} kp_conversion_ops;
+
+/** Static initializer for kp_conversion_ops. @since 0.2 */
+#define KP_CONVERSION_OPS_INIT { sizeof(kp_conversion_ops), KP_ABI_MAJOR, 0, 0, NULL, NULL, \
+				 NULL, NULL, NULL }
+
+/**
+ * @brief Register a provider's conversions.
+ * @param[in] registry the registry
+ * @param[in] ops the conversions (copied; convert must not be NULL)
+ * @param[in] self passed to every slot; owned by the registry from a
+ *            successful call on (ops->destroy)
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL; KP_EVERSION (another ABI generation, a
+ *         struct_size this library cannot read); KP_ENOMEM
+ * @since 0.2
+ */
+int kp_registry_add_conversion(kp_registry *registry, const kp_conversion_ops *ops, void *self,
+			       kp_error *err);
+
 /* ---- the cluster builder ----------------------------------------------- */
 
 struct kp_cluster_builder;
