@@ -58,20 +58,20 @@ KP_BEGIN_DECLS
 
 struct kp_registry;
 
-/** Target versions of kp_convert_options::target. @since 0.2 */
+/** Target versions of kp_convert_options::target. @since 0.1 */
 enum kp_convert_target {
 	KP_CONVERT_V1 = 1,     /**< karpenter.sh/v1 (and the providers' v1) */
 	KP_CONVERT_V1BETA1 = 2 /**< karpenter.sh/v1beta1 (and the providers' v1beta1) */
 };
 
-/** Flags of kp_convert_options. @since 0.2 */
+/** Flags of kp_convert_options. @since 0.1 */
 enum kp_convert_flags {
 	/** Do not move a NodePool's kubelet into its node class (the
 	 *  compatibility annotation alone, as upstream's webhook). */
 	KP_CONVERT_NO_KUBELET_MIGRATION = 1u << 0
 };
 
-/** @brief Options of kp_convert_new, filled by the caller. @since 0.2 */
+/** @brief Options of kp_convert_new, filled by the caller. @since 0.1 */
 typedef struct kp_convert_options {
 	uint32_t struct_size;         /**< sizeof(kp_convert_options) */
 	uint32_t target;              /**< a kp_convert_target; 0 = KP_CONVERT_V1 */
@@ -81,18 +81,18 @@ typedef struct kp_convert_options {
 	                                   kp_convert_free); NULL = core kinds only */
 } kp_convert_options;
 
-/** Static initializer for kp_convert_options: to v1, no registry. @since 0.2 */
+/** Static initializer for kp_convert_options: to v1, no registry. @since 0.1 */
 #define KP_CONVERT_OPTIONS_INIT { sizeof(kp_convert_options), KP_CONVERT_V1, 0, 0, NULL }
 
 /**
  * @brief Initialize options as KP_CONVERT_OPTIONS_INIT (for FFI).
  * @param[out] opts the options; NULL is a no-op
- * @since 0.2
+ * @since 0.1
  * Thread-safety: safe.
  */
 void kp_convert_options_init(kp_convert_options *opts);
 
-/** @brief A conversion: its inputs, then its output and report. @since 0.2 */
+/** @brief A conversion: its inputs, then its output and report. @since 0.1 */
 typedef struct kp_convert kp_convert;
 
 /**
@@ -101,7 +101,7 @@ typedef struct kp_convert kp_convert;
  * @param[in] opts options, or NULL for KP_CONVERT_OPTIONS_INIT
  * @param[out] err optional error detail
  * @return KP_OK; KP_EINVAL (an unknown target or flag); KP_EVERSION; KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  * Ownership: release with kp_convert_free.
  */
 int kp_convert_new(kp_convert **out, const kp_convert_options *opts, kp_error *err);
@@ -116,7 +116,7 @@ int kp_convert_new(kp_convert **out, const kp_convert_options *opts, kp_error *e
  * @param[out] err optional error detail ("SOURCE: document 2: ...")
  * @return KP_OK; KP_EPARSE; KP_EINVAL (a document that is not an object,
  *         or already run); KP_ERANGE (input limits as kp_decode's); KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  */
 int kp_convert_add(kp_convert *conv, const char *data, size_t len, const char *source,
 		   kp_error *err);
@@ -127,17 +127,17 @@ int kp_convert_add(kp_convert *conv, const char *data, size_t len, const char *s
  *         annotation that is not JSON, a construct v1 cannot hold such as a
  *         v1alpha1 launchTemplate; err names the object and field);
  *         KP_ENOMEM; what a provider's conversion returns
- * @since 0.2
+ * @since 0.1
  */
 int kp_convert_run(kp_convert *conv, kp_error *err);
 
-/** @brief Number of output objects after kp_convert_run. @since 0.2 */
+/** @brief Number of output objects after kp_convert_run. @since 0.1 */
 size_t kp_convert_object_count(const kp_convert *conv);
 
 /**
  * @brief Output object @p index as compact JSON, borrowed from @p conv; NULL
  * when out of range or out of memory.
- * @since 0.2
+ * @since 0.1
  */
 const char *kp_convert_object_json(kp_convert *conv, size_t index);
 
@@ -150,19 +150,19 @@ const char *kp_convert_object_json(kp_convert *conv, size_t index);
  * @param[in] format KP_FORMAT_YAML or KP_FORMAT_JSON (codec.h)
  * @param[out] err optional error detail
  * @return KP_OK, KP_EINVAL, KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  * Ownership: release *out with kp_encoded_free.
  */
 int kp_convert_write(char **out, size_t *out_len, const kp_convert *conv, uint32_t format,
 		     kp_error *err);
 
-/** @brief Number of report lines. @since 0.2 */
+/** @brief Number of report lines. @since 0.1 */
 size_t kp_convert_report_count(const kp_convert *conv);
 
-/** @brief Report line @p index (no newline), borrowed; NULL when out of range. @since 0.2 */
+/** @brief Report line @p index (no newline), borrowed; NULL when out of range. @since 0.1 */
 const char *kp_convert_report_at(const kp_convert *conv, size_t index);
 
-/** @brief Release a converter (NULL-safe). @since 0.2 */
+/** @brief Release a converter (NULL-safe). @since 0.1 */
 void kp_convert_free(kp_convert *conv);
 
 KP_END_DECLS

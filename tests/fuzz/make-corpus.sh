@@ -17,6 +17,11 @@ cd "$(dirname "$0")/../.." || exit 1
 mkdir -p "$corpus"
 cp tests/codec/fixtures/*.yaml "$corpus"/ 2>/dev/null
 for f in "$shared"/manifests/v1/*.yaml; do [ -f "$f" ] && cp "$f" "$corpus/v1-$(basename "$f")"; done
+# older API versions, for fuzz-convert (v1beta1, v1alpha5 Provisioners and
+# AWSNodeTemplates)
+for v in v1beta1 v1alpha5; do
+	for f in "$shared"/manifests/$v/*.yaml; do [ -f "$f" ] && cp "$f" "$corpus/$v-$(basename "$f")"; done
+done
 for ex in cluster disruption lifecycle; do
 	for f in examples/$ex/*.yaml; do cp "$f" "$corpus/example-$ex-$(basename "$f")"; done
 	for f in examples/$ex/*.yaml; do cat "$f"; printf '\n---\n'; done >"$corpus/example-$ex.yaml"

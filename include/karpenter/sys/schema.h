@@ -473,14 +473,14 @@ int kp_registry_encode(char **out, size_t *out_len, const kp_registry *registry,
 
 /* ---- conversions (karpenter/convert.h) ------------------------------------ */
 
-/** @brief Where a conversion callback writes its output and report. @since 0.2 */
+/** @brief Where a conversion callback writes its output and report. @since 0.1 */
 typedef struct kp_conversion_sink kp_conversion_sink;
 
 /**
  * @brief Emit one converted object (a JSON object, copied). A conversion
  * may emit several objects for one input (a generated node class).
  * @return KP_OK; KP_EPARSE (not one JSON object); KP_EINVAL; KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  */
 int kp_conversion_sink_emit(kp_conversion_sink *sink, const char *json);
 
@@ -489,11 +489,11 @@ int kp_conversion_sink_emit(kp_conversion_sink *sink, const char *json);
  * ...", "dropped: KIND/NAME: path", "generated: KIND/NAME ..." or
  * "warning: ..." (copied).
  * @return KP_OK, KP_EINVAL, KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  */
 int kp_conversion_sink_report(kp_conversion_sink *sink, const char *line);
 
-/** @brief Flags of kp_conversion_ops. @since 0.2 */
+/** @brief Flags of kp_conversion_ops. @since 0.1 */
 enum kp_conversion_flags {
 	/** node_class_group/kind name a node class: the default of a
 	 *  v1beta1 nodeClassRef without apiVersion or kind (upstream takes
@@ -509,7 +509,7 @@ enum kp_conversion_flags {
  * each object it does not convert itself to every registered conversion in
  * order of registration; the first one that does not return KP_ENOTSUP
  * converts it.
- * @since 0.2
+ * @since 0.1
  */
 typedef struct kp_conversion_ops {
 	uint32_t struct_size;         /**< sizeof(kp_conversion_ops) */
@@ -536,7 +536,7 @@ typedef struct kp_conversion_ops {
 	void (*destroy)(void *self);
 } kp_conversion_ops;
 
-/** Static initializer for kp_conversion_ops. @since 0.2 */
+/** Static initializer for kp_conversion_ops. @since 0.1 */
 #define KP_CONVERSION_OPS_INIT { sizeof(kp_conversion_ops), KP_ABI_MAJOR, 0, 0, NULL, NULL, \
 				 NULL, NULL, NULL }
 
@@ -549,7 +549,7 @@ typedef struct kp_conversion_ops {
  * @param[out] err optional error detail
  * @return KP_OK; KP_EINVAL; KP_EVERSION (another ABI generation, a
  *         struct_size this library cannot read); KP_ENOMEM
- * @since 0.2
+ * @since 0.1
  */
 int kp_registry_add_conversion(kp_registry *registry, const kp_conversion_ops *ops, void *self,
 			       kp_error *err);
