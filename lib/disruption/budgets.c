@@ -24,12 +24,7 @@ const kp_condition *kp__nc_condition(const kp_nodeclaim *nc, const char *type)
 {
 	if (!nc || !nc->status)
 		return NULL;
-	for (size_t i = 0; i < nc->status->n_conditions; i++) {
-		const kp_condition *c = nc->status->conditions[i];
-		if (c && c->type && !strcmp(c->type, type))
-			return c;
-	}
-	return NULL;
+	return kp_condition_find(nc->status->conditions, nc->status->n_conditions, type);
 }
 
 static int cond_true(const kp_condition *c)

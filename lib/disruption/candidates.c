@@ -80,13 +80,11 @@ static int pod_evictable(const kp_pod *p, int64_t now_ms)
 
 static int pod_not_ready(const kp_pod *p)
 {
-	for (size_t i = 0; p->status && i < p->status->n_conditions; i++) {
-		const kp_condition *c = p->status->conditions[i];
-		if (c && c->type && !strcmp(c->type, "Ready") && c->status &&
-		    !strcmp(c->status, "False"))
-			return 1;
-	}
-	return 0;
+	/* podutil.IsPodReady reads the first Ready condition */
+	const kp_condition *c =
+		p->status ? kp_condition_find(p->status->conditions, p->status->n_conditions, "Ready")
+			  : NULL;
+	return c && c->status && !strcmp(c->status, "False");
 }
 
 /* upstream disruptionutils.EvictionCost */
@@ -127,12 +125,10 @@ static const kp_nodepool *find_pool(const kp_cluster_spec *s, const char *name, 
 
 static int node_ready(const kp_node *n)
 {
-	for (size_t i = 0; n && n->status && i < n->status->n_conditions; i++) {
-		const kp_condition *c = n->status->conditions[i];
-		if (c && c->type && !strcmp(c->type, "Ready"))
-			return c->status && !strcmp(c->status, "True");
-	}
-	return 0;
+	const kp_condition *c = n && n->status ? kp_condition_find(n->status->conditions,
+								   n->status->n_conditions, "Ready")
+					       : NULL;
+	return c && c->status && !strcmp(c->status, "True");
 }
 
 static int cond_is_true(const kp_nodeclaim *nc, const char *type)

@@ -23,7 +23,7 @@
 static const kp_condition *node_cond(const kp_node *node, const char *type)
 {
 	const kp_node_status *s = node->status;
-	return s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
+	return s ? kp_condition_find(s->conditions, s->n_conditions, type) : NULL;
 }
 
 static int matches(const kp_condition *c, const kp_repair_policy *p)

@@ -59,7 +59,7 @@ void kp__lc_move_last_action(kp_lifecycle_result *r, size_t to, size_t from);
 #define KP__COND_TRUE "True"
 #define KP__COND_FALSE "False"
 #define KP__COND_UNKNOWN "Unknown"
-const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type);
+/* (a condition by type: kp_condition_find, objects.h) */
 int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status);
 #define KP__COND_ROOT "Ready"
 /*

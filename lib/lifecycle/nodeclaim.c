@@ -75,7 +75,7 @@ static const char *nc_ns(const nc_work *w)
 
 static const kp_condition *nc_cond(const nc_work *w, const char *type)
 {
-	return kp__cond_get(w->status.conditions, w->status.n_conditions, type);
+	return kp_condition_find(w->status.conditions, w->status.n_conditions, type);
 }
 
 static int nc_cond_is(const nc_work *w, const char *type, const char *status)
@@ -150,7 +150,7 @@ static const char *conditions_message(nc_work *w)
 		const kp_condition *c = w->status.conditions[i];
 		if (!c || !c->type)
 			continue;
-		const kp_condition *g = w->given ? kp__cond_get(w->given->conditions,
+		const kp_condition *g = w->given ? kp_condition_find(w->given->conditions,
 								   w->given->n_conditions, c->type)
 						 : NULL;
 		int same_status = g && g->status && c->status && !strcmp(g->status, c->status);

@@ -110,7 +110,7 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	if (rc == KP_OK && (ch < 0 || init_conditions(&v, in->now_ms) < 0))
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	if (rc == KP_OK) {
-		const kp_condition *ready = kp__cond_get(v.status.conditions, v.status.n_conditions,
+		const kp_condition *ready = kp_condition_find(v.status.conditions, v.status.n_conditions,
 							 "Ready");
 		const char *msg = kp__lc_printf(&v.arena, "Ready=%s%s%s", ready->status,
 						ready->message && *ready->message ? ": " : "",

@@ -241,7 +241,7 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 	    (in->provider && !kp_cloudprovider_manages(in->provider, np)))
 		return rc;
 	const kp_nodepool_status *s = np->status;
-	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, COND) : NULL;
+	const kp_condition *c = s ? kp_condition_find(s->conditions, s->n_conditions, COND) : NULL;
 	if (c && c->observed_generation == np->metadata->generation)
 		return KP_OK;
 	/* The round's tracker of this NodePool (kp_lifecycle_reconcile), reset:

@@ -331,17 +331,9 @@ int kp__lc_requeue(kp_lifecycle_result *r, uint32_t kind, const char *controller
 /* ------------------------------------------------------------------ */
 /* Conditions                                                          */
 
-const kp_condition *kp__cond_get(kp_condition *const *conds, size_t n, const char *type)
-{
-	for (size_t i = 0; i < n; i++)
-		if (conds[i] && conds[i]->type && strcmp(conds[i]->type, type) == 0)
-			return conds[i];
-	return NULL;
-}
-
 int kp__cond_is(kp_condition *const *conds, size_t n, const char *type, const char *status)
 {
-	const kp_condition *c = kp__cond_get(conds, n, type);
+	const kp_condition *c = kp_condition_find(conds, n, type);
 	return c && c->status && strcmp(c->status, status) == 0;
 }
 
@@ -455,7 +447,7 @@ static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition *
 static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
 		   const char *type, const char *status, const char *reason, const char *message)
 {
-	const kp_condition *old = kp__cond_get(*conds, *n, type);
+	const kp_condition *old = kp_condition_find(*conds, *n, type);
 	if (old && str_eq(old->status, status) && str_eq(old->reason, reason) &&
 	    str_eq(old->message, message) && old->observed_generation == cs->generation)
 		return 0;
@@ -508,7 +500,7 @@ int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds,
 	int changed = 0;
 	for (size_t i = 0; i <= cs->n_deps; i++) {
 		const char *t = i ? cs->deps[i - 1] : KP__COND_ROOT;
-		if (kp__cond_get(*conds, *n, t))
+		if (kp_condition_find(*conds, *n, t))
 			continue;
 		int rc = set_one(a, cs, conds, n, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
 				 "object is awaiting reconciliation");
@@ -531,7 +523,7 @@ int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, 
 
 int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type)
 {
-	const kp_condition *old = kp__cond_get(*conds, *n, type);
+	const kp_condition *old = kp_condition_find(*conds, *n, type);
 	if (!old)
 		return 0;
 	kp_condition **list = kp__lc_alloc(a, (*n ? *n : 1) * sizeof(*list));
@@ -710,7 +702,7 @@ const char *kp__nc_label(const kp_nodeclaim *nc, const char *key)
 const char *kp__node_condition_status(const kp_node *node, const char *type)
 {
 	const kp_node_status *s = node ? node->status : NULL;
-	const kp_condition *c = s ? kp__cond_get(s->conditions, s->n_conditions, type) : NULL;
+	const kp_condition *c = s ? kp_condition_find(s->conditions, s->n_conditions, type) : NULL;
 	return c && c->status ? c->status : "";
 }
 

@@ -316,7 +316,7 @@ static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **wh
 static const char *eviction_reason(const node_work *w)
 {
 	if (w->have_nc) {
-		const kp_condition *c = kp__cond_get(w->nc.status.conditions,
+		const kp_condition *c = kp_condition_find(w->nc.status.conditions,
 						     w->nc.status.n_conditions, "DisruptionReason");
 		if (c && c->status && strcmp(c->status, KP__COND_TRUE) == 0 && c->reason)
 			return c->reason;
@@ -545,7 +545,7 @@ static int nc_status_action(node_work *w, const char *reason, const char *msg, k
 static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 {
 	int64_t now = w->in->now_ms;
-	if (w->have_nc && !kp__cond_get(w->nc.status.conditions, w->nc.status.n_conditions,
+	if (w->have_nc && !kp_condition_find(w->nc.status.conditions, w->nc.status.n_conditions,
 					 "Drained") &&
 	    kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_UNKNOWN, "Draining", "Draining", now) < 0)
 		return oom(err);
@@ -584,7 +584,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 				    ev, err);
 	}
 	if (w->have_nc) {
-		const kp_condition *c = kp__cond_get(w->nc.status.conditions,
+		const kp_condition *c = kp_condition_find(w->nc.status.conditions,
 						     w->nc.status.n_conditions, "Drained");
 		if (!c || (c->status && strcmp(c->status, KP__COND_UNKNOWN) == 0 &&
 			   now - c->last_transition_time_ms < MIN_DRAIN_MS)) {
@@ -686,7 +686,7 @@ static int finish(node_work *w, int wait, kp_error *err)
 	};
 	const char *reason = reasons[wait] ? reasons[wait] : KP_LIFECYCLE_REASON_VOLUMES_DETACHED;
 	const char *msg = msgs[wait];
-	const kp_condition *vd = w->have_nc ? kp__cond_get(w->nc.status.conditions,
+	const kp_condition *vd = w->have_nc ? kp_condition_find(w->nc.status.conditions,
 							   w->nc.status.n_conditions,
 							   "VolumesDetached")
 					    : NULL;

@@ -573,12 +573,9 @@ static const kp_nodeclass_status *find_nodeclass(const kp_cluster_spec *spec,
 static const kp_condition *pool_ready_condition(const kp_nodepool *np)
 {
 	const kp_nodepool_status *st = np->status;
-	for (size_t i = 0; st && i < st->n_conditions; i++) {
-		const kp_condition *cd = st->conditions[i];
-		if (cd && cd->type && !strcmp(cd->type, "Ready"))
-			return cd->status && !strcmp(cd->status, "True") ? NULL : cd;
-	}
-	return NULL;
+	const kp_condition *cd = st ? kp_condition_find(st->conditions, st->n_conditions, "Ready")
+				    : NULL;
+	return cd && !(cd->status && !strcmp(cd->status, "True")) ? cd : NULL;
 }
 
 /* Template requirements: the NodePool's requirements, its labels, the

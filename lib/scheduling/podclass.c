@@ -86,12 +86,10 @@ static int pod_requests(const kp_pod *p, kp_resource_list *out, kp_error *err)
 		pr.pod_requests = &s->resources->requests;
 		pr.pod_limits = &s->resources->limits;
 	}
-	for (size_t i = 0; st && i < st->n_conditions; i++) {
-		const kp_condition *c = st->conditions[i];
-		if (c && c->type && c->reason && strcmp(c->type, "PodResizePending") == 0 &&
-		    strcmp(c->reason, "Infeasible") == 0)
-			pr.resize_infeasible = 1;
-	}
+	const kp_condition *rc_pending =
+		st ? kp_condition_find(st->conditions, st->n_conditions, "PodResizePending") : NULL;
+	if (rc_pending && rc_pending->reason && strcmp(rc_pending->reason, "Infeasible") == 0)
+		pr.resize_infeasible = 1;
 	int rc = kp_resources_pod_requests(out, &pr, err);
 	kp__free(cr);
 	kp__free(cp);
