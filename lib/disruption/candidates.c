@@ -168,27 +168,22 @@ static int pair_nodes(kp__dstate *st)
 	st->nodes = kp__calloc(s->n_nodes + s->n_nodeclaims + 1, sizeof(*st->nodes));
 	if (!st->nodes)
 		return KP_ENOMEM;
-	/* Nodes by provider ID: the first of each ID in a map, the others
-	 * chained in input order; a NodeClaim takes the first unused one. */
-	char *used = kp__calloc(s->n_nodes + 1, 1);
-	uint32_t *next = kp__calloc(s->n_nodes + 1, sizeof(*next));
-	uint32_t *last = kp__calloc(s->n_nodes + 1, sizeof(*last));
-	kp__map by_pid = { 0 };
-	int rc = used && next && last ? KP_OK : KP_ENOMEM;
+	/* lib/state's pairing, as the snapshot's */
+	const char **pids = kp__calloc(s->n_nodes + 1, sizeof(*pids));
+	size_t *nc_of = kp__calloc(s->n_nodes + 1, sizeof(*nc_of));
+	size_t *node_of = kp__calloc(s->n_nodeclaims + 1, sizeof(*node_of));
+	int rc = pids && nc_of && node_of ? KP_OK : KP_ENOMEM;
 	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++) {
 		const kp_node *n = s->nodes[j];
-		next[j] = UINT32_MAX;
-		if (!n || !n->spec || !n->spec->provider_id || !*n->spec->provider_id)
-			continue;
-		const char *pid = n->spec->provider_id;
-		uint32_t head;
-		int inserted;
-		rc = kp__map_put(&by_pid, pid, strlen(pid), (uint32_t)j, &head, &inserted);
-		if (rc == KP_OK && !inserted)
-			next[last[head]] = (uint32_t)j;
-		if (rc == KP_OK)
-			last[head] = (uint32_t)j;
+		pids[j] = n && n->spec ? n->spec->provider_id : NULL;
 	}
+	if (rc == KP_OK)
+		rc = kp__state_pair(nc_of, NULL, pids, s->n_nodes, s->nodeclaims, s->n_nodeclaims);
+	for (size_t i = 0; rc == KP_OK && i < s->n_nodeclaims; i++)
+		node_of[i] = KP__STATE_NONE;
+	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++)
+		if (nc_of[j] != KP__STATE_NONE)
+			node_of[nc_of[j]] = j;
 	for (size_t i = 0; rc == KP_OK && i < s->n_nodeclaims; i++) {
 		const kp_nodeclaim *nc = s->nodeclaims[i];
 		if (!nc)
@@ -196,24 +191,15 @@ static int pair_nodes(kp__dstate *st)
 		kp__dnode *d = &st->nodes[st->n_nodes++];
 		d->nc = nc;
 		d->nc_name = meta_name(nc->metadata);
-		const char *pid = nc->status ? nc->status->provider_id : NULL;
-		uint32_t j;
-		if (!pid || !*pid || !kp__map_gets(&by_pid, pid, &j))
-			continue;
-		while (j != UINT32_MAX && used[j])
-			j = next[j];
-		if (j != UINT32_MAX) {
-			d->node = s->nodes[j];
-			used[j] = 1;
-		}
+		if (node_of[i] != KP__STATE_NONE)
+			d->node = s->nodes[node_of[i]];
 	}
 	for (size_t j = 0; rc == KP_OK && j < s->n_nodes; j++)
-		if (!used[j] && s->nodes[j])
+		if (nc_of[j] == KP__STATE_NONE && s->nodes[j])
 			st->nodes[st->n_nodes++].node = s->nodes[j];
-	kp__free(used);
-	kp__free(next);
-	kp__free(last);
-	kp__map_free(&by_pid);
+	kp__free(pids);
+	kp__free(nc_of);
+	kp__free(node_of);
 	if (rc != KP_OK)
 		return rc;
 	for (size_t i = 0; i < st->n_nodes; i++) {
