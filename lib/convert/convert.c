@@ -142,6 +142,24 @@ static int add_object(kp_convert *c, const kp__node *o, const char *source, size
 	return KP_OK;
 }
 
+/* An object, or the objects of a List, of Lists inside it too (as kp_decode
+ * reads them: a List in a List is expanded, not an object of its own, so
+ * that a conversion's output converts again to the same objects). */
+static int add_document(kp_convert *c, const kp__node *doc, const char *source, size_t d,
+			unsigned depth, kp_error *err)
+{
+	const kp__node *items = doc->type == KP__N_OBJECT ? list_items(doc) : NULL;
+	if (!items)
+		return add_object(c, doc, source, d, err);
+	if (depth > 8)
+		return kp__error(err, KP_ERANGE, NULL, "%s: document %zu: Lists nest too deeply",
+				 source, d + 1);
+	int rc = KP_OK;
+	for (size_t k = 0; k < items->n && rc == KP_OK; k++)
+		rc = add_document(c, items->items[k], source, d, depth + 1, err);
+	return rc;
+}
+
 KP_EXPORT int kp_convert_add(kp_convert *c, const char *data, size_t len, const char *source,
 			     kp_error *err)
 {
@@ -175,15 +193,8 @@ KP_EXPORT int kp_convert_add(kp_convert *c, const char *data, size_t len, const 
 	}
 	for (size_t d = 0; d < docs->n && rc == KP_OK; d++) {
 		const kp__node *doc = docs->items[d];
-		if (doc->type == KP__N_NULL)
-			continue;
-		const kp__node *items = list_items(doc);
-		if (!items) {
-			rc = add_object(c, doc, source, d, err);
-			continue;
-		}
-		for (size_t k = 0; k < items->n && rc == KP_OK; k++)
-			rc = add_object(c, items->items[k], source, d, err);
+		if (doc->type != KP__N_NULL)
+			rc = add_document(c, doc, source, d, 0, err);
 	}
 	kp__node_free(docs);
 	return rc;

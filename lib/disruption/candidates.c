@@ -472,61 +472,14 @@ static int drift_of(kp__dstate *st, kp__dnode *d, kp_error *err)
 						: "the input's Drifted condition is True");
 		return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
 	}
-	kp_drift_options o = KP_DRIFT_OPTIONS_INIT;
-	o.flags = KP_DRIFT_HASH_FROM_SPEC;
-	o.wk = st->spec->wellknown;
-	kp_drift *dr = NULL;
-	int rc = kp_drift_check(&dr, d->np, d->nc, &o, err);
-	if (rc)
-		return rc;
 	d->drift_time_ms = st->now_ms;
-	if (dr->reason_code != KP_DRIFT_NONE) {
+	kp__drift_args a = { d->np, d->nc, st->spec->wellknown,
+			     st->spec->instance_types ? st->spec->instance_types[d->pool] : NULL,
+			     st->opts->cloudprovider, st->now_ms, 0 };
+	int rc = kp__state_drift(&d->drift_reason, &d->drift_msg, &a, err);
+	if (rc == KP_OK && d->drift_reason)
 		d->drifted = 1;
-		d->drift_reason = kp__strdup(dr->reason);
-		d->drift_msg = kp__strdup(dr->message);
-		kp_drift_free(dr);
-		return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
-	}
-	kp_drift_free(dr);
-	/* instance type no longer offered (checked an hour after creation, as
-	 * upstream's drift controller) */
-	int64_t created = d->nc->metadata ? d->nc->metadata->creation_timestamp_ms : 0;
-	kp_instance_types *its = st->spec->instance_types ? st->spec->instance_types[d->pool] : NULL;
-	if (its && st->now_ms - created > 3600 * 1000) {
-		int found = d->it != NULL;
-		if (found) {
-			found = 0;
-			for (size_t i = 0; i < d->it->n_offerings && !found; i++) {
-				const kp_offering *of = d->it->offerings[i];
-				found = of->available && d->zone && d->ct && of->zone && of->capacity_type &&
-					!strcmp(of->zone, d->zone) &&
-					(!strcmp(of->capacity_type, d->ct) ||
-					 (!strcmp(d->ct, "reserved") && !strcmp(of->capacity_type, "on-demand")));
-			}
-		}
-		if (!found) {
-			d->drifted = 1;
-			d->drift_reason = kp__strdup("InstanceTypeNotFound");
-			d->drift_msg = kp__strdup_printf("instance type %s is no longer offered in %s as %s",
-					   d->it_name ? d->it_name : "(none)", d->zone ? d->zone : "(no zone)",
-					   d->ct ? d->ct : "(no capacity type)");
-			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
-		}
-	}
-	if (st->opts->cloudprovider) {
-		char reason[128] = "";
-		rc = kp_cloudprovider_is_drifted(st->opts->cloudprovider, d->nc, reason, sizeof(reason),
-						 err);
-		if (rc)
-			return rc;
-		if (*reason) {
-			d->drifted = 1;
-			d->drift_reason = kp__strdup(reason);
-			d->drift_msg = kp__strdup_printf("the cloud provider reports drift: %s", reason);
-			return d->drift_reason && d->drift_msg ? KP_OK : KP_ENOMEM;
-		}
-	}
-	return KP_OK;
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

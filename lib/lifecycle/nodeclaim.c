@@ -15,6 +15,7 @@
 
 #include "common/map.h"
 #include "lifecycle_private.h"
+#include "state/state.h"
 
 #define CTRL KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE
 #define MIN_MS 60000LL
@@ -803,16 +804,26 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
 /* ------------------------------------------------------------------ */
 /* Disruption conditions (Drifted)                                     */
 
+/* The Drifted condition: lib/state's drift decision, the one disruption
+ * makes (the NodePool's catalogue from the provider, when there is one). */
 static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 {
-	kp_drift *drift = NULL;
-	int rc = kp_drift_check(&drift, np, &w->nc, NULL, err);
+	kp_instance_types *its = NULL;
+	int rc = KP_OK;
+	const kp_object_meta *m = w->nc.metadata;
+	if (w->in->provider && m && w->in->now_ms - m->creation_timestamp_ms > 3600 * 1000)
+		rc = kp_cloudprovider_get_instance_types(&its, w->in->provider, np, err);
+	char *dreason = NULL, *dmsg = NULL;
+	kp__drift_args a = { np, &w->nc, NULL, its, w->in->provider, w->in->now_ms, 0 };
+	if (rc == KP_OK)
+		rc = kp__state_drift(&dreason, &dmsg, &a, err);
+	kp_instance_types_free(its);
 	if (rc)
 		return rc;
 	int ch;
-	if (drift->reason_code && nc_cond_is(w, "Launched", KP__COND_TRUE)) {
-		char *reason = kp__lc_strdup(&w->arena, drift->reason);
-		char *msg = kp__lc_strdup(&w->arena, drift->message);
+	if (dreason && nc_cond_is(w, "Launched", KP__COND_TRUE)) {
+		char *reason = kp__lc_strdup(&w->arena, dreason);
+		char *msg = kp__lc_strdup(&w->arena, dmsg);
 		ch = reason && msg ? set_cond(w, "Drifted", KP__COND_TRUE, reason, msg) : -1;
 		if (ch > 0)
 			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", msg);
@@ -824,7 +835,8 @@ static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", "no longer drifted");
 		}
 	}
-	kp_drift_free(drift);
+	kp__free(dreason);
+	kp__free(dmsg);
 	return ch < 0 ? oom(err) : KP_OK;
 }
 

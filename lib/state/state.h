@@ -11,6 +11,9 @@
  * PodDisruptionBudgets (pdbs.c): which select a pod, and which never allow
  * an eviction.
  *
+ * Drift (drift.c): one decision for the lifecycle's Drifted condition and
+ * for disruption.
+ *
  * Pairing Nodes with NodeClaims (pairing.c). Upstream keys its state nodes by
  * provider ID, so a Node and the NodeClaim whose status.providerID equals
  * the Node's spec.providerID are one state node. Upstream keeps one
@@ -29,8 +32,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <karpenter/objects.h>
+#include <karpenter/cloudprovider.h>
 #include <karpenter/nodeclaim.h>
+#include <karpenter/nodepool.h>
+#include <karpenter/objects.h>
+#include <karpenter/wellknown.h>
 
 #include "kp_internal.h"
 
@@ -85,5 +91,29 @@ size_t kp__pdbs_selecting(const kp_pdb *const *pdbs, size_t n_pdbs, const kp_pod
  * (pdb.Limits.isFullyBlocked): maxUnavailable 0 or "0%", minAvailable
  * "100%". */
 int kp__pdb_never_allows(const kp_pdb *b);
+
+/* What drift reads: the NodePool (defaulted) and its NodeClaim; label
+ * rules (NULL: the core's); the NodePool's catalogue (NULL: instance types
+ * are not checked); the cloud provider (NULL: not asked); the time;
+ * KP_DRIFT_IGNORE_LAUNCHED or 0. */
+typedef struct kp__drift_args {
+	const kp_nodepool *nodepool;
+	const kp_nodeclaim *nodeclaim;
+	kp_wellknown *wk;
+	kp_instance_types *instance_types;
+	kp_cloudprovider *provider;
+	int64_t now_ms;
+	uint32_t drift_flags;
+} kp__drift_args;
+
+/*
+ * Upstream's isDrifted, in its order: static drift (the NodePool's hash
+ * from its spec, see drift.c), requirements, the instance type no longer
+ * offered in the NodeClaim's zone and capacity type (an hour after
+ * creation), then the cloud provider's drift. *reason and *message are
+ * allocated (kp__free) when drifted, both NULL when not. KP_OK, or the
+ * error of the hash or of the provider, or KP_ENOMEM.
+ */
+int kp__state_drift(char **reason, char **message, const kp__drift_args *a, kp_error *err);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include <check.h>
 
+#include <karpenter/hash.h>
+
 #include "kp_test.h"
 #include "lc_harness.h"
 
@@ -71,7 +73,34 @@ START_TEST(drifted_when_nodepool_hash_differs)
 }
 END_TEST
 
+/* Not drifted: the NodeClaim carries the hash of the NodePool's spec. The
+ * NodePool's own annotation ('111', stale) is not read: drift hashes the
+ * spec as the hash controller would write it, as disruption does (lib/state;
+ * the lifecycle read the annotation, and disagreed with `disrupt`). */
 START_TEST(drifted_cleared_when_not_drifted)
+{
+	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
+		   "annotations: {karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}}\n"
+		   "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+		   "name: default}, requirements: []}}}\n");
+	uint64_t h = 0;
+	ck_assert_int_eq(kp_nodepool_hash(np, &h, NULL), KP_OK);
+	char ann[160];
+	snprintf(ann, sizeof(ann), FIN ", annotations: {karpenter.sh/nodepool-hash: '%llu', "
+		 "karpenter.sh/nodepool-hash-version: v3}", (unsigned long long)h);
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", ann, NULL,
+				  "providerID: 'fake://nc-1', conditions: [" LAUNCHED ", "
+				  "{type: Drifted, status: 'True', reason: NodePoolDrifted}]"));
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "no longer drifted");
+	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)), "Launched=True/Launched");
+}
+END_TEST
+
+/* The same NodeClaim with the NodePool's stale annotation ('111') is
+ * drifted: the spec's hash differs from it. */
+START_TEST(drift_reads_the_spec_not_a_stale_annotation)
 {
 	lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, "
 		   "annotations: {karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}}\n"
@@ -79,12 +108,12 @@ START_TEST(drifted_cleared_when_not_drifted)
 		   "name: default}, requirements: []}}}\n");
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", annotations: "
 				  "{karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}",
-				  NULL, "providerID: 'fake://nc-1', conditions: [" LAUNCHED ", "
-				  "{type: Drifted, status: 'True', reason: NodePoolDrifted}]"));
+				  NULL, STATUS));
 	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
-	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
-	ck_assert_str_eq(lc_action(&w, 0)->message, "no longer drifted");
-	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)), "Launched=True/Launched");
+	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Drifted");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(c->status, "True");
+	ck_assert_str_eq(c->reason, "NodePoolDrifted");
 }
 END_TEST
 
@@ -433,6 +462,7 @@ static Suite *status_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, drifted_when_nodepool_hash_differs);
 	tcase_add_test(tc, drifted_cleared_when_not_drifted);
+	tcase_add_test(tc, drift_reads_the_spec_not_a_stale_annotation);
 	tcase_add_test(tc, consolidatable_after_initialized);
 	tcase_add_test(tc, consolidatable_waits_for_last_pod_event);
 	tcase_add_test(tc, consolidatable_removed_inside_window);

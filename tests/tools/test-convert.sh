@@ -276,6 +276,14 @@ check "drift preview: node class hash of another version" contains "$errout" "dr
 run_cmd "$tool" convert --to v1beta1 --drift-preview -f "$tmpd/drift.yaml"
 check "drift preview needs --to v1: exit 2" [ "$rc" -eq 2 ]
 
+# ---- Lists inside Lists are expanded, as every command reads them (found
+# by fuzz-convert: each conversion unwrapped one level, so converting the
+# output again gave other objects)
+printf '{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "b"}}]}]}]}\n' >"$tmpd/nested.json"
+run_cmd "$tool" convert -o json -f "$tmpd/nested.json"
+check "nested Lists: exit 0" [ "$rc" -eq 0 ]
+check "nested Lists: one List of the two objects" sh -c '[ "$(printf "%s\n" "$1" | grep -c "\"kind\": \"List\"")" -eq 1 ] && [ "$(printf "%s\n" "$1" | grep -c "\"kind\": \"Namespace\"")" -eq 2 ]' _ "$out"
+
 # ---- the README's examples are what the tool prints
 fx=$src/tests/tools/fixtures
 for f in convert-nodepool convert-provisioner; do

@@ -26,6 +26,19 @@ check "text: expired" contains "$out" \
 check "text: the PDB blocking the drain is named" contains "$out" \
 	"  node.termination: patch [Draining] draining: 2 pods are waiting to be evicted; pod default/web-1: evicting pod violates a PDB (PodDisruptionBudget default/web)"
 check "text: looks again" contains "$out" "  NodeClaim/default-waiting: nodeclaim.lifecycle after 13m0s"
+# One drift decision (lib/state): on examples/disruption, reconcile marks
+# default-old Drifted as disrupt reports it drifted (they disagreed: the
+# lifecycle read the NodePool's annotation, disruption hashed its spec).
+run_cmd "$tool" reconcile -f "$root/examples/disruption" --now 2025-06-01T10:01:00Z
+check "drift: reconcile marks default-old Drifted, as disrupt decides" contains "$out" \
+	"NodeClaim/default-old
+  nodeclaim.lifecycle: patch [Finalizer] added finalizer karpenter.sh/termination
+  nodeclaim.lifecycle: updateStatus [ConditionsUpdated] status conditions updated: Ready=Unknown
+  nodeclaim.disruption: updateStatus [Drifted] NodePool hash 12745407319442031341 differs from the NodeClaim's 4205432312131447125 (hash version v3): a static field of spec.template changed"
+run_cmd "$tool" disrupt -f "$root/examples/disruption" --now 2025-06-01T10:01:00Z
+check "drift: disrupt agrees (default-old drifted, deleted by Drift)" contains "$out" \
+	"default-old     yes         no      yes       no               (pass 1: Drift, delete)"
+
 # A PDB written without a namespace is in "default", as kubectl applies it:
 # Node termination reads it as disruption does (lib/state; they disagreed).
 mkdir "$tmpd/nons"
