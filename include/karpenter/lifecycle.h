@@ -37,7 +37,7 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE "nodeclaim.lifecycle"
 /** Forceful expiration. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION "nodeclaim.expiration"
-/** Drifted (and, later, Consolidatable) conditions. @since 0.1 */
+/** Drifted and Consolidatable conditions. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_DISRUPTION "nodeclaim.disruption"
 /** Garbage collection of NodeClaims whose instance is gone. @since 0.1 */
 #define KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC "nodeclaim.garbagecollection"
@@ -376,9 +376,14 @@ int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *result, const kp_life
 				      const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
- * @brief nodeclaim.disruption: the Drifted condition (kp_drift_check
- *        against the NodeClaim's NodePool, cleared when not drifted or not
- *        launched). The Consolidatable condition is not computed yet.
+ * @brief nodeclaim.disruption: the Drifted condition (the drift decision
+ *        disruption makes: the NodePool's hash from its spec as the hash
+ *        controller writes it, its requirements, the instance type no
+ *        longer offered by in->provider's catalogue an hour after creation,
+ *        the provider's drift; cleared when not drifted or not launched)
+ *        and the Consolidatable condition (consolidateAfter elapsed since
+ *        the last pod event or initialization). NodePools must be as the
+ *        API server stores them (defaulted, kp_nodepool_default).
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[in] nodeclaim the NodeClaim
@@ -579,8 +584,9 @@ int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_i
 
 /**
  * @brief Every controller once over the whole snapshot, each reacting to
- *        the input (not to the others' actions): per NodeClaim (input
- *        order) lifecycle, expiration, disruption, consistency, hydration;
+ *        the input (not to the others' actions): first each NodePool's
+ *        registration-health reset on a new generation; then per NodeClaim
+ *        (input order) lifecycle, expiration, disruption, consistency, hydration;
  *        garbage collection; per Node (input order) termination, node
  *        repair when its gate is on, hydration; per NodePool (input order)
  *        readiness and validation, registration health, the hash, then
