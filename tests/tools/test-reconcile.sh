@@ -39,6 +39,20 @@ run_cmd "$tool" disrupt -f "$root/examples/disruption" --now 2025-06-01T10:01:00
 check "drift: disrupt agrees (default-old drifted, deleted by Drift)" contains "$out" \
 	"default-old     yes         no      yes       no               (pass 1: Drift, delete)"
 
+# Instance-type drift, in both (upstream drift tests "should detect stale
+# instance type drift if the instance type doesn't exist"): default-db's
+# NodeClaim names a type the catalogue lacks and is two hours old.
+mkdir "$tmpd/itd"
+cp "$root"/examples/disruption/*.yaml "$tmpd/itd/"
+awk '/^kind: NodeClaim/ { nc = 1 } /^---/ { nc = 0; db = 0 } nc && /^  name: default-db$/ { db = 1 }
+	db && /node.kubernetes.io\/instance-type:/ { sub(/instance-type: .*/, "instance-type: z-99x-gone") } { print }' \
+	"$root/examples/disruption/nodes.yaml" >"$tmpd/itd/nodes.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/itd" --now 2025-06-01T12:00:00Z -o yaml
+check "instance-type drift: reconcile sets Drifted InstanceTypeNotFound" contains "$out" \
+	"message: instance type z-99x-gone is no longer offered in test-zone-a as on-demand"
+run_cmd "$tool" disrupt -f "$tmpd/itd" --now 2025-06-01T12:00:00Z
+check "instance-type drift: disrupt agrees" contains "$out" "default-db      no          no      yes"
+
 # A PDB written without a namespace is in "default", as kubectl applies it:
 # Node termination reads it as disruption does (lib/state; they disagreed).
 mkdir "$tmpd/nons"
