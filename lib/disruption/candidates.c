@@ -211,11 +211,11 @@ static int pair_nodes(kp__dstate *st)
 		d->labels = d->node && d->node->metadata ? &d->node->metadata->labels
 			    : d->nc->metadata ? &d->nc->metadata->labels : NULL;
 		d->managed = d->nc != NULL;
-		d->initialized = d->nc && d->node && cond_is_true(d->nc, "Initialized");
+		/* upstream StateNode.Initialized and Deleted (lib/state), as the
+		 * snapshot reads them */
+		d->initialized = d->nc && kp__state_initialized(d->node, d->nc);
 		d->terminating = d->nc && cond_is_true(d->nc, "InstanceTerminating");
-		d->deleting = (d->nc && d->nc->metadata && d->nc->metadata->deletion_timestamp_ms) ||
-			      (d->node && d->node->metadata && d->node->metadata->deletion_timestamp_ms) ||
-			      d->terminating;
+		d->deleting = kp__state_deleting(d->node, d->nc);
 		d->ready = node_ready(d->node);
 		resolve_type(st, d);
 	}

@@ -149,23 +149,6 @@ static int taint_in(const kp_taint *t, const kp_taint *list, size_t n)
 	return 0;
 }
 
-static int node_is_deleting(const kp_node *node, const kp_nodeclaim *nc)
-{
-	if (nc) {
-		if (nc->metadata && nc->metadata->deletion_timestamp_ms)
-			return 1;
-		if (nc->status) {
-			const kp_condition *t = kp_condition_find(nc->status->conditions,
-							       nc->status->n_conditions,
-							       "InstanceTerminating");
-			if (t && t->status && strcmp(t->status, "True") == 0)
-				return 1;
-		}
-		return 0;
-	}
-	return node && node->metadata && node->metadata->deletion_timestamp_ms;
-}
-
 /* Capacity/allocatable of a state node (upstream Capacity, Allocatable). */
 static void node_resources(struct kp_cluster *c, sc_node *n, int64_t *alloc)
 {
@@ -357,10 +340,9 @@ static int node_describe(const struct kp_cluster *c, sc_node *sn)
 	const kp_labels *nlabels = node && node->metadata ? &node->metadata->labels : NULL;
 	sn->managed = nc != NULL;
 	int registered = !sn->managed || (node && label_is_true(nlabels, KP_LABEL_NODE_REGISTERED));
-	sn->initialized = !sn->managed ||
-			  (node && label_is_true(nlabels, KP_LABEL_NODE_INITIALIZED));
+	sn->initialized = kp__state_initialized(node, nc);
 	sn->inflight = node == NULL;
-	sn->deleting = node_is_deleting(node, nc);
+	sn->deleting = kp__state_deleting(node, nc);
 	if (!node || (nc && !registered)) {
 		sn->name = meta_name(nc->metadata);
 		if (nc->metadata)

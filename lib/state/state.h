@@ -11,6 +11,8 @@
  * PodDisruptionBudgets (pdbs.c): which select a pod, and which never allow
  * an eviction.
  *
+ * A state node's flags (nodes.c): initialized and deleting.
+ *
  * Drift (drift.c): one decision for the lifecycle's Drifted condition and
  * for disruption.
  *
@@ -91,6 +93,17 @@ size_t kp__pdbs_selecting(const kp_pdb *const *pdbs, size_t n_pdbs, const kp_pod
  * (pdb.Limits.isFullyBlocked): maxUnavailable 0 or "0%", minAvailable
  * "100%". */
 int kp__pdb_never_allows(const kp_pdb *b);
+
+/* StateNode.Initialized: a Node Karpenter manages (it has a NodeClaim) is
+ * initialized once the Node carries karpenter.sh/initialized=true (the
+ * NodeClaim's Initialized condition is what the lifecycle sets before it
+ * writes that label); any other Node is. */
+int kp__state_initialized(const kp_node *node, const kp_nodeclaim *nc);
+/* StateNode.Deleted: a managed node by its NodeClaim's deletionTimestamp
+ * or its InstanceTerminating condition (a Node's own deletionTimestamp
+ * does not count while its NodeClaim lives); any other Node by its own
+ * deletionTimestamp. */
+int kp__state_deleting(const kp_node *node, const kp_nodeclaim *nc);
 
 /* What drift reads: the NodePool (defaulted) and its NodeClaim; label
  * rules (NULL: the core's); the NodePool's catalogue (NULL: instance types

@@ -113,6 +113,7 @@ void dh_node_ex(dh *h, const char *name, const char *pool, const char *type, con
 		 pool, ct, type, zone);
 	dh_add(h,
 	       "apiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels:\n%s"
+	       "    karpenter.sh/registered: \"true\"\n    karpenter.sh/initialized: \"true\"\n"
 	       "    kubernetes.io/hostname: %s\n%s\nspec: {providerID: \"kwok://%s\"}\n"
 	       "status:\n  allocatable: {cpu: %s, memory: 30Gi, pods: \"110\"}\n"
 	       "  capacity: {cpu: %s, memory: 32Gi, pods: \"110\"}\n"

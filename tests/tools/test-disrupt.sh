@@ -338,4 +338,16 @@ run_cmd "$tool" disrupt -f "$tmpd/nameless-list.yaml" --now "$now"
 check "a nameless List item: the item named" contains "$errout" \
 	"$tmpd/nameless-list.yaml: Pod (document 1: items[1]): metadata.name: Required value: name or generateName is required"
 
+# Initialized as upstream's StateNode reads it (lib/state): the Node's
+# karpenter.sh/initialized label, as the scheduler's snapshot reads it.
+# Without the labels every node waits (disrupt read the NodeClaim's
+# condition and decided as before; they disagreed).
+mkdir "$tmpd/noinit"
+cp "$src"/examples/disruption/*.yaml "$tmpd/noinit/"
+grep -v "karpenter.sh/initialized" "$src/examples/disruption/nodes.yaml" >"$tmpd/noinit/nodes.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/noinit" --now 2025-06-01T12:00:00Z
+check "initialized: without the Node label nothing is disrupted" contains "$out" "No disruption command."
+check "initialized: the node says why" contains "$out" \
+	"default-empty   no          yes     no        yes              NotInitialized: node isn't initialized"
+
 finish
