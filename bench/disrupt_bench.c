@@ -107,6 +107,7 @@ static void generate(text *t, size_t n, double under, int with_empty)
 		snprintf(name, sizeof(name), "node-%05zu", i);
 		put(t, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels:\n"
 		       "    karpenter.sh/nodepool: default\n    karpenter.sh/capacity-type: on-demand\n"
+		       "    karpenter.sh/registered: \"true\"\n    karpenter.sh/initialized: \"true\"\n"
 		       "    node.kubernetes.io/instance-type: %s\n    topology.kubernetes.io/zone: %s\n"
 		       "    kubernetes.io/arch: amd64\n    kubernetes.io/os: linux\n    kubernetes.io/hostname: %s\n"
 		       "spec: {providerID: \"kwok://%s\"}\n"
