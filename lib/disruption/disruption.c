@@ -18,6 +18,7 @@
 #include "common/sized.h"
 #include "common/map.h"
 #include "disruption_private.h"
+#include "document/tree.h"
 
 struct kp_disruption_result {
 	kp__dptrs cmds;  /* kp__cmd * */
@@ -212,37 +213,24 @@ static void drop(kp__dptrs *v, const void *p)
 	v->count = k;
 }
 
-/* A growable text buffer. */
-typedef struct tbuf {
-	char *s;
-	size_t len, cap;
-	int oom;
-} tbuf;
-
-static void tput(tbuf *b, const char *f, ...) KP_PRINTF(2, 3);
-static void tput(tbuf *b, const char *f, ...)
+/* A JSON string (quoted, escaped) into @p b: names and labels are
+ * caller data and may hold any character. */
+static void put_str(kp__buf *b, const char *text)
 {
-	va_list ap;
-	va_start(ap, f);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	if (n < 0 || b->oom || kp__grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1)) {
-		b->oom = 1;
-		return;
-	}
-	va_start(ap, f);
-	vsnprintf(b->s + b->len, (size_t)n + 1, f, ap);
-	va_end(ap);
-	b->len += (size_t)n;
+	kp__json_write_string(b, text ? text : "", text ? strlen(text) : 0);
 }
 
-static void tput_resources(tbuf *b, const kp_resource_list *l)
+static void put_resources(kp__buf *b, const kp_resource_list *l)
 {
 	for (size_t i = 0; l && i < l->count; i++) {
 		char q[128];
 		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) < 0)
 			continue;
-		tput(b, "%s\"%s\":\"%s\"", i ? "," : "", l->items[i].name, q);
+		if (i)
+			kp__buf_putc(b, ',');
+		put_str(b, l->items[i].name);
+		kp__buf_putc(b, ':');
+		put_str(b, q);
 	}
 }
 
@@ -274,20 +262,24 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	const char *name = nc->metadata && nc->metadata->name ? nc->metadata->name : "replacement";
 	char now[40];
 	kp_time_format_rfc3339(w->spec.now_ms, now, sizeof(now));
-	tbuf b = { 0 };
-	tput(&b, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":\"%s\"},"
-		 "\"status\":{\"providerID\":\"disrupt://%s\",\"nodeName\":\"%s\",\"conditions\":[", name,
-	     name, name);
+	char *pid = kp__strdup_printf("disrupt://%s", name);
+	if (!pid)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp__buf b = { 0 };
+	kp__buf_puts(&b, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":");
+	put_str(&b, name);
+	kp__buf_puts(&b, "},\"status\":{\"providerID\":");
+	put_str(&b, pid);
+	kp__buf_puts(&b, ",\"nodeName\":");
+	put_str(&b, name);
+	kp__buf_puts(&b, ",\"conditions\":[");
 	static const char *const conds[] = { "Launched", "Registered", "Initialized" };
 	for (size_t i = 0; i < 3; i++)
-		tput(&b, "%s{\"type\":\"%s\",\"status\":\"True\",\"reason\":\"%s\",\"message\":\"\","
-			 "\"lastTransitionTime\":\"%s\"}", i ? "," : "", conds[i], conds[i], now);
-	tput(&b, "]}}");
+		kp__buf_printf(&b, "%s{\"type\":\"%s\",\"status\":\"True\",\"reason\":\"%s\",\"message\":\"\","
+			       "\"lastTransitionTime\":\"%s\"}", i ? "," : "", conds[i], conds[i], now);
+	kp__buf_puts(&b, "]}}");
 	kp_nodeclaim *st = NULL;
-	if (!b.oom)
-		rc = kp_decode_one((void **)&st, KP_KIND_NODECLAIM, b.s, b.len, NULL, err);
-	else
-		rc = KP_ENOMEM;
+	rc = b.failed ? KP_ENOMEM : kp_decode_one((void **)&st, KP_KIND_NODECLAIM, b.data, b.len, NULL, err);
 	if (rc == KP_OK) {
 		kp_nodeclaim_status *tmp = nc->status;
 		nc->status = st->status;
@@ -295,23 +287,36 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 		kp_nodeclaim_free(st);
 	}
 	b.len = 0;
-	tput(&b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"labels\":{"
-		 "\"%s\":\"%s\"", name, KP_LABEL_HOSTNAME, name);
+	kp__buf_puts(&b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":");
+	put_str(&b, name);
+	kp__buf_puts(&b, ",\"labels\":{");
+	put_str(&b, KP_LABEL_HOSTNAME);
+	kp__buf_putc(&b, ':');
+	put_str(&b, name);
 	const kp_labels *l = nc->metadata ? &nc->metadata->labels : NULL;
-	for (size_t i = 0; l && i < l->count; i++)
-		if (strcmp(l->items[i].key, KP_LABEL_HOSTNAME))
-			tput(&b, ",\"%s\":\"%s\"", l->items[i].key, l->items[i].value);
-	tput(&b, ",\"%s\":\"true\",\"%s\":\"true\"}},\"spec\":{\"providerID\":\"disrupt://%s\"},"
-		 "\"status\":{\"capacity\":{", KP_LABEL_NODE_REGISTERED, KP_LABEL_NODE_INITIALIZED, name);
-	tput_resources(&b, it ? it->capacity : NULL);
-	tput(&b, "},\"allocatable\":{");
-	tput_resources(&b, it ? it->allocatable : NULL);
-	tput(&b, "},\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"%s\"}]}}",
-	     now);
+	for (size_t i = 0; l && i < l->count; i++) {
+		if (!strcmp(l->items[i].key, KP_LABEL_HOSTNAME))
+			continue;
+		kp__buf_putc(&b, ',');
+		put_str(&b, l->items[i].key);
+		kp__buf_putc(&b, ':');
+		put_str(&b, l->items[i].value);
+	}
+	kp__buf_printf(&b, ",\"%s\":\"true\",\"%s\":\"true\"}},\"spec\":{\"providerID\":",
+		       KP_LABEL_NODE_REGISTERED, KP_LABEL_NODE_INITIALIZED);
+	put_str(&b, pid);
+	kp__buf_puts(&b, "},\"status\":{\"capacity\":{");
+	put_resources(&b, it ? it->capacity : NULL);
+	kp__buf_puts(&b, "},\"allocatable\":{");
+	put_resources(&b, it ? it->allocatable : NULL);
+	kp__buf_printf(&b, "},\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
+			   "\"lastTransitionTime\":\"%s\"}]}}", now);
+	kp__free(pid);
 	kp_node *node = NULL;
 	if (rc == KP_OK)
-		rc = b.oom ? KP_ENOMEM : kp_decode_one((void **)&node, KP_KIND_NODE, b.s, b.len, NULL, err);
-	kp__free(b.s);
+		rc = b.failed ? KP_ENOMEM
+			      : kp_decode_one((void **)&node, KP_KIND_NODE, b.data, b.len, NULL, err);
+	kp__buf_dispose(&b);
 	if (rc)
 		return rc;
 	if (kp__dptrs_push(&w->own_nodes, node)) {

@@ -700,6 +700,39 @@ START_TEST(passes_converge)
 }
 END_TEST
 
+/* Replacement NodeClaims and Nodes carry the NodePool's template labels
+ * whatever characters they hold: a '"' and a '\\' in a label value (which
+ * the library does not ask callers to validate first) made a second pass
+ * fail with an internal parse error, or were read as a JSON escape. */
+START_TEST(replacement_labels_any_characters)
+{
+	dh *h = dh_new();
+	dh_add(h,
+	       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec:\n"
+	       "  template:\n    metadata:\n      labels: {team: 'q\"u\\o\\n'}\n    spec:\n"
+	       "      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
+	       "      requirements:\n"
+	       "        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n"
+	       "        - {key: kubernetes.io/arch, operator: In, values: [amd64]}\n"
+	       "        - {key: kubernetes.io/os, operator: In, values: [linux]}\n"
+	       "  disruption:\n    consolidationPolicy: %s\n    consolidateAfter: 0s\n"
+	       "    budgets: [{nodes: \"1\"}]\n", WEOU);
+	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_node(h, "c", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "c", "1", "");
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(dh_run_rc(h, NOW, KP_DISRUPTION_F_CONVERGE, 0, &e) == KP_OK, "%s", e.message);
+	const kp_disruption_result *r = dh_run(h, NOW, KP_DISRUPTION_F_CONVERGE, 0);
+	size_t n = kp_disruption_result_command_count(r);
+	ck_assert_uint_ge(n, 2);
+	const kp_disruption_command *last = kp_disruption_result_command(r, n - 1);
+	ck_assert_uint_eq(last->n_replacements, 1);
+	const kp_nodeclaim *x = last->replacements[0]->nodeclaim;
+	ck_assert_str_eq(kp_labels_get(&x->metadata->labels, "team"), "q\"u\\o\\n");
+	dh_free(h);
+}
+END_TEST
+
 /* A Node or NodeClaim without a name (none the API server would store) is
  * refused, naming the object, rather than crashing the pairing (audit
  * finding 1: a Node document without metadata). */
@@ -794,6 +827,7 @@ int main(void)
 	tcase_add_test(tc, bad_budget_schedule_fails_closed);
 	tcase_add_test(tc, disrupting_nodes_consume_budget);
 	tcase_add_test(tc, passes_converge);
+	tcase_add_test(tc, replacement_labels_any_characters);
 	tcase_add_test(tc, nameless_objects_are_refused);
 	suite_add_tcase(s, tc);
 	/* one full run per allocation: slow under sanitizers and a loaded machine */
