@@ -850,6 +850,11 @@ static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
  */
 static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 {
+	/* upstream reconciles the condition only for NodePools without
+	 * spec.replicas: a static NodePool's NodeClaims are never
+	 * consolidated, and their condition is left as it is */
+	if (np->spec && np->spec->has_replicas)
+		return KP_OK;
 	uint32_t state = 0;
 	int64_t since_ms = 0;
 	int rc = kp_disruption_consolidatable(&w->nc, np, w->in->now_ms, &state, &since_ms, err);

@@ -145,6 +145,22 @@ START_TEST(consolidatable_after_initialized)
 }
 END_TEST
 
+/* upstream nodeclaim/disruption suite "should not set consolidatable
+ * condition for Static Nodepool": the condition is only reconciled for
+ * NodePools without spec.replicas. */
+START_TEST(static_nodepool_never_consolidatable)
+{
+	lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+		   "spec: {replicas: 1, disruption: {consolidateAfter: '30s'}, template: {spec: "
+		   "{nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: default}, "
+		   "requirements: []}}}\n");
+	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "");
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
+}
+END_TEST
+
 START_TEST(consolidatable_waits_for_last_pod_event)
 {
 	/* a pod event 20 s ago, consolidateAfter 30s: not yet, look again in 10 s */
@@ -464,6 +480,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, drifted_cleared_when_not_drifted);
 	tcase_add_test(tc, drift_reads_the_spec_not_a_stale_annotation);
 	tcase_add_test(tc, consolidatable_after_initialized);
+	tcase_add_test(tc, static_nodepool_never_consolidatable);
 	tcase_add_test(tc, consolidatable_waits_for_last_pod_event);
 	tcase_add_test(tc, consolidatable_removed_inside_window);
 	tcase_add_test(tc, consolidatable_never_and_not_initialized);
