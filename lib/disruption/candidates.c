@@ -17,7 +17,6 @@
 #include <karpenter/labels.h>
 #include <karpenter/taints.h>
 
-#include "common/map.h"
 #include "disruption_private.h"
 #include "state/state.h"
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <karpenter/disruption.h>
-#include <karpenter/hash.h>
 #include <karpenter/wellknown.h>
 
 #include "common/map.h"
