@@ -586,6 +586,10 @@ static const char *const fixed_points[] = {
 	 * reference with an unknown member keeps it */
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
 	"spec: {template: {spec: {requirements: [], nodeClassRef: {n_me: x, kind: K}}}}\n",
+	/* a group in a v1beta1 reference (pruned by the API server) before the
+	 * kind: v1's group is written in Go's order, not where it stood */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {group: g, kind: K, name: x}}}}\n",
 };
 
 START_TEST(round_trip_fixed_point)
