@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -488,6 +489,64 @@ START_TEST(nodepool_ready_with_ready_class)
 }
 END_TEST
 
+/* upstream readiness suite: "should have status condition on nodePool as not
+ * ready if nodeClass is not ready" (the node class's own Ready reason and
+ * message), "... if nodeClass does not have status conditions"
+ * (NodeClassReadinessUnknown) and "should mark NodeClassReady status
+ * condition on nodePool as NotReady if nodeClass is terminating". */
+START_TEST(nodepool_readiness_from_node_class)
+{
+	kp_nodepool *np = lc_add(&w, NODEPOOL);
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	cls.reason = "SubnetsNotFound";
+	cls.message = "no subnets found";
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/SubnetsNotFound "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "no subnets found");
+	/* no conditions at all: its readiness is unknown, the NodePool not Ready */
+	cls.no_conditions = 1;
+	cls.reason = cls.message = NULL;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassReadinessUnknown "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "Node Class Readiness Unknown");
+	/* being deleted, even while Ready */
+	cls.no_conditions = 0;
+	cls.ready = 1;
+	cls.terminating = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassTerminating "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "NodeClass is Terminating");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "Ready=False: NodeClassReady=False");
+	/* a caller's struct of the first size: a class not ready reads as before */
+	kp_nodeclass_status old = KP_NODECLASS_STATUS_INIT;
+	old.struct_size = (uint32_t)(offsetof(kp_nodeclass_status, message) + sizeof(old.message));
+	old.group = "karpenter.test.sh";
+	old.kind = "TestNodeClass";
+	old.name = "default";
+	old.terminating = 1; /* beyond its struct_size: not read */
+	classes[0] = &old;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassNotReady "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+}
+END_TEST
+
 START_TEST(nodepool_validation_failed)
 {
 	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
@@ -580,6 +639,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, hydration_labels_nodeclaim_and_node);
 	tcase_add_test(tc, nodepool_ready_with_ready_class);
 	tcase_add_test(tc, nodepool_validation_failed);
+	tcase_add_test(tc, nodepool_readiness_from_node_class);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);
