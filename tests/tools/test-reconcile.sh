@@ -181,6 +181,45 @@ run_cmd "$tool" reconcile -f "$tmpd/terminating.yaml" --now "$now" -o json
 check "node class being deleted: NodeClassTerminating" contains "$out" '"reason": "NodeClassTerminating"'
 check "node class generation observed: no reset" [ "$rc" -eq 0 ] && ! contains "$out" 'the node class changed'
 
+# The counter takes an uninitialized Node's zero quantities from its
+# NodeClaim (upstream StateNode.Capacity; issue 22 item 4).
+cat >"$tmpd/capacity.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+      requirements: []
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: joining
+  creationTimestamp: "2025-01-01T11:50:00Z"
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: c-2x-amd64-linux}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  providerID: kwok://joining
+  capacity: {cpu: "2", memory: 4Gi, pods: "32", ephemeral-storage: 20Gi}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: joining
+  labels: {karpenter.sh/nodepool: default}
+spec: {providerID: kwok://joining}
+status:
+  capacity: {cpu: "2", memory: 4Gi, pods: "32", ephemeral-storage: "0"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/capacity.yaml" --now "$now" -o json
+check "counter: an uninitialized Node's 0 ephemeral-storage comes from its NodeClaim" \
+	contains "$out" '"ephemeral-storage": "20Gi"'
+
 # usage errors (2) and invalid input (1)
 printf 'kwok://a\nkwok://b c\n' >"$tmpd/bad.txt"
 run_cmd "$tool" reconcile -f "$ex" --instances "$tmpd/bad.txt"
