@@ -610,18 +610,11 @@ END_TEST
  * c-32x, s-32x, m-32x: c-32x has 15 cheaper, m-32x 17. */
 static void min_values_pool(dh *h, const char *ct, int min_values)
 {
-	dh_add(h,
-	       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec:\n"
-	       "  template:\n    spec:\n"
-	       "      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
-	       "      requirements:\n"
-	       "        - {key: karpenter.sh/capacity-type, operator: In, values: [%s]}\n"
-	       "        - {key: kubernetes.io/arch, operator: In, values: [amd64]}\n"
-	       "        - {key: kubernetes.io/os, operator: In, values: [linux]}\n"
-	       "        - {key: node.kubernetes.io/instance-type, operator: Exists, minValues: %d}\n"
-	       "  disruption:\n    consolidationPolicy: %s\n    consolidateAfter: 0s\n"
-	       "    budgets: [{nodes: \"100%%\"}]\n",
-	       ct, min_values, WEOU);
+	char req[128];
+	snprintf(req, sizeof(req),
+		 "        - {key: node.kubernetes.io/instance-type, operator: Exists, minValues: %d}\n",
+		 min_values);
+	dh_nodepool_ex(h, "default", ct, WEOU, "0s", "100%", req);
 }
 
 /* The values of a replacement NodeClaim's requirement KEY. */
