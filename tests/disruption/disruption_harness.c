@@ -205,6 +205,12 @@ static void prepare(dh *h, const char *now)
 	h->spec = spec;
 }
 
+const kp_cluster_spec *dh_spec(dh *h, const char *now)
+{
+	prepare(h, now);
+	return &h->spec;
+}
+
 int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err)
 {
 	prepare(h, now);
