@@ -23,6 +23,11 @@ void dh_add(dh *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
  * spec.disruption (e.g. budgets), "" for none. */
 void dh_nodepool(dh *h, const char *name, const char *cts, const char *policy,
 		 const char *consolidate_after, const char *budget_nodes);
+/* dh_nodepool with lines appended to the template's requirements (e.g.
+ * "        - {key: ..., operator: Exists, minValues: 16}\n"). */
+void dh_nodepool_ex(dh *h, const char *name, const char *cts, const char *policy,
+		    const char *consolidate_after, const char *budget_nodes,
+		    const char *requirements_extra);
 /* A launched, registered, initialized Node+NodeClaim (initialized at
  * init_time, RFC 3339); nc_extra lines go under the NodeClaim's metadata
  * (e.g. "  annotations: {...}"), node_extra under the Node's metadata. */

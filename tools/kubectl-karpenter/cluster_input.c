@@ -330,7 +330,12 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	if (c) {
 		st->ready = c->status && !strcmp(c->status, "True");
 		st->message = c->message;
+		st->reason = c->reason;
 	}
+	/* what the lifecycle's nodepool.readiness and registrationhealth read */
+	st->no_conditions = !nc->status || !nc->status->n_conditions;
+	st->generation = nc->metadata ? nc->metadata->generation : 0;
+	st->terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 }
 
 int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
