@@ -653,25 +653,44 @@ static int json_integer(const char *s, size_t n)
 	return s == end;
 }
 
-/* A number as a reader wrote it: JSON keeps the text; YAML keeps an
- * integer's and writes any other as kp_emitter_number does (YAML 1.1
- * reads 1e2 as a string). */
+/* A number as a reader wrote it: JSON keeps the text, and so does YAML for
+ * an integer; any other number is written in YAML 1.1's float form (a '.'
+ * in the mantissa, a sign in the exponent: 1e2 is 1.0e+2), which YAML 1.1
+ * and 1.2 readers both read as the same number (YAML 1.1 reads 1e2 as a
+ * string). The digits are kept: no rounding through a double. */
 static int number_text(kp_emitter *w, const char *text, size_t len)
 {
 	if (!w->yaml || json_integer(text, len))
 		return literal(w, text, len);
+	const char *e = memchr(text, 'e', len);
+	if (!e)
+		e = memchr(text, 'E', len);
+	size_t mant = e ? (size_t)(e - text) : len;
+	int dot = memchr(text, '.', mant) != NULL;
+	int sign = e && e + 1 < text + len && (e[1] == '+' || e[1] == '-');
 	char small[64];
-	char *num = len < sizeof(small) ? small : kp__malloc(len + 1);
+	size_t cap = len + 4;
+	char *num = cap <= sizeof(small) ? small : kp__malloc(cap);
 	if (!num)
 		return fail(w, KP_ENOMEM, "out of memory");
-	memcpy(num, text, len);
-	num[len] = '\0';
-	char *endp = NULL;
-	double d = strtod(num, &endp);
-	int ok = endp == num + len;
+	size_t n = 0;
+	memcpy(num, text, mant);
+	n = mant;
+	if (!dot) {
+		memcpy(num + n, ".0", 2);
+		n += 2;
+	}
+	if (e) {
+		num[n++] = *e;
+		if (!sign)
+			num[n++] = '+';
+		memcpy(num + n, e + 1, len - mant - 1);
+		n += len - mant - 1;
+	}
+	int rc = literal(w, num, n);
 	if (num != small)
 		kp__free(num);
-	return ok ? kp_emitter_number(w, d) : fail(w, KP_EPARSE, "not a number");
+	return rc;
 }
 
 static int emit_node(kp_emitter *w, const kp__node *n)

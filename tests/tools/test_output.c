@@ -707,9 +707,9 @@ START_TEST(splice_escapes)
 }
 END_TEST
 
-/* Numbers are spliced as written in JSON: every int64 (2^53 + 1 here) and
- * longer ones read back as they were; in YAML a fraction or an exponent
- * goes through a double (YAML 1.1 reads 1e2 as a string). */
+/* Numbers are spliced as written: every int64 (2^53 + 1 here) and longer
+ * ones read back as they were; in YAML a number with an exponent gets
+ * YAML 1.1's float form (YAML 1.1 reads 1e2 as a string). */
 START_TEST(splice_integers_exact)
 {
 	splice_text = "{\"a\":9007199254740993,\"b\":-0,\"c\":123456789012345678901234567890,"
@@ -726,7 +726,7 @@ START_TEST(splice_integers_exact)
 	ck_assert_int_eq(splice_rc, 0);
 	ck_assert_int_eq(rc, 0);
 	assert_text_eq(yaml, "a: 9007199254740993\nb: -0\nc: 123456789012345678901234567890\n"
-			     "d: 100\ne: -9223372036854775808\n");
+			     "d: 1.0e+2\ne: -9223372036854775808\n");
 	free(json);
 	free(yaml);
 	/* not numbers */
