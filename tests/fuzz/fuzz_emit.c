@@ -10,6 +10,7 @@
  * Built with -Dfuzz=true and clang (see .ci/run).
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,15 @@ static int same(const kp__node *a, const kp__node *b)
 }
 
 /* Whether every string and key of n is valid UTF-8 (the emitter writes an
- * invalid byte as U+FFFD, which reads back as another string). */
+ * invalid byte as U+FFFD, which reads back as another string) and every
+ * number fits a double (YAML readers, Go's among them, read a float out of
+ * range as a string: no YAML text reads back as that number). */
 static int valid_text(const kp__node *n)
 {
 	if (n->type == KP__N_STRING)
 		return kp__utf8_valid(n->text, n->len);
+	if (n->type == KP__N_NUMBER)
+		return isfinite(strtod(n->text, NULL));
 	for (size_t i = 0; i < n->n; i++)
 		if ((n->type == KP__N_OBJECT && !kp__utf8_valid(n->keys[i], strlen(n->keys[i]))) ||
 		    !valid_text(n->items[i]))
