@@ -21,14 +21,14 @@
 #include "document/tree.h"
 
 struct kp_disruption_result {
-	kp__dptrs cmds;  /* kp__cmd * */
+	kp__ptrs cmds;  /* kp__cmd * */
 	kp_disruption_node *nodes;
 	const kp_disruption_node **node_ptrs;
 	size_t n_nodes;
 	kp_disruption_budget_status *budgets;
 	size_t n_budgets;
-	kp__dptrs strs;  /* owned strings */
-	kp__dptrs whys;  /* owned kp_disruption_why * */
+	kp__ptrs strs;  /* owned strings */
+	kp__ptrs whys;  /* owned kp_disruption_why * */
 	double before, after;
 };
 
@@ -37,7 +37,7 @@ static const char *keep(kp_disruption_result *r, const char *s, int *oom)
 	if (!s)
 		return NULL;
 	char *d = kp__strdup(s);
-	if (!d || kp__dptrs_push(&r->strs, d)) {
+	if (!d || kp__ptrs_push(&r->strs, d)) {
 		kp__free(d);
 		*oom = 1;
 		return NULL;
@@ -98,7 +98,7 @@ static int explain_nodes(kp_disruption_result *r, kp__dstate *st)
 			return KP_ENOMEM;
 		x->reasons = reasons;
 		for (size_t k = 0; k < d->why.count; k++) {
-			if (kp__dptrs_push(&r->whys, d->why.items[k]))
+			if (kp__ptrs_push(&r->whys, d->why.items[k]))
 				return KP_ENOMEM;
 			reasons[x->n_reasons++] = d->why.items[k];
 			d->why.items[k] = NULL; /* owned by the result now */
@@ -160,8 +160,8 @@ static double cluster_cost(const kp__dstate *st)
 
 typedef struct work {
 	kp_cluster_spec spec;
-	kp__dptrs nodes, ncs, pods;
-	kp__dptrs own_nodes, own_ncs, own_pods;
+	kp__ptrs nodes, ncs, pods;
+	kp__ptrs own_nodes, own_ncs, own_pods;
 } work;
 
 static void work_free(work *w)
@@ -172,7 +172,7 @@ static void work_free(work *w)
 		kp_nodeclaim_free(w->own_ncs.items[i]);
 	for (size_t i = 0; i < w->own_pods.count; i++)
 		kp_pod_free(w->own_pods.items[i]);
-	kp__dptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
+	kp__ptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		kp__free(all[i]->items);
 }
@@ -193,18 +193,18 @@ static int work_init(work *w, const kp_cluster_spec *spec)
 	memset(w, 0, sizeof(*w));
 	w->spec = *spec; /* read with its size by kp_disruption_run */
 	for (size_t i = 0; i < spec->n_nodes; i++)
-		if (kp__dptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
+		if (kp__ptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
 			return KP_ENOMEM;
 	for (size_t i = 0; i < spec->n_nodeclaims; i++)
-		if (kp__dptrs_push(&w->ncs, KP__DMUT(spec->nodeclaims[i])))
+		if (kp__ptrs_push(&w->ncs, KP__DMUT(spec->nodeclaims[i])))
 			return KP_ENOMEM;
 	for (size_t i = 0; i < spec->n_pods; i++)
-		if (kp__dptrs_push(&w->pods, KP__DMUT(spec->pods[i])))
+		if (kp__ptrs_push(&w->pods, KP__DMUT(spec->pods[i])))
 			return KP_ENOMEM;
 	return work_sync(w);
 }
 
-static void drop(kp__dptrs *v, const void *p)
+static void drop(kp__ptrs *v, const void *p)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < v->count; i++)
@@ -242,7 +242,7 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	int rc = kp_nodeclaim_copy(&nc, x->nodeclaim, err);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_ncs, nc)) {
+	if (kp__ptrs_push(&w->own_ncs, nc)) {
 		kp_nodeclaim_free(nc);
 		return KP_ENOMEM;
 	}
@@ -319,11 +319,11 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	kp__buf_dispose(&b);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_nodes, node)) {
+	if (kp__ptrs_push(&w->own_nodes, node)) {
 		kp_node_free(node);
 		return KP_ENOMEM;
 	}
-	if (kp__dptrs_push(&w->ncs, nc) || kp__dptrs_push(&w->nodes, node))
+	if (kp__ptrs_push(&w->ncs, nc) || kp__ptrs_push(&w->nodes, node))
 		return KP_ENOMEM;
 	return KP_OK;
 }
@@ -367,7 +367,7 @@ static int move_pod(work *w, const kp__map *idx, const kp_disruption_move *m, kp
 	int rc = kp_pod_copy(&c, p, err);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_pods, c)) {
+	if (kp__ptrs_push(&w->own_pods, c)) {
 		kp_pod_free(c);
 		return KP_ENOMEM;
 	}
@@ -514,7 +514,7 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 			cmd = NULL;
 		}
 		if (rc == KP_OK && cmd) {
-			rc = kp__dptrs_push(&r->cmds, cmd);
+			rc = kp__ptrs_push(&r->cmds, cmd);
 			if (rc)
 				kp__cmd_free(cmd);
 			else if (pass < limit)
