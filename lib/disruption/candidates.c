@@ -363,6 +363,31 @@ static int pdb_fully_blocks(const kp__dstate *st, const kp_pod *p)
 	return n > 1 || (b && kp__pdb_never_allows(b));
 }
 
+/* The snapshot's indices of the pass's nodes and pods, once: every
+ * simulation of the pass names them by index (sched_index.h). */
+static int snapshot_indices(kp__dstate *st)
+{
+	const kp_cluster *c = st->cluster;
+	size_t nn = kp__cluster_node_count(c);
+	st->by_snap = kp__calloc(nn + 1, sizeof(*st->by_snap));
+	if (!st->by_snap)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < st->n_nodes; i++) {
+		kp__dnode *d = &st->nodes[i];
+		d->snap = kp__cluster_node_index(c, d->name);
+		if (d->snap < nn)
+			st->by_snap[d->snap] = d;
+		if (d->n_resched && !(d->resched_ix = kp__calloc(d->n_resched, sizeof(uint32_t))))
+			return KP_ENOMEM;
+		for (size_t k = 0; k < d->n_resched; k++) {
+			const kp_object_meta *m = d->resched[k]->metadata;
+			d->resched_ix[k] = kp__cluster_pod_index(c, m ? m->namespace_ : NULL,
+								 meta_name(m));
+		}
+	}
+	return KP_OK;
+}
+
 /* upstream IsCurrentlyReschedulable, for a reschedulable pod: the pods it
  * fails are left out of every scheduling simulation (SimulateScheduling). */
 static int kept_pods(kp__dstate *st, kp__dnode *d)
@@ -373,15 +398,13 @@ static int kept_pods(kp__dstate *st, kp__dnode *d)
 			continue;
 		if (!d->kept && !(d->kept = kp__calloc(d->n_resched + 1, sizeof(*d->kept))))
 			return KP_ENOMEM;
-		char *k = kp__strdup_printf("%s/%s", kp__object_namespace(p->metadata), meta_name(p->metadata));
-		if (!k)
-			return KP_ENOMEM;
-		d->kept[d->n_kept++] = k;
+		if (d->resched_ix[i] != KP__SCHED_NONE)
+			d->kept[d->n_kept++] = d->resched_ix[i];
 	}
 	return KP_OK;
 }
 
-/* The names and keys every simulation of the pass passes on. */
+/* The indices every simulation of the pass passes on. */
 static int sim_lists(kp__dstate *st)
 {
 	size_t nd = 0;
@@ -395,8 +418,9 @@ static int sim_lists(kp__dstate *st)
 	for (size_t i = 0; i < st->n_nodes; i++) {
 		const kp__dnode *d = &st->nodes[i];
 		/* upstream IsUnderConsolidateAfter */
-		if (d->nc && d->np && d->cons_state == KP_CONSOLIDATABLE_WAITING && !d->deleting)
-			st->closed[st->n_closed++] = d->name;
+		if (d->nc && d->np && d->cons_state == KP_CONSOLIDATABLE_WAITING && !d->deleting &&
+		    d->snap != KP__SCHED_NONE)
+			st->closed[st->n_closed++] = d->snap;
 		for (size_t k = 0; d->deleting && k < d->n_kept; k++)
 			st->deleting_kept[st->n_deleting_kept++] = d->kept[k];
 	}
@@ -566,19 +590,21 @@ int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 	st->explain = explain;
 	int rc = kp__pdb_index_init(&st->pdbs, spec->pdbs, spec->n_pdbs);
 	if (rc == KP_OK)
+		rc = kp_cluster_new(&st->cluster, spec, err);
+	if (rc == KP_OK)
 		rc = pair_nodes(st);
 	if (rc == KP_OK)
 		qsort(st->nodes, st->n_nodes, sizeof(*st->nodes), cmp_dnode);
 	if (rc == KP_OK)
 		rc = assign_pods(st);
+	if (rc == KP_OK)
+		rc = snapshot_indices(st);
 	for (size_t i = 0; rc == KP_OK && i < st->n_nodes; i++)
 		rc = node_info(st, &st->nodes[i], err);
 	if (rc == KP_OK)
 		rc = build_budgets(st);
 	if (rc == KP_OK)
 		rc = sim_lists(st);
-	if (rc == KP_OK)
-		rc = kp_cluster_new(&st->cluster, spec, err);
 	if (rc == KP_ENOMEM)
 		kp__error(err, rc, NULL, "out of memory");
 	return rc;
@@ -591,9 +617,8 @@ void kp__dstate_free(kp__dstate *st)
 		kp__dnode *d = &st->nodes[i];
 		kp__free(KP__DMUT(d->pods));
 		kp__free(KP__DMUT(d->resched));
-		for (size_t k = 0; k < d->n_kept; k++)
-			kp__free(d->kept[k]);
 		kp__free(d->kept);
+		kp__free(d->resched_ix);
 		kp__free(d->graceful_msg);
 		kp__free(d->eventual_msg);
 		kp__free(d->drift_reason);
@@ -608,8 +633,9 @@ void kp__dstate_free(kp__dstate *st)
 		kp__free(d->why.items);
 	}
 	kp__free(st->nodes);
-	kp__free(KP__DMUT(st->closed));
-	kp__free(KP__DMUT(st->deleting_kept));
+	kp__free(st->closed);
+	kp__free(st->deleting_kept);
+	kp__free(st->by_snap);
 	kp__free(st->remaining);
 	kp__free(st->budgets);
 	for (size_t p = 0; st->budget_errors && p < st->spec->n_nodepools; p++)

@@ -12,6 +12,7 @@
 
 #include "kp_internal.h"
 #include "common/ptrs.h"
+#include "scheduling/sched_index.h"
 #include "state/state.h"
 
 #include <stdint.h>
@@ -42,6 +43,7 @@ typedef struct kp__dnode {
 	const kp_pod **pods;   /* bound pods (borrowed) */
 	size_t n_pods;
 	const kp_pod **resched; /* reschedulable pods */
+	uint32_t *resched_ix;   /* their snapshot pod indices (sched_index.h) */
 	size_t n_resched;
 	double resched_cost;   /* 1 + sum of positive eviction costs */
 	double disruption_cost;
@@ -56,9 +58,10 @@ typedef struct kp__dnode {
 	int64_t cons_at_ms;
 	/* reschedulable pods upstream does not simulate (not currently
 	 * reschedulable: an active do-not-disrupt, a fully blocking PDB), as
-	 * "namespace/name" keys for kp_sched_options.kept_pods */
-	char **kept;
+	 * snapshot pod indices */
+	uint32_t *kept;
 	size_t n_kept;
+	uint32_t snap;          /* its snapshot node index, or KP__SCHED_NONE */
 	kp__ptrs why;          /* kp_disruption_why * */
 } kp__dnode;
 
@@ -78,10 +81,11 @@ typedef struct kp__dstate {
 	/* every simulation: nodes inside their consolidateAfter window
 	 * (closed to a consolidation's moved pods), and the kept pods of
 	 * deleting nodes */
-	const char **closed;
+	uint32_t *closed;       /* snapshot node indices */
 	size_t n_closed;
-	const char **deleting_kept;
+	uint32_t *deleting_kept; /* snapshot pod indices */
 	size_t n_deleting_kept;
+	kp__dnode **by_snap;    /* snapshot node index -> node */
 	kp__pdb_index pdbs; /* spec->pdbs by namespace */
 } kp__dstate;
 

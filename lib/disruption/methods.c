@@ -243,7 +243,10 @@ static void sim_free(sim *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A candidate's reschedulable pod: its snapshot index, and its name for
+ * the command's moves. */
 typedef struct podkey {
+	uint32_t ix;
 	const char *ns, *name;
 	const kp__dnode *from;
 } podkey;
@@ -251,8 +254,7 @@ typedef struct podkey {
 static int cmp_podkey(const void *a, const void *b)
 {
 	const podkey *x = a, *y = b;
-	int c = strcmp(x->ns, y->ns);
-	return c ? c : strcmp(x->name, y->name);
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
 }
 
 static podkey *candidate_pods(kp__dnode *const *c, size_t n, size_t *np)
@@ -266,7 +268,10 @@ static podkey *candidate_pods(kp__dnode *const *c, size_t n, size_t *np)
 	size_t j = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t p = 0; p < c[i]->n_resched; p++) {
+			if (c[i]->resched_ix[p] == KP__SCHED_NONE)
+				continue; /* not in the snapshot: never placed */
 			const kp_object_meta *m = c[i]->resched[p]->metadata;
+			k[j].ix = c[i]->resched_ix[p];
 			k[j].ns = m && m->namespace_ && *m->namespace_ ? m->namespace_ : "default";
 			k[j].name = m && m->name ? m->name : "";
 			k[j++].from = c[i];
@@ -276,26 +281,11 @@ static podkey *candidate_pods(kp__dnode *const *c, size_t n, size_t *np)
 	return k;
 }
 
-static const podkey *find_podkey(const podkey *k, size_t n, const kp_sched_placement *p)
+/* The candidate pod placement @p i of @p res places, or NULL. */
+static const podkey *find_podkey(const podkey *k, size_t n, const kp_sched_result *res, size_t i)
 {
-	podkey key = { p->namespace_ ? p->namespace_ : "default", p->name ? p->name : "", NULL };
+	podkey key = { kp__sched_result_pod_index(res, i), NULL, NULL, NULL };
 	return bsearch(&key, k, n, sizeof(*k), cmp_podkey);
-}
-
-static kp__dnode *find_dnode(kp__dstate *st, const char *name)
-{
-	size_t lo = 0, hi = st->n_nodes;
-	while (lo < hi && name) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(st->nodes[mid].name, name);
-		if (!c)
-			return &st->nodes[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
 }
 
 static char *unplaced_message(const kp_sched_placement *p)
@@ -316,9 +306,10 @@ static char *unplaced_message(const kp_sched_placement *p)
 		    p->name ? p->name : "", codes, first);
 }
 
-/* Check one placement of a candidate's pod; sets s->code/msg on a problem. */
-static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p)
+/* Check placement @p i, of a candidate's pod; sets s->code/msg on a problem. */
+static int check_placement(kp__dstate *st, sim *s, const kp_sched_result *res, size_t i)
 {
+	const kp_sched_placement *p = kp_sched_result_pod(res, i);
 	if (p->target == KP_SCHED_UNPLACED) {
 		s->code = KP_BLOCK_PODS_WOULD_NOT_SCHEDULE;
 		s->msg = unplaced_message(p);
@@ -326,7 +317,8 @@ static int check_placement(kp__dstate *st, sim *s, const kp_sched_placement *p)
 		s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
 		s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s", p->node);
 	} else if (p->target == KP_SCHED_EXISTING_NODE) {
-		kp__dnode *dst = find_dnode(st, p->node);
+		uint32_t to = kp__sched_result_node_index(res, i);
+		kp__dnode *dst = to < kp__cluster_node_count(st->cluster) ? st->by_snap[to] : NULL;
 		if (dst && dst->managed && !dst->initialized) {
 			s->code = KP_BLOCK_UNINITIALIZED_DESTINATION;
 			s->msg = kp__strdup_printf("would schedule against uninitialized nodeclaim/%s, node/%s",
@@ -345,46 +337,38 @@ static int simulate(kp__dstate *st, kp__dnode *const *c, size_t n, int consolida
 	size_t n_kept = st->n_deleting_kept;
 	for (size_t i = 0; i < n; i++)
 		n_kept += c[i]->n_kept;
-	const char **removed = kp__calloc(n + 1, sizeof(*removed));
-	const char **kept = kp__calloc(n_kept + 1, sizeof(*kept));
-	size_t nk = 0;
+	uint32_t *removed = kp__calloc(n + 1, sizeof(*removed));
+	uint32_t *kept = kp__calloc(n_kept + 1, sizeof(*kept));
+	size_t nk = 0, nr = 0;
 	podkey *keys = candidate_pods(c, n, &nk);
 	if (!removed || !kept || !keys) {
-		kp__free(KP__DMUT(removed));
-		kp__free(KP__DMUT(kept));
+		kp__free(removed);
+		kp__free(kept);
 		kp__free(keys);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	n_kept = 0;
 	for (size_t i = 0; i < n; i++) {
-		removed[i] = c[i]->name;
+		if (c[i]->snap != KP__SCHED_NONE)
+			removed[nr++] = c[i]->snap;
 		for (size_t k = 0; k < c[i]->n_kept; k++)
 			kept[n_kept++] = c[i]->kept[k];
 	}
 	for (size_t k = 0; k < st->n_deleting_kept; k++)
 		kept[n_kept++] = st->deleting_kept[k];
-	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
-	o.removed_nodes = removed;
-	o.n_removed_nodes = n;
 	/* upstream IsConsolidationSimulation: the candidates' pods do not move
 	 * onto a node inside its consolidateAfter window (Drift does not ask) */
-	if (consolidation) {
-		o.exclude_nodes = st->closed;
-		o.n_exclude_nodes = st->n_closed;
-	}
-	o.kept_pods = kept;
-	o.n_kept_pods = n_kept;
-	int rc = kp_sched_simulate(&s->res, st->cluster, &o, err);
+	kp__sched_sets sets = { removed, nr, consolidation ? st->closed : NULL,
+				consolidation ? st->n_closed : 0, kept, n_kept };
+	int rc = kp__sched_simulate_sets(&s->res, st->cluster, NULL, &sets, err);
 	size_t np = kp_sched_result_pod_count(s->res);
-	for (size_t i = 0; rc == KP_OK && i < np && !s->code; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(s->res, i);
-		if (find_podkey(keys, nk, p))
-			rc = check_placement(st, s, p);
-	}
+	for (size_t i = 0; rc == KP_OK && i < np && !s->code; i++)
+		if (find_podkey(keys, nk, s->res, i))
+			rc = check_placement(st, s, s->res, i);
 	if (rc == KP_ENOMEM)
 		kp__error(err, rc, NULL, "out of memory");
-	kp__free(KP__DMUT(removed));
-	kp__free(KP__DMUT(kept));
+	kp__free(removed);
+	kp__free(kept);
 	kp__free(keys);
 	return rc;
 }
@@ -445,7 +429,7 @@ static int cmd_add_moves(kp__cmd *c, const kp_sched_result *res)
 	size_t np = kp_sched_result_pod_count(res);
 	for (size_t i = 0; i < np && rc == KP_OK; i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(res, i);
-		const podkey *k = find_podkey(keys, nk, p);
+		const podkey *k = find_podkey(keys, nk, res, i);
 		if (!k)
 			continue;
 		kp_disruption_move *m = kp__calloc(1, sizeof(*m));

@@ -17,6 +17,7 @@
 struct kp_sched_result {
 	sc_arena arena;
 	kp_sched_placement *pl;
+	uint32_t *pl_pod, *pl_node; /* per placement: snapshot pod, node placed on (sched_index.h) */
 	size_t n_pl;
 	kp_sched_nodeclaim *ncs;
 	size_t n_ncs;
@@ -727,11 +728,13 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 	int rc = KP_ENOMEM;
 	size_t n_pl = s->n_act;
 	res->pl = kp__arena_alloc(&res->arena, (n_pl + 1) * sizeof(*res->pl));
+	res->pl_pod = kp__arena_alloc(&res->arena, (n_pl + 1) * sizeof(uint32_t));
+	res->pl_node = kp__arena_alloc(&res->arena, (n_pl + 1) * sizeof(uint32_t));
 	res->ncs = kp__arena_alloc(&res->arena, (s->n_ncs + 1) * sizeof(*res->ncs));
 	int32_t *new_index = kp__calloc(s->n_ncs + 1, sizeof(int32_t));
 	const char **nc_names = kp__calloc(s->n_ncs + 1, sizeof(*nc_names));
 	struct spec_slot *by_spec = NULL;
-	if (!res->pl || !res->ncs || !new_index || !nc_names)
+	if (!res->pl || !res->pl_pod || !res->pl_node || !res->ncs || !new_index || !nc_names)
 		goto fail;
 	/* NodeClaims, in creation order, those dropped by minValues left out */
 	size_t seq = 0;
@@ -799,6 +802,8 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		size_t i = s->act[by_spec[k].slot];
 		const sc_pod_sim *ps = &s->pods[by_spec[k].slot];
 		const sc_pod *p = &c->pods[i];
+		res->pl_pod[res->n_pl] = (uint32_t)i;
+		res->pl_node[res->n_pl] = ps->placed_node >= 0 ? (uint32_t)ps->placed_node : KP__SCHED_NONE;
 		kp_sched_placement *pl = &res->pl[res->n_pl++];
 		pl->struct_size = sizeof(*pl);
 		pl->namespace_ = p->ns;
@@ -860,6 +865,16 @@ KP_EXPORT void kp_sched_result_free(kp_sched_result *res)
 		return;
 	kp__arena_free(&res->arena);
 	kp__free(res);
+}
+
+uint32_t kp__sched_result_pod_index(const kp_sched_result *r, size_t i)
+{
+	return r && i < r->n_pl ? r->pl_pod[i] : KP__SCHED_NONE;
+}
+
+uint32_t kp__sched_result_node_index(const kp_sched_result *r, size_t i)
+{
+	return r && i < r->n_pl ? r->pl_node[i] : KP__SCHED_NONE;
 }
 
 KP_EXPORT size_t kp_sched_result_pod_count(const kp_sched_result *res)

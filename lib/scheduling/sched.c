@@ -23,8 +23,8 @@ KP_EXPORT void kp_sched_options_init(kp_sched_options *opts)
 	}
 }
 
-KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster,
-				const kp_sched_options *opts, kp_error *err)
+static int simulate(kp_sched_result **out, const kp_cluster *cluster,
+		    const kp_sched_options *opts, const kp__sched_sets *sets, kp_error *err)
 {
 	if (!out)
 		return kp__error(err, KP_EINVAL, NULL, "out is NULL");
@@ -54,6 +54,7 @@ KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster
 	if (!s)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	s->c = cluster;
+	s->sets = sets;
 	s->min_values_best_effort = o.min_values_policy == KP_MIN_VALUES_BEST_EFFORT;
 	s->max_its = o.max_instance_types ? o.max_instance_types : KP_SCHED_DEFAULT_MAX_INSTANCE_TYPES;
 	int rc = kp__sched_run(s, &o, err);
@@ -66,6 +67,39 @@ KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster
 	kp__sched_porders_free(s);
 	kp__sched_sim_free(s);
 	return rc;
+}
+
+KP_EXPORT int kp_sched_simulate(kp_sched_result **out, const kp_cluster *cluster,
+				const kp_sched_options *opts, kp_error *err)
+{
+	return simulate(out, cluster, opts, NULL, err);
+}
+
+int kp__sched_simulate_sets(kp_sched_result **out, const kp_cluster *c,
+			    const kp_sched_options *opts, const kp__sched_sets *sets,
+			    kp_error *err)
+{
+	return simulate(out, c, opts, sets, err);
+}
+
+size_t kp__cluster_node_count(const kp_cluster *c)
+{
+	return c->n_nodes;
+}
+
+uint32_t kp__cluster_node_index(const kp_cluster *c, const char *name)
+{
+	uint32_t idx;
+	return name && kp__map_gets(&c->node_by_name, name, &idx) ? idx : KP__SCHED_NONE;
+}
+
+uint32_t kp__cluster_pod_index(const kp_cluster *c, const char *ns, const char *name)
+{
+	char *key = kp__strdup_printf("%s/%s", ns && *ns ? ns : "default", name ? name : "");
+	uint32_t idx;
+	int found = key && kp__map_gets(&c->pod_by_key, key, &idx);
+	kp__free(key);
+	return found ? idx : KP__SCHED_NONE;
 }
 
 int kp__sched_simulate_verify(const kp_cluster *cluster, size_t *checked, size_t *contradicted,

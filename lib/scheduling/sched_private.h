@@ -37,6 +37,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/map.h"
+#include "sched_index.h"
 #include "kp_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -600,6 +601,7 @@ struct sc_order_list {
 
 struct sc_sim {
 	const struct kp_cluster *c;
+	const struct kp__sched_sets *sets; /* by-index options (sched_index.h), or NULL */
 	uint32_t min_values_best_effort;
 	size_t max_its;
 	sc_node_sim *nodes;        /* per snapshot node */

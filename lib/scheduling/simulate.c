@@ -1520,7 +1520,9 @@ static int cmp_u32(const void *a, const void *b)
 static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 {
 	const struct kp_cluster *c = s->c;
-	s->gone = kp__calloc(c->n_deleting + o->n_removed_nodes + 1, sizeof(uint32_t));
+	const kp__sched_sets *x = s->sets;
+	s->gone = kp__calloc(c->n_deleting + o->n_removed_nodes + (x ? x->n_removed : 0) + 1,
+			     sizeof(uint32_t));
 	if (!s->gone)
 		return KP_ENOMEM;
 	for (size_t k = 0; k < c->n_deleting; k++) {
@@ -1539,6 +1541,16 @@ static int sim_node_fates(sc_sim *s, const kp_sched_options *o, kp_error *err)
 			s->gone[s->n_gone++] = idx;
 		}
 	}
+	for (size_t k = 0; x && k < x->n_removed; k++) {
+		uint32_t idx = x->removed[k];
+		if (idx < c->n_nodes && s->nodes[idx].fate == SC_NODE_KEPT) {
+			s->nodes[idx].fate = SC_NODE_REMOVED;
+			s->gone[s->n_gone++] = idx;
+		}
+	}
+	for (size_t k = 0; x && k < x->n_closed; k++)
+		if (x->closed[k] < c->n_nodes)
+			s->nodes[x->closed[k]].closed = 1;
 	qsort(s->gone, s->n_gone, sizeof(uint32_t), cmp_u32);
 	for (size_t k = 0; k < o->n_exclude_nodes; k++) {
 		uint32_t idx;
@@ -1586,6 +1598,10 @@ static int sim_pod_roles(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		rc = pod_set(c, o->only_pods, o->n_only_pods, "only_pods", 1, &only, err);
 	if (rc == KP_OK && o->n_kept_pods)
 		rc = pod_set(c, o->kept_pods, o->n_kept_pods, "kept_pods", 0, &kept, err);
+	for (size_t k = 0; rc == KP_OK && s->sets && k < s->sets->n_kept; k++)
+		if (s->sets->kept[k] < c->n_pods &&
+		    kp__map_put_u32(&kept, s->sets->kept[k], 1, NULL, NULL) != KP_OK)
+			rc = KP_ENOMEM;
 	size_t cap = c->n_pending;
 	for (size_t k = 0; rc == KP_OK && k < s->n_gone; k++)
 		cap += c->nodes[s->gone[k]].n_pods;
