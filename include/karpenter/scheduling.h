@@ -62,6 +62,7 @@
 #include <karpenter/nodeclaim.h>
 #include <karpenter/cloudprovider.h>
 #include <karpenter/wellknown.h>
+#include <karpenter/emitter.h>
 
 KP_BEGIN_DECLS
 
@@ -510,6 +511,26 @@ double kp_sched_result_cost(const kp_sched_result *result);
  * Thread-safety: safe.
  */
 const char *kp_sched_reason_code_name(uint32_t code);
+
+/**
+ * @brief Write @p result as one document: the one `kubectl-karpenter
+ *        simulate -o json|yaml` prints, whose members the README lists
+ *        (a contract: members are only ever added). `nodeClaims[]` holds
+ *        each new NodeClaim (`nodeClaim`, written from its struct with the
+ *        launch choice's labels, and `price`), `pods[]` each placement
+ *        (`namespace`, `name`, `nodeClaim` or `node`, `reasons[]` with
+ *        `code`, `nodePool`, `node`, `field`, `message`), and `cost`.
+ * @param[in,out] em the emitter the document is written into (as one
+ *        value: the document itself, or a member's value)
+ * @param[in] result the result
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL argument; a price or the cost that is not
+ *         a finite number: check them first to write nothing); the
+ *         emitter's error
+ * @since 0.1
+ * Thread-safety: safe for distinct emitters.
+ */
+int kp_sched_result_write(kp_emitter *em, const kp_sched_result *result, kp_error *err);
 
 KP_END_DECLS
 

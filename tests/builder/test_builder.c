@@ -51,6 +51,60 @@ static char *outcome(kp_cluster_builder *b)
 	return s;
 }
 
+static int append(void *ctx, const char *d, size_t n)
+{
+	char **s = ctx;
+	size_t len = *s ? strlen(*s) : 0;
+	*s = realloc(*s, len + n + 1);
+	memcpy(*s + len, d, n);
+	(*s)[len + n] = '\0';
+	return 0;
+}
+
+/* The result as the document simulate prints (kp_sched_result_write),
+ * compact: the launched NodeClaim carries the launch choice's labels. */
+START_TEST(result_document)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	kp_instance_types *its = builtin();
+	ck_assert_int_eq(kp_cluster_builder_set_instance_types(b, NULL, its, &e), KP_OK);
+	kp_instance_types_free(its);
+	static const char pool[] =
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n"
+		"  template:\n    spec:\n      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: d}\n"
+		"      requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [c-2x-amd64-linux]}]\n";
+	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pool, strlen(pool), NULL, &e), KP_OK);
+	kp_pod *p = NULL;
+	ck_assert_int_eq(kp_pod_new(&p, "shop", "web", "1", "1Gi", &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_OK);
+	kp_pod_free(p);
+	kp_cluster *c = NULL;
+	kp_sched_result *r = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
+	char *text = NULL;
+	kp_emitter_options o = KP_EMITTER_OPTIONS_INIT;
+	o.indent = KP_EMITTER_INDENT_COMPACT;
+	kp_emitter *em = NULL;
+	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_sched_result_write(em, r, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_close(em, &e), KP_OK);
+	ck_assert_ptr_nonnull(strstr(text, "\"karpenter.sh/capacity-type\":\"spot\",\"karpenter.sh/nodepool\":\"a\","));
+	ck_assert_ptr_nonnull(strstr(text, "\"node.kubernetes.io/instance-type\":\"c-2x-amd64-linux\""));
+	ck_assert_ptr_nonnull(strstr(text, "],\"pods\":[{\"namespace\":\"shop\",\"name\":\"web\","
+					   "\"nodeClaim\":\"a-00001\",\"node\":null,\"reasons\":[]}],"
+					   "\"cost\":"));
+	ck_assert_int_eq(strncmp(text, "{\"nodeClaims\":[{\"nodeClaim\":{\"apiVersion\":\"karpenter.sh/v1\"", 54), 0);
+	free(text);
+	ck_assert_int_eq(kp_sched_result_write(NULL, r, &e), KP_EINVAL);
+	kp_sched_result_free(r);
+	kp_cluster_free(c);
+	kp_cluster_builder_free(b);
+}
+END_TEST
+
 START_TEST(pod_new_requests)
 {
 	kp_pod *p = NULL;
@@ -464,6 +518,7 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, builder_copies_and_simulates);
 	tcase_add_test(tc, builder_refuses_duplicates_and_keeps_all_or_nothing);
 	tcase_add_test(tc, builder_identity_is_the_api_servers);
+	tcase_add_test(tc, result_document);
 	tcase_add_test(tc, builder_per_pool_catalogue_and_nodeclass_readiness);
 	tcase_add_test(tc, builder_order_does_not_matter);
 	tcase_add_test(tc, text_and_code_one_rule);

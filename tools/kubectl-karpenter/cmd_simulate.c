@@ -70,89 +70,9 @@ static void simulate_usage(FILE *out)
 /* Result → document                                                   */
 /* ------------------------------------------------------------------ */
 
-/* The NodeClaim as launched, written into @p w from its struct: the
- * simulation's NodeClaim with the launch choice's labels (what the
- * provider's Create puts on it). */
-static int launched_nodeclaim(cli_writer *w, const kp_sched_nodeclaim *snc, kp_error *e)
-{
-	kp_nodeclaim *nc = NULL;
-	int rc = -1;
-	if (kp_nodeclaim_copy(&nc, snc->nodeclaim, e))
-		return -1;
-	if (!nc->metadata) {
-		snprintf(e->message, sizeof(e->message), "the simulation's NodeClaim has no metadata");
-		goto done;
-	}
-	struct {
-		const char *key, *value;
-	} labels[] = {
-		{ KP_LABEL_NODEPOOL, snc->nodepool },
-		{ KP_LABEL_INSTANCE_TYPE, snc->instance_type },
-		{ KP_LABEL_TOPOLOGY_ZONE, snc->zone },
-		{ KP_LABEL_CAPACITY_TYPE, snc->capacity_type },
-	};
-	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
-		if (labels[i].value && kp_labels_set(&nc->metadata->labels, labels[i].key,
-						     labels[i].value, e))
-			goto done;
-	if (kp_encode_emit(w, NULL, KP_KIND_NODECLAIM, nc)) {
-		snprintf(e->message, sizeof(e->message), "cannot write a NodeClaim");
-		goto done;
-	}
-	rc = 0;
-done:
-	kp_nodeclaim_free(nc);
-	return rc;
-}
-
-static void write_reasons(cli_writer *w, const kp_sched_placement *p)
-{
-	kp_emitter_begin_array(w);
-	for (size_t r = 0; r < p->n_reasons; r++) {
-		const kp_sched_reason *why = p->reasons[r];
-		kp_emitter_begin_object(w);
-		kp_emitter_key(w, "code");
-		kp_emitter_string(w, kp_sched_reason_code_name(why->code));
-		kp_emitter_key(w, "nodePool");
-		kp_emitter_string(w, why->nodepool);
-		kp_emitter_key(w, "node");
-		kp_emitter_string(w, why->node);
-		kp_emitter_key(w, "field");
-		kp_emitter_string(w, why->field);
-		kp_emitter_key(w, "message");
-		kp_emitter_string(w, why->message);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-static void write_pods(cli_writer *w, const kp_sched_result *res)
-{
-	kp_emitter_begin_array(w);
-	size_t np = kp_sched_result_pod_count(res);
-	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(res, i);
-		int on_claim = p->target == KP_SCHED_NEW_NODECLAIM || p->target == KP_SCHED_INFLIGHT;
-		int on_node = p->target == KP_SCHED_EXISTING_NODE;
-		kp_emitter_begin_object(w);
-		kp_emitter_key(w, "namespace");
-		kp_emitter_string(w, p->namespace_);
-		kp_emitter_key(w, "name");
-		kp_emitter_string(w, p->name);
-		kp_emitter_key(w, "nodeClaim");
-		kp_emitter_string(w, on_claim ? p->node : NULL);
-		kp_emitter_key(w, "node");
-		kp_emitter_string(w, on_node ? p->node : NULL);
-		kp_emitter_key(w, "reasons");
-		write_reasons(w, p);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-/* The JSON or YAML document (the README's contract), written as the
- * result is walked: no tree of the whole output is built. The numbers
- * were checked by check_costs before. */
+/* The JSON or YAML document (the README's contract), written by the
+ * library as the result is walked. The numbers were checked by
+ * check_costs before. */
 int cli_simulate_write_document(const kp_sched_result *res, int format, FILE *out, FILE *err)
 {
 	kp_error e = KP_ERROR_INIT;
@@ -162,29 +82,9 @@ int cli_simulate_write_document(const kp_sched_result *res, int format, FILE *ou
 		fprintf(err, "%s: out of memory\n", PROG);
 		return -1;
 	}
-	int failed = 0;
-	kp_emitter_begin_object(w);
-	kp_emitter_key(w, "nodeClaims");
-	kp_emitter_begin_array(w);
-	size_t n = kp_sched_result_nodeclaim_count(res);
-	for (size_t i = 0; i < n && !failed; i++) {
-		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(res, i);
-		kp_emitter_begin_object(w);
-		kp_emitter_key(w, "nodeClaim");
-		if (launched_nodeclaim(w, snc, &e)) {
-			fprintf(err, "%s: %s\n", PROG, e.message);
-			failed = 1;
-		}
-		kp_emitter_key(w, "price");
-		kp_emitter_number(w, snc->price);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-	kp_emitter_key(w, "pods");
-	write_pods(w, res);
-	kp_emitter_key(w, "cost");
-	kp_emitter_number(w, kp_sched_result_cost(res));
-	kp_emitter_end_object(w);
+	int failed = kp_sched_result_write(w, res, &e) != KP_OK;
+	if (failed)
+		fprintf(err, "%s: %s\n", PROG, e.message);
 	return cli_writer_finish(w, out, failed, PROG, err);
 }
 

@@ -1,0 +1,121 @@
+/*
+ * The simulation result as a document (kp_sched_result_write): the one
+ * `kubectl-karpenter simulate -o json|yaml` prints, whose members the
+ * README lists as a contract (members only ever added). Written through
+ * the emitter as the result is walked: no tree of the whole output.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <string.h>
+
+#include <karpenter/codec.h>
+#include <karpenter/emitter.h>
+#include <karpenter/labels.h>
+#include <karpenter/scheduling.h>
+#include <karpenter/wellknown.h>
+
+#include "kp_internal.h"
+
+/* The NodeClaim as launched: the simulation's with the launch choice's
+ * labels (what the provider's Create puts on it), from its struct. */
+static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_error *err)
+{
+	kp_nodeclaim *nc = NULL;
+	int rc = kp_nodeclaim_copy(&nc, snc->nodeclaim, err);
+	if (rc)
+		return rc;
+	const struct {
+		const char *key, *value;
+	} labels[] = {
+		{ KP_LABEL_NODEPOOL, snc->nodepool },
+		{ KP_LABEL_INSTANCE_TYPE, snc->instance_type },
+		{ KP_LABEL_TOPOLOGY_ZONE, snc->zone },
+		{ KP_LABEL_CAPACITY_TYPE, snc->capacity_type },
+	};
+	if (!nc->metadata)
+		rc = kp__error(err, KP_EINVAL, "metadata", "the simulation's NodeClaim has no metadata");
+	for (size_t i = 0; rc == KP_OK && i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (labels[i].value)
+			rc = kp_labels_set(&nc->metadata->labels, labels[i].key, labels[i].value, err);
+	if (rc == KP_OK && (rc = kp_encode_emit(em, NULL, KP_KIND_NODECLAIM, nc)) != KP_OK)
+		kp__error(err, rc, NULL, "cannot write the NodeClaim %s",
+			  nc->metadata && nc->metadata->name ? nc->metadata->name : "");
+	kp_nodeclaim_free(nc);
+	return rc;
+}
+
+static void write_reasons(kp_emitter *em, const kp_sched_placement *p)
+{
+	kp_emitter_begin_array(em);
+	for (size_t r = 0; r < p->n_reasons; r++) {
+		const kp_sched_reason *why = p->reasons[r];
+		kp_emitter_begin_object(em);
+		kp_emitter_key(em, "code");
+		kp_emitter_string(em, kp_sched_reason_code_name(why->code));
+		kp_emitter_key(em, "nodePool");
+		kp_emitter_string(em, why->nodepool);
+		kp_emitter_key(em, "node");
+		kp_emitter_string(em, why->node);
+		kp_emitter_key(em, "field");
+		kp_emitter_string(em, why->field);
+		kp_emitter_key(em, "message");
+		kp_emitter_string(em, why->message);
+		kp_emitter_end_object(em);
+	}
+	kp_emitter_end_array(em);
+}
+
+static void write_pods(kp_emitter *em, const kp_sched_result *res)
+{
+	kp_emitter_begin_array(em);
+	size_t np = kp_sched_result_pod_count(res);
+	for (size_t i = 0; i < np; i++) {
+		const kp_sched_placement *p = kp_sched_result_pod(res, i);
+		int on_claim = p->target == KP_SCHED_NEW_NODECLAIM || p->target == KP_SCHED_INFLIGHT;
+		int on_node = p->target == KP_SCHED_EXISTING_NODE;
+		kp_emitter_begin_object(em);
+		kp_emitter_key(em, "namespace");
+		kp_emitter_string(em, p->namespace_);
+		kp_emitter_key(em, "name");
+		kp_emitter_string(em, p->name);
+		kp_emitter_key(em, "nodeClaim");
+		kp_emitter_string(em, on_claim ? p->node : NULL);
+		kp_emitter_key(em, "node");
+		kp_emitter_string(em, on_node ? p->node : NULL);
+		kp_emitter_key(em, "reasons");
+		write_reasons(em, p);
+		kp_emitter_end_object(em);
+	}
+	kp_emitter_end_array(em);
+}
+
+KP_EXPORT int kp_sched_result_write(kp_emitter *em, const kp_sched_result *result, kp_error *err)
+{
+	if (!em || !result)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	int rc = kp_emitter_begin_object(em);
+	kp_emitter_key(em, "nodeClaims");
+	kp_emitter_begin_array(em);
+	size_t n = kp_sched_result_nodeclaim_count(result);
+	for (size_t i = 0; rc == KP_OK && i < n; i++) {
+		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(result, i);
+		kp_emitter_begin_object(em);
+		kp_emitter_key(em, "nodeClaim");
+		rc = launched_nodeclaim(em, snc, err);
+		kp_emitter_key(em, "price");
+		kp_emitter_number(em, snc->price);
+		kp_emitter_end_object(em);
+	}
+	if (rc)
+		return rc;
+	kp_emitter_end_array(em);
+	kp_emitter_key(em, "pods");
+	write_pods(em, result);
+	kp_emitter_key(em, "cost");
+	kp_emitter_number(em, kp_sched_result_cost(result));
+	rc = kp_emitter_end_object(em);
+	if (rc)
+		kp__error(err, rc, NULL, "cannot write the result (%s)",
+			  rc == KP_EINVAL ? "a price is not a finite number" : kp_strerror(rc));
+	return rc;
+}
