@@ -157,6 +157,22 @@ size_t kp_aws_catalog_count(const kp_aws_catalog *cat);
  */
 const char *kp_aws_catalog_name_at(const kp_aws_catalog *cat, size_t index);
 
+/**
+ * @brief Add the labels upstream's AWS provider makes well known (every
+ *        karpenter.k8s.aws/instance-* label, the capacity-reservation
+ *        labels, karpenter.sh/reservation-id, topology.k8s.aws/zone-id,
+ *        node.kubernetes.io/windows-build, the placement-group labels) and
+ *        its restricted label domain karpenter.k8s.aws.
+ *
+ * Scheduling AWS instance types needs these rules: an offering's reservation
+ * labels are only compatible with requirements that leave them undefined
+ * when they are well known (upstream AllowUndefinedWellKnownLabels).
+ * @param[in,out] wk a rule set from kp_wellknown_new
+ * @return KP_OK, KP_EINVAL, KP_ENOMEM
+ * @since 0.2
+ */
+int kp_aws_wellknown_add(kp_wellknown *wk, kp_error *err);
+
 /* ------------------------------------------------------------------ */
 /* The unavailable-offerings cache                                     */
 /* ------------------------------------------------------------------ */
