@@ -908,12 +908,12 @@ START_TEST(options_from_ec2nodeclass)
 	kp_aws_kubelet kubelet = { .struct_size = sizeof(kubelet) };
 	kubelet.has_max_pods = 1;
 	kubelet.max_pods = 42;
-	kp_aws_ec2nodeclass_spec spec = { sizeof(spec) };
+	kp_aws_ec2nodeclass_spec spec = { .struct_size = sizeof(spec) };
 	spec.ami_selector_terms = terms;
 	spec.n_ami_selector_terms = 1;
 	spec.kubelet = &kubelet;
 	spec.instance_store_policy = "RAID0";
-	kp_aws_ec2nodeclass nc = { sizeof(nc) };
+	kp_aws_ec2nodeclass nc = { .struct_size = sizeof(nc) };
 	nc.spec = &spec;
 	kp_aws_instance_type_options o = KP_AWS_INSTANCE_TYPE_OPTIONS_INIT;
 	ck_assert_int_eq(kp_aws_instance_type_options_from_ec2nodeclass(&o, &nc, NULL), KP_OK);
