@@ -20,23 +20,16 @@
 #define KP_EXPERIMENTAL_API 1
 #include <karpenter/sys/kwok.h>
 #ifdef KP_HAVE_AWS
-#include <karpenter/aws_instancetypes.h>
+#include <karpenter/aws_ec2nodeclass.h>
 #endif
 
+#include "aws_input.h"
 #include "cli.h"
 #include "cluster_input.h"
 #include "manifests.h"
 #include "writer.h"
 
 #define PROG "kubectl-karpenter instance-types"
-
-/* The most one catalogue document may hold (an AWS CLI dump of every type
- * of a region is a few MiB). */
-#define DOC_MAX_BYTES ((size_t)256 << 20)
-
-#ifndef KP_AWS_DATA_DIR
-#define KP_AWS_DATA_DIR ""
-#endif
 
 static void usage(FILE *out)
 {
@@ -53,20 +46,10 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -f, --filename FILE       manifests (NodePools, EC2NodeClasses); '-' for stdin\n"
-	      "  --provider kwok|aws       the provider (default kwok)\n"
-	      "  --nodepool NAME           the NodePool whose types are listed\n"
-	      "  --instance-types FILE     kwok: upstream KWOK's JSON; aws: the output of\n"
-	      "                            aws ec2 describe-instance-types (default: the shipped set)\n"
-	      "  --offerings FILE          aws: aws ec2 describe-instance-type-offerings\n"
-	      "                            --location-type availability-zone (default: shipped)\n"
-	      "  --spot-prices FILE        aws: aws ec2 describe-spot-price-history (default: spot\n"
-	      "                            costs what on-demand does, as upstream at start-up)\n"
-	      "  --region R                aws: the region (default us-east-1); prices fall back to\n"
-	      "                            us-east-1's as upstream's do\n"
-	      "  --reserved-enis N         aws: upstream's RESERVED_ENIS (default 0)\n"
-	      "  --vm-memory-overhead-percent F\n"
-	      "                            aws: upstream's VM_MEMORY_OVERHEAD_PERCENT (default 0.075)\n"
-	      "  -o, --output FORMAT       text (default), wide, json or yaml\n"
+	      "  --instance-types FILE     with --provider kwok: upstream KWOK's JSON\n",
+	      out);
+	fputs(cli_aws_usage, out);
+	fputs("  -o, --output FORMAT       text (default), wide, json or yaml\n"
 	      "\n"
 	      "The shipped AWS data is read from $KARPENTER_AWS_DATA (a folder with\n"
 	      "instance-types.json, instance-type-offerings.json, vpc-limits.json, bandwidth.json\n"
@@ -102,12 +85,10 @@ static const cli_option options[] = {
 };
 
 typedef struct state {
-	int aws;
+	cli_aws_options aws;
 	int wide;
 	int format;
-	const char *nodepool_name, *region, *types_file, *offerings_file, *spot_file;
-	long reserved_enis;
-	double vm_overhead;
+	const char *nodepool_name;
 	cli_manifests ms;
 	kp_registry *registry;
 	uint32_t aws_kind;
@@ -137,7 +118,7 @@ static int read_manifests(state *s, FILE *err)
 	uint32_t kwok_kind = 0;
 	int rc = cli_registry_new(&s->registry, &kwok_kind, &e);
 #ifdef KP_HAVE_AWS
-	if (rc == KP_OK && s->aws)
+	if (rc == KP_OK && s->aws.enabled)
 		rc = kp_aws_register(s->registry, NULL, &s->aws_kind, &e);
 #endif
 	if (rc == KP_ENOMEM)
@@ -185,7 +166,7 @@ static int read_manifests(state *s, FILE *err)
 					}
 					s->nodepool = o;
 				}
-			} else if (s->aws && s->aws_kind && o->kind == s->aws_kind) {
+			} else if (s->aws.enabled && s->aws_kind && o->kind == s->aws_kind) {
 				s->n_nodeclasses++;
 				s->only_nodeclass = o;
 			}
@@ -237,23 +218,17 @@ static int nodepool_requirements(state *s, FILE *err)
 	return CLI_OK;
 }
 
-static int read_doc(const char *path, const char *what, char **text, FILE *err)
-{
-	size_t len = 0;
-	return cli_read_file(path, DOC_MAX_BYTES, what, text, &len, PROG, err);
-}
-
 static int kwok_catalogue(state *s, FILE *err)
 {
 	kp_error e = KP_ERROR_INIT;
 	int rc;
-	if (s->types_file) {
+	if (s->aws.types_file) {
 		char *text = NULL;
 		size_t len = 0;
-		if ((rc = cli_read_file(s->types_file, KP_KWOK_CATALOG_MAX_BYTES,
+		if ((rc = cli_read_file(s->aws.types_file, KP_KWOK_CATALOG_MAX_BYTES,
 					"an instance-type catalogue", &text, &len, PROG, err)))
 			return rc;
-		rc = kp_kwok_catalog_parse(&s->its, text, len, s->types_file, &e);
+		rc = kp_kwok_catalog_parse(&s->its, text, len, s->aws.types_file, &e);
 		free(text);
 	} else {
 		rc = kp_kwok_catalog_builtin(&s->its, &e);
@@ -267,45 +242,29 @@ static int kwok_catalogue(state *s, FILE *err)
 	return CLI_OK;
 }
 
-#ifdef KP_HAVE_AWS
-typedef int (*aws_loader)(kp_aws_catalog *, const char *, const char *, kp_error *);
-
-/* Load @p given, else @p shipped from the data folder (NULL: optional). */
-static int aws_load(kp_aws_catalog *cat, const char *given, const char *shipped, int optional,
-		    aws_loader fn, const char *what, FILE *err)
+/* The EC2NodeClass the listing uses: the NodePool's nodeClassRef, else
+ * the only one given; NULL for the defaults. */
+static int pick_nodeclass(state *s, const kp_decoded_object **out, FILE *err)
 {
-	char path[4096];
-	const char *file = given;
-	if (!file) {
-		const char *dir = getenv("KARPENTER_AWS_DATA");
-		if (!dir || !*dir)
-			dir = KP_AWS_DATA_DIR;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, shipped) >= sizeof(path)) {
-			fprintf(err, PROG ": the AWS data folder's path is too long\n");
-			return CLI_USAGE;
-		}
-		FILE *probe = fopen(path, "rb");
-		if (!probe) {
-			if (optional)
-				return CLI_OK;
-			fprintf(err, PROG ": cannot read the shipped %s %s: %s (set KARPENTER_AWS_DATA "
-				"or give the file)\n", what, path, strerror(errno));
-			return CLI_USAGE;
-		}
-		fclose(probe);
-		file = path;
+	*out = NULL;
+	if (!s->nodepool) {
+		if (s->n_nodeclasses == 1)
+			*out = s->only_nodeclass;
+		return CLI_OK;
 	}
-	char *text = NULL;
-	int rc = read_doc(file, what, &text, err);
-	if (rc)
-		return rc;
-	kp_error e = KP_ERROR_INIT;
-	rc = fn(cat, text, file, &e);
-	free(text);
-	if (rc == KP_ENOMEM)
-		return oom(err);
-	if (rc) {
-		fprintf(err, PROG ": %s\n", e.message);
+	const kp_nodepool *np = s->nodepool->object;
+	const kp_nodeclaim_spec *spec = np->spec && np->spec->template_ ? np->spec->template_->spec
+									: NULL;
+	const kp_node_class_reference *ref = spec ? spec->node_class_ref : NULL;
+	for (size_t r = 0; ref && ref->name && r < s->n_results; r++)
+		for (size_t j = 0; j < kp_decode_result_count(s->results[r]); j++) {
+			const kp_decoded_object *d = kp_decode_result_at(s->results[r], j);
+			if (d->kind == s->aws_kind && !strcmp(d->name, ref->name))
+				*out = d;
+		}
+	if (!*out) {
+		fprintf(err, PROG ": EC2NodeClass/%s (the nodeClassRef of NodePool/%s) is not in the "
+			"input\n", ref && ref->name ? ref->name : "", s->nodepool->name);
 		return CLI_INVALID;
 	}
 	return CLI_OK;
@@ -313,88 +272,19 @@ static int aws_load(kp_aws_catalog *cat, const char *given, const char *shipped,
 
 static int aws_catalogue(state *s, FILE *err)
 {
-	kp_aws_catalog *cat = NULL;
-	kp_error e = KP_ERROR_INIT;
-	if (kp_aws_catalog_new(&cat, &e))
-		return oom(err);
-	int rc = aws_load(cat, s->types_file, "instance-types.json", 0,
-			  kp_aws_catalog_load_instance_types, "DescribeInstanceTypes output", err);
-	if (!rc)
-		rc = aws_load(cat, s->offerings_file, "instance-type-offerings.json", 0,
-			      kp_aws_catalog_load_offerings, "DescribeInstanceTypeOfferings output",
-			      err);
-	if (!rc)
-		rc = aws_load(cat, NULL, "vpc-limits.json", 0, kp_aws_catalog_load_vpc_limits,
-			      "VPC limits", err);
-	if (!rc)
-		rc = aws_load(cat, NULL, "bandwidth.json", 0, kp_aws_catalog_load_bandwidth,
-			      "bandwidth table", err);
-	if (!rc)
-		rc = aws_load(cat, NULL, "pricing-on-demand.json", 0,
-			      kp_aws_catalog_load_on_demand_prices, "on-demand prices", err);
-	if (!rc)
-		rc = aws_load(cat, NULL, "pricing-on-demand-us-gov.json", 1,
-			      kp_aws_catalog_load_on_demand_prices, "on-demand prices", err);
-	if (!rc)
-		rc = aws_load(cat, NULL, "pricing-on-demand-cn.json", 1,
-			      kp_aws_catalog_load_on_demand_prices, "on-demand prices", err);
-	if (!rc && s->spot_file)
-		rc = aws_load(cat, s->spot_file, NULL, 0, kp_aws_catalog_load_spot_prices,
-			      "DescribeSpotPriceHistory output", err);
-	if (rc) {
-		kp_aws_catalog_free(cat);
-		return rc;
-	}
-	kp_aws_instance_type_options o = KP_AWS_INSTANCE_TYPE_OPTIONS_INIT;
 	const kp_decoded_object *nc = NULL;
-	if (s->nodepool) {
-		const kp_nodepool *np = s->nodepool->object;
-		const kp_nodeclaim_spec *spec =
-			np->spec && np->spec->template_ ? np->spec->template_->spec : NULL;
-		const kp_node_class_reference *ref = spec ? spec->node_class_ref : NULL;
-		for (size_t r = 0; ref && ref->name && r < s->n_results; r++)
-			for (size_t j = 0; j < kp_decode_result_count(s->results[r]); j++) {
-				const kp_decoded_object *d = kp_decode_result_at(s->results[r], j);
-				if (d->kind == s->aws_kind && !strcmp(d->name, ref->name))
-					nc = d;
-			}
-		if (!nc) {
-			fprintf(err, PROG ": EC2NodeClass/%s (the nodeClassRef of NodePool/%s) is not "
-				"in the input\n", ref && ref->name ? ref->name : "",
-				s->nodepool->name);
-			kp_aws_catalog_free(cat);
-			return CLI_INVALID;
-		}
-	} else if (s->n_nodeclasses == 1) {
-		nc = s->only_nodeclass;
-	}
-	if (nc) {
-		rc = kp_aws_instance_type_options_from_ec2nodeclass(&o, nc->object, &e);
-		if (rc) {
-			fprintf(err, PROG ": EC2NodeClass/%s: %s\n", nc->name, e.message);
-			kp_aws_catalog_free(cat);
-			return CLI_INVALID;
-		}
-		fprintf(err, "Note: EC2NodeClass/%s: without status.subnets, a type's zones are every "
-			"zone that offers it\n", nc->name);
-	}
-	o.region = s->region;
-	o.reserved_enis = (int32_t)s->reserved_enis;
-	o.vm_memory_overhead_percent = s->vm_overhead;
-	rc = kp_aws_instance_types_build(&s->its, cat, &o, &e);
-	kp_aws_catalog_free(cat);
-	if (rc == KP_ENOMEM)
-		return oom(err);
-	if (rc) {
-		fprintf(err, PROG ": %s%s%s%s\n", nc ? "EC2NodeClass/" : "", nc ? nc->name : "",
-			nc ? ": " : "", e.message);
-		return CLI_INVALID;
-	}
-	if (kp_aws_wellknown_add(s->wk, &e))
-		return oom(err);
-	return CLI_OK;
+	struct kp_aws_catalog *cat = NULL;
+	int rc = pick_nodeclass(s, &nc, err);
+	if (rc == CLI_OK)
+		rc = cli_aws_catalog_load(&cat, &s->aws, PROG, err);
+	if (rc == CLI_OK)
+		rc = cli_aws_instance_types(&s->its, cat, &s->aws, nc ? nc->object : NULL,
+					    nc ? nc->name : NULL, PROG, err);
+	cli_aws_catalog_free(cat);
+	if (rc == CLI_OK && cli_aws_wellknown(s->wk))
+		rc = oom(err);
+	return rc;
 }
-#endif
 
 /* ------------------------------------------------------------------ */
 /* Output                                                              */
@@ -608,12 +498,11 @@ static void state_free(state *s)
 
 static int parse_args(state *s, int argc, char **argv, FILE *err)
 {
-	int have_aws_only = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *val = NULL;
+		const char *name = argv[i];
 		int id = cli_next_option(argc, argv, &i, options,
 					 sizeof(options) / sizeof(options[0]), &val, PROG, err);
-		char *end = NULL;
 		switch (id) {
 		case 0:
 			return CLI_USAGE;
@@ -623,54 +512,11 @@ static int parse_args(state *s, int argc, char **argv, FILE *err)
 				return rc;
 			break;
 		}
-		case OPT_PROVIDER:
-			if (!strcmp(val, "aws")) {
-				s->aws = 1;
-			} else if (strcmp(val, "kwok") != 0) {
-				fprintf(err, PROG ": invalid value \"%s\" for --provider (kwok or aws)\n",
-					val);
-				return CLI_USAGE;
-			} else {
-				s->aws = 0;
-			}
-			break;
 		case OPT_NODEPOOL:
 			s->nodepool_name = val;
 			break;
-		case OPT_REGION:
-			s->region = val;
-			have_aws_only = 1;
-			break;
 		case OPT_INSTANCE_TYPES:
-			s->types_file = val;
-			break;
-		case OPT_OFFERINGS:
-			s->offerings_file = val;
-			have_aws_only = 1;
-			break;
-		case OPT_SPOT:
-			s->spot_file = val;
-			have_aws_only = 1;
-			break;
-		case OPT_RESERVED_ENIS:
-			errno = 0;
-			s->reserved_enis = strtol(val, &end, 10);
-			if (errno || !*val || *end || s->reserved_enis < 0 || s->reserved_enis > 1000000000) {
-				fprintf(err, PROG ": invalid value \"%s\" for --reserved-enis (an integer "
-					">= 0)\n", val);
-				return CLI_USAGE;
-			}
-			have_aws_only = 1;
-			break;
-		case OPT_VM_OVERHEAD:
-			errno = 0;
-			s->vm_overhead = strtod(val, &end);
-			if (errno || !*val || *end || !(s->vm_overhead >= 0 && s->vm_overhead < 1)) {
-				fprintf(err, PROG ": invalid value \"%s\" for --vm-memory-overhead-percent "
-					"(a fraction from 0 to below 1, e.g. 0.075)\n", val);
-				return CLI_USAGE;
-			}
-			have_aws_only = 1;
+			s->aws.types_file = val;
 			break;
 		case OPT_OUTPUT:
 			s->wide = !strcmp(val, "wide");
@@ -678,20 +524,20 @@ static int parse_args(state *s, int argc, char **argv, FILE *err)
 			if (s->format < 0)
 				return CLI_USAGE;
 			break;
+		default: {
+			/* --provider and the AWS options, by their long name */
+			const char *const *o = NULL;
+			for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++)
+				if (options[k].id == id)
+					o = &options[k].name;
+			if (cli_aws_option(&s->aws, *o, val, PROG, err) != 1)
+				return CLI_USAGE;
+			(void)name;
+			break;
+		}
 		}
 	}
-	if (have_aws_only && !s->aws) {
-		fputs(PROG ": --region, --offerings, --spot-prices, --reserved-enis and "
-		      "--vm-memory-overhead-percent need --provider aws\n", err);
-		return CLI_USAGE;
-	}
-#ifndef KP_HAVE_AWS
-	if (s->aws) {
-		fputs(PROG ": this build has no AWS provider (libkarpenter-aws)\n", err);
-		return CLI_USAGE;
-	}
-#endif
-	return CLI_OK;
+	return cli_aws_check(&s->aws, PROG, err);
 }
 
 static int run(int argc, char **argv, FILE *out, FILE *err)
@@ -700,7 +546,8 @@ static int run(int argc, char **argv, FILE *out, FILE *err)
 	memset(&s, 0, sizeof(s));
 	cli_manifests init = CLI_MANIFESTS_INIT;
 	s.ms = init;
-	s.vm_overhead = 0.075;
+	cli_aws_options aws_init = CLI_AWS_OPTIONS_INIT;
+	s.aws = aws_init;
 	s.format = CLI_OUT_TEXT;
 	int rc = parse_args(&s, argc, argv, err);
 	if (rc == CLI_OK && s.nodepool_name && !s.ms.count) {
@@ -712,11 +559,7 @@ static int run(int argc, char **argv, FILE *out, FILE *err)
 	if (rc == CLI_OK && kp_wellknown_new(&s.wk, NULL) != KP_OK)
 		rc = oom(err);
 	if (rc == CLI_OK) {
-#ifdef KP_HAVE_AWS
-		rc = s.aws ? aws_catalogue(&s, err) : kwok_catalogue(&s, err);
-#else
-		rc = kwok_catalogue(&s, err);
-#endif
+		rc = s.aws.enabled ? aws_catalogue(&s, err) : kwok_catalogue(&s, err);
 	}
 	if (rc == CLI_OK && s.nodepool)
 		rc = nodepool_requirements(&s, err);
