@@ -855,6 +855,72 @@ START_TEST(capacity_reservations)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* Launch filter                                                       */
+
+static const char *filtered(kp_requirements *reqs, const char *resource, const char *amount)
+{
+	static char names[1024];
+	size_t n = 0;
+	const kp_instance_type *const *all = kp_instance_types_items(its, &n);
+	const kp_instance_type **v = calloc(n, sizeof(*v));
+	memcpy(v, all, n * sizeof(*v));
+	kp_resource_list requests = KP_RESOURCE_LIST_INIT;
+	kp_quantity q;
+	ck_assert_int_eq(kp_quantity_parse(&q, amount, NULL), KP_OK);
+	ck_assert_int_eq(kp_resources_set(&requests, resource, &q, NULL), KP_OK);
+	kp_wellknown *wk = NULL;
+	ck_assert_int_eq(kp_wellknown_new(&wk, NULL), KP_OK);
+	ck_assert_int_eq(kp_aws_wellknown_add(wk, NULL), KP_OK);
+	size_t kept = kp_aws_launch_filter(v, n, reqs, &requests, wk);
+	names[0] = 0;
+	for (size_t i = 0; i < kept; i++) {
+		strcat(names, i ? " " : "");
+		strcat(names, v[i]->name);
+	}
+	kp_wellknown_free(wk);
+	kp_resources_dispose(&requests);
+	free(v);
+	return names;
+}
+
+START_TEST(launch_filter)
+{
+	build(NULL);
+	/* metal, GPU and accelerator types go while an ordinary type fits
+	 * (t4g types have no offering in the shipped zones) */
+	ck_assert_str_eq(filtered(NULL, "cpu", "1"),
+			 "c6g.large m5.large m5.xlarge m6idn.32xlarge m7i-flex.large t3.large");
+	/* asking for a GPU leaves only GPU types */
+	ck_assert_str_eq(filtered(NULL, "nvidia.com/gpu", "1"), "g4dn.8xlarge g5.12xlarge p5.48xlarge");
+	ck_assert_str_eq(filtered(NULL, "aws.amazon.com/neuron", "2"), "inf2.24xlarge");
+	/* 100 cpus: m6idn.32xlarge fits, so p5.48xlarge is dropped */
+	ck_assert_str_eq(filtered(NULL, "cpu", "100"), "m6idn.32xlarge");
+	/* minValues: the exotic filter is not applied */
+	const char *families[] = { "m5", "p5" };
+	kp_node_selector_requirement sel = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+	sel.key = "karpenter.k8s.aws/instance-family";
+	sel.op = KP_SELECTOR_OP_IN;
+	sel.values = families;
+	sel.n_values = 2;
+	sel.min_values = 2;
+	const kp_node_selector_requirement *sels[] = { &sel };
+	kp_requirements *reqs = NULL;
+	kp_wellknown *wk = NULL;
+	ck_assert_int_eq(kp_wellknown_new(&wk, NULL), KP_OK);
+	ck_assert_int_eq(kp_aws_wellknown_add(wk, NULL), KP_OK);
+	ck_assert_int_eq(kp_requirements_from_selectors(&reqs, sels, 1, wk, NULL), KP_OK);
+	ck_assert_str_eq(filtered(reqs, "cpu", "1"), "m5.large m5.metal m5.xlarge p5.48xlarge");
+	/* without minValues, the same families drop the exotic ones */
+	kp_requirements_free(reqs);
+	sel.min_values = 0;
+	ck_assert_int_eq(kp_requirements_from_selectors(&reqs, sels, 1, wk, NULL), KP_OK);
+	ck_assert_str_eq(filtered(reqs, "cpu", "1"), "m5.large m5.xlarge");
+	kp_requirements_free(reqs);
+	kp_wellknown_free(wk);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Documents                                                           */
 
 START_TEST(describe_filter_and_errors)
@@ -976,6 +1042,7 @@ static Suite *instancetypes_suite(void)
 	tcase_add_test(tc, unavailable_offerings_cache);
 	tcase_add_test(tc, incompatible_with_node_class);
 	tcase_add_test(tc, capacity_reservations);
+	tcase_add_test(tc, launch_filter);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("documents");

@@ -350,6 +350,30 @@ int kp_aws_instance_type_options_from_ec2nodeclass(kp_aws_instance_type_options 
 int kp_aws_instance_types_build(kp_instance_types **out, const kp_aws_catalog *cat,
 				const kp_aws_instance_type_options *opts, kp_error *err);
 
+/**
+ * @brief Upstream's launch-time filters (pkg/providers/instance/filter), in
+ *        place: keep the types whose requirements are compatible with @p reqs
+ *        (undefined well-known labels allowed), with an available offering
+ *        compatible with them, whose allocatable holds @p requests
+ *        (compatible-available-filter); then, unless @p reqs carry
+ *        minValues, drop metal types and types with GPUs or accelerators
+ *        (NVIDIA, AMD, neuron, habana) while an ordinary type remains
+ *        (exotic-instance-filter).
+ *
+ * Order is kept. The capacity-reservation and spot-offering filters, which
+ * narrow offerings rather than types, are not applied here.
+ * @param[in,out] its the types (pointers borrowed from catalogues)
+ * @param[in] n their count
+ * @param[in] reqs the NodeClaim's requirements, or NULL
+ * @param[in] requests the NodeClaim's resource requests, or NULL
+ * @param[in] wk label rules (kp_aws_wellknown_add), or NULL for the core's
+ * @return the number kept (0 if @p its is NULL)
+ * @since 0.2
+ * Thread-safety: safe.
+ */
+size_t kp_aws_launch_filter(const kp_instance_type **its, size_t n, kp_requirements *reqs,
+			    const kp_resource_list *requests, kp_wellknown *wk);
+
 KP_END_DECLS
 
 #endif /* KARPENTER_AWS_INSTANCETYPES_H */
