@@ -957,6 +957,27 @@ START_TEST(describe_filter_and_errors)
 	ck_assert_int_eq(kp_aws_catalog_load_offerings(c, "{\"InstanceTypeOfferings\": [{}]}",
 						       "o.json", &err), KP_EINVAL);
 	ck_assert_str_eq(err.field, "InstanceTypeOfferings[0]");
+	/* a price the core refuses (over 1e6 per hour): the message names the type */
+	const char *gpu =
+		"{\"InstanceTypes\": [{\"InstanceType\": \"g9.large\", \"SupportedVirtualizationTypes\": [\"hvm\"],"
+		" \"SupportedUsageClasses\": [\"on-demand\"],"
+		" \"ProcessorInfo\": {\"SupportedArchitectures\": [\"x86_64\"]},"
+		" \"VCpuInfo\": {\"DefaultVCpus\": 2}, \"MemoryInfo\": {\"SizeInMiB\": 1024},"
+		" \"GpuInfo\": {\"Gpus\": [{\"Name\": \"T4 (rev 2)\", \"Manufacturer\": \"NVIDIA\", \"Count\": 1}]},"
+		" \"NetworkInfo\": {\"Ipv4AddressesPerInterface\": 4, \"DefaultNetworkCardIndex\": 0,"
+		" \"NetworkCards\": [{\"NetworkCardIndex\": 0, \"MaximumNetworkInterfaces\": 2}]}}]}";
+	kp_aws_catalog *g = NULL;
+	ck_assert_int_eq(kp_aws_catalog_new(&g, NULL), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_instance_types(g, gpu, "g.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_offerings(g, "{\"InstanceTypeOfferings\": [{\"InstanceType\":"
+						       " \"g9.large\", \"Location\": \"z1\"}]}", "o.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_on_demand_prices(g, "{\"us-east-1\": {\"g9.large\": 5000000}}",
+							      "p.json", &err), KP_OK);
+	kp_instance_types *gx = NULL;
+	ck_assert_int_eq(kp_aws_instance_types_build(&gx, g, NULL, &err), KP_EINVAL);
+	ck_assert_ptr_null(gx);
+	ck_assert_msg(strncmp(err.message, "g9.large: ", 10) == 0, "%s", err.message);
+	kp_aws_catalog_free(g);
 	/* no offerings document: no zone, no offering */
 	kp_instance_types *x = NULL;
 	ck_assert_int_eq(kp_aws_instance_types_build(&x, c, NULL, &err), KP_OK);

@@ -1004,6 +1004,20 @@ static int add_type(kp_instance_types *its, struct build *b, const struct kp_aws
 	spec.offerings = offer_ptrs;
 	spec.n_offerings = n_offers;
 	rc = kp_instance_types_add(its, &spec, err);
+	if (rc && err) {
+		/* name the instance type: "m5.large: <the core's message>" */
+		char msg[sizeof(err->message)];
+		size_t n = strlen(t->name);
+		if (n > sizeof(msg) / 2)
+			n = sizeof(msg) / 2;
+		memcpy(msg, t->name, n);
+		memcpy(msg + n, ": ", 2);
+		size_t rest = sizeof(msg) - n - 3;
+		size_t m = strlen(err->message);
+		memcpy(msg + n + 2, err->message, m < rest ? m : rest);
+		msg[n + 2 + (m < rest ? m : rest)] = 0;
+		memcpy(err->message, msg, sizeof(msg));
+	}
 	goto out;
 nomem:
 	rc = kp_aws__error(err, KP_ENOMEM, NULL, "out of memory");
