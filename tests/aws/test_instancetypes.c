@@ -921,6 +921,165 @@ START_TEST(launch_filter)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* The provider, offline                                               */
+
+struct claim {
+	kp_nodeclaim nc;
+	kp_object_meta meta;
+	kp_nodeclaim_spec spec;
+	kp_nodeclaim_resources res;
+	kp_node_class_reference ref;
+	kp_nodeclaim_requirement reqs[4];
+	kp_nodeclaim_requirement *req_ptrs[4];
+	kp_resource requests[2];
+};
+
+static void claim_init(struct claim *c, const char *class_name)
+{
+	kp_nodeclaim nc = KP_NODECLAIM_INIT;
+	kp_object_meta meta = KP_OBJECT_META_INIT;
+	kp_nodeclaim_spec spec = KP_NODECLAIM_SPEC_INIT;
+	kp_nodeclaim_resources res = KP_NODECLAIM_RESOURCES_INIT;
+	kp_node_class_reference ref = KP_NODE_CLASS_REFERENCE_INIT;
+	c->nc = nc;
+	c->meta = meta;
+	c->spec = spec;
+	c->res = res;
+	c->ref = ref;
+	c->meta.name = "claim";
+	c->ref.group = "karpenter.k8s.aws";
+	c->ref.kind = "EC2NodeClass";
+	c->ref.name = class_name;
+	c->spec.node_class_ref = &c->ref;
+	c->spec.resources = &c->res;
+	c->spec.requirements = c->req_ptrs;
+	c->res.requests.items = c->requests;
+	c->requests[0].name = "cpu";
+	ck_assert_int_eq(kp_quantity_parse(&c->requests[0].quantity, "1", NULL), KP_OK);
+	c->res.requests.count = 1;
+	c->nc.metadata = &c->meta;
+	c->nc.spec = &c->spec;
+}
+
+static void claim_req(struct claim *c, const char *key, const char *const *values, size_t n)
+{
+	size_t i = c->spec.n_requirements++;
+	kp_nodeclaim_requirement r = KP_NODECLAIM_REQUIREMENT_INIT;
+	r.key = key;
+	r.op = KP_SELECTOR_OP_IN;
+	r.operator_name = "In";
+	r.values = values;
+	r.n_values = n;
+	c->reqs[i] = r;
+	c->req_ptrs[i] = &c->reqs[i];
+}
+
+static kp_cloudprovider *aws_provider(void)
+{
+	const char *names[] = { "default" };
+	kp_instance_types *cats[] = { its };
+	kp_aws_provider_options o = KP_AWS_PROVIDER_OPTIONS_INIT;
+	o.nodeclass_names = names;
+	o.instance_types = cats;
+	o.n_nodeclasses = 1;
+	kp_cloudprovider *cp = NULL;
+	kp_error err = { 0 };
+	ck_assert_int_eq(kp_aws_provider_new(&cp, &o, &err), KP_OK);
+	return cp;
+}
+
+static const char *nc_label(const kp_nodeclaim *nc, const char *key)
+{
+	const char *v = kp_labels_get(&nc->metadata->labels, key);
+	return v ? v : "absent";
+}
+
+START_TEST(provider_create)
+{
+	build(NULL);
+	kp_cloudprovider *cp = aws_provider();
+	static const char *types[] = { "m5.large", "m5.xlarge", "g4dn.8xlarge" };
+	static const char *both[] = { "on-demand", "spot" };
+	static const char *od[] = { "on-demand" };
+	struct claim c;
+	claim_init(&c, "default");
+	claim_req(&c, "node.kubernetes.io/instance-type", types, 3);
+	claim_req(&c, "karpenter.sh/capacity-type", both, 2);
+	kp_nodeclaim *out = NULL;
+	kp_error err = { 0 };
+	/* spot when allowed; the cheapest offering; GPU types filtered out */
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(out->status->provider_id, "aws:///test-zone-1a/i-00000000000000000");
+	ck_assert_str_eq(nc_label(out, "node.kubernetes.io/instance-type"), "m5.large");
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "spot");
+	ck_assert_str_eq(nc_label(out, "topology.kubernetes.io/zone"), "test-zone-1a");
+	ck_assert_str_eq(nc_label(out, "karpenter.k8s.aws/instance-family"), "m5");
+	ck_assert_str_eq(res(&out->status->capacity, "pods"), "29");
+	ck_assert_str_eq(res(&out->status->allocatable, "memory"), "6903Mi");
+	kp_nodeclaim_free(out);
+	/* on-demand only */
+	claim_req(&c, "karpenter.sh/capacity-type", od, 1);
+	c.reqs[1] = c.reqs[2];
+	c.spec.n_requirements = 2;
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "on-demand");
+	ck_assert_str_eq(out->status->provider_id, "aws:///test-zone-1a/i-00000000000000001");
+	/* delete: gone at once */
+	ck_assert_int_eq(kp_cloudprovider_delete(cp, out, &err), KP_ENOTFOUND);
+	kp_nodeclaim_free(out);
+	kp_nodeclaim **list = NULL;
+	size_t n = 9;
+	ck_assert_int_eq(kp_cloudprovider_list(&list, &n, cp, &err), KP_OK);
+	ck_assert_uint_eq(n, 1);
+	kp_nodeclaims_free(list, n);
+	/* only a GPU type asked for: it is launched */
+	static const char *gpu[] = { "g4dn.8xlarge" };
+	c.reqs[0].values = gpu;
+	c.reqs[0].n_values = 1;
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(nc_label(out, "node.kubernetes.io/instance-type"), "g4dn.8xlarge");
+	kp_nodeclaim_free(out);
+	/* an unknown node class */
+	c.ref.name = "other";
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_EINSUFFICIENT);
+	ck_assert_str_eq(err.message, "resolving node class, ec2nodeclasses.karpenter.k8s.aws "
+				      "\"other\" not found");
+	kp_cloudprovider_free(cp);
+}
+END_TEST
+
+START_TEST(provider_prefers_reserved)
+{
+	kp_aws_capacity_reservation cr = KP_AWS_CAPACITY_RESERVATION_INIT;
+	cr.id = "cr-1";
+	cr.instance_type = "m5.xlarge";
+	cr.availability_zone = "test-zone-1b";
+	cr.available_instance_count = 1;
+	const kp_aws_capacity_reservation *crs[] = { &cr };
+	kp_aws_instance_type_options o = KP_AWS_INSTANCE_TYPE_OPTIONS_INIT;
+	o.capacity_reservations = crs;
+	o.n_capacity_reservations = 1;
+	build(&o);
+	kp_cloudprovider *cp = aws_provider();
+	static const char *types[] = { "m5.large", "m5.xlarge" };
+	static const char *all[] = { "on-demand", "reserved", "spot" };
+	struct claim c;
+	claim_init(&c, "default");
+	claim_req(&c, "node.kubernetes.io/instance-type", types, 2);
+	claim_req(&c, "karpenter.sh/capacity-type", all, 3);
+	kp_nodeclaim *out = NULL;
+	kp_error err = { 0 };
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "reserved");
+	ck_assert_str_eq(nc_label(out, "node.kubernetes.io/instance-type"), "m5.xlarge");
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/reservation-id"), "cr-1");
+	ck_assert_str_eq(nc_label(out, "topology.kubernetes.io/zone"), "test-zone-1b");
+	kp_nodeclaim_free(out);
+	kp_cloudprovider_free(cp);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Documents                                                           */
 
 START_TEST(describe_filter_and_errors)
@@ -1064,6 +1223,8 @@ static Suite *instancetypes_suite(void)
 	tcase_add_test(tc, incompatible_with_node_class);
 	tcase_add_test(tc, capacity_reservations);
 	tcase_add_test(tc, launch_filter);
+	tcase_add_test(tc, provider_create);
+	tcase_add_test(tc, provider_prefers_reserved);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("documents");

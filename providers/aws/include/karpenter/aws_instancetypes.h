@@ -374,6 +374,63 @@ int kp_aws_instance_types_build(kp_instance_types **out, const kp_aws_catalog *c
 size_t kp_aws_launch_filter(const kp_instance_type **its, size_t n, kp_requirements *reqs,
 			    const kp_resource_list *requests, kp_wellknown *wk);
 
+/* ------------------------------------------------------------------ */
+/* The provider, offline                                               */
+
+/**
+ * @brief Options of kp_aws_provider_new. Caller-filled, size-tagged.
+ * @since 0.2
+ */
+typedef struct kp_aws_provider_options {
+	uint32_t struct_size;  /**< sizeof(kp_aws_provider_options) */
+	uint32_t reserved;     /**< zero */
+	/** EC2NodeClass names, each with its catalogue
+	 *  (kp_aws_instance_types_build); the provider takes references. */
+	const char *const *nodeclass_names;
+	kp_instance_types *const *instance_types; /**< one per name */
+	size_t n_nodeclasses;                     /**< count */
+	/** the catalogue of a node class not listed, or NULL: such a node
+	 *  class is not found */
+	kp_instance_types *default_instance_types;
+	uint64_t sequence_start; /**< the number of the first instance ID */
+} kp_aws_provider_options;
+
+/** Static initializer for kp_aws_provider_options. @since 0.2 */
+#define KP_AWS_PROVIDER_OPTIONS_INIT { sizeof(kp_aws_provider_options), 0, NULL, NULL, 0, NULL, 0 }
+
+/** @brief Initialize @p options as KP_AWS_PROVIDER_OPTIONS_INIT does. @since 0.2 */
+void kp_aws_provider_options_init(kp_aws_provider_options *options);
+
+/**
+ * @brief The AWS cloud provider offline: no EC2 call, instances in a table.
+ *
+ * - create: the catalogue of the NodeClaim's EC2NodeClass (missing:
+ *   KP_EINSUFFICIENT `resolving node class, ec2nodeclasses.karpenter.k8s.aws
+ *   "NAME" not found`); the types its instance-type requirement lists,
+ *   through kp_aws_launch_filter with its requirements and requests; the
+ *   capacity type as upstream's getCapacityType (reserved, then spot, when
+ *   the requirements allow it and a type has an available compatible
+ *   offering of it, else on-demand); then the cheapest available compatible
+ *   offering of that capacity type (first wins ties) stands in for EC2's
+ *   allocation strategy. None: KP_EINSUFFICIENT ("all requested instance
+ *   types were unavailable during launch"). The instance gets the
+ *   provider ID aws:///ZONE/i-NNNNNNNNNNNNNNNNN (hex, counted from
+ *   sequence_start), labels (the NodeClaim's, its single-valued
+ *   requirements, the type's and the offering's single-valued
+ *   requirements), and the type's capacity and allocatable.
+ * - delete_instance: removes the instance, KP_ENOTFOUND ("instance
+ *   terminated"); get, list: the table; get_instance_types: the NodePool's
+ *   EC2NodeClass's catalogue (KP_ENOTFOUND without one); repair_policies:
+ *   upstream AWS's seven; supported_node_classes: karpenter.k8s.aws
+ *   EC2NodeClass; is_drifted: never.
+ * @return KP_OK, KP_EINVAL, KP_EVERSION, KP_ENOMEM
+ * @since 0.2
+ * Ownership: the caller owns *out (kp_cloudprovider_free).
+ * Thread-safety: one thread at a time.
+ */
+int kp_aws_provider_new(kp_cloudprovider **out, const kp_aws_provider_options *options,
+			kp_error *err);
+
 KP_END_DECLS
 
 #endif /* KARPENTER_AWS_INSTANCETYPES_H */
