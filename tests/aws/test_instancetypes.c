@@ -28,12 +28,13 @@
 /* Helpers                                                             */
 
 static void load(kp_aws_catalog *cat, const char *rel,
-		 int (*fn)(kp_aws_catalog *, const char *, const char *, kp_error *))
+		 int (*fn)(kp_aws_catalog *, const char *, size_t, const char *, kp_error *))
 {
-	char *text = kp_test_read_file(kp_test_data_path(rel), NULL);
+	size_t len = 0;
+	char *text = kp_test_read_file(kp_test_data_path(rel), &len);
 	ck_assert_ptr_nonnull(text);
 	kp_error err = { 0 };
-	int rc = fn(cat, text, rel, &err);
+	int rc = fn(cat, text, len, rel, &err);
 	ck_assert_msg(rc == KP_OK, "%s: %s", rel, err.message);
 	free(text);
 }
@@ -687,7 +688,7 @@ START_TEST(prices_region_fallback)
 			 "topology.kubernetes.io/region In [eu-west-1]");
 	const char *cn = "{\"cn-north-1\": {\"m5.large\": 0.7}}";
 	kp_error err = { 0 };
-	ck_assert_int_eq(kp_aws_catalog_load_on_demand_prices(cat, cn, "cn.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_on_demand_prices(cat, cn, strlen(cn), "cn.json", &err), KP_OK);
 	o.region = "cn-north-1";
 	build(&o);
 	ck_assert_double_eq(offering("m5.large", "test-zone-1a", "on-demand")->price, 0.7);
@@ -714,7 +715,7 @@ START_TEST(spot_prices_zonal_after_update)
 		" \"ProductDescription\": \"Linux/UNIX\", \"SpotPrice\": \"0.030\"}"
 		"]}";
 	kp_error err = { 0 };
-	ck_assert_int_eq(kp_aws_catalog_load_spot_prices(cat, history, "spot.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_spot_prices(cat, history, strlen(history), "spot.json", &err), KP_OK);
 	build(NULL);
 	ck_assert_double_eq(offering("m5.large", "test-zone-1a", "spot")->price, 0.05);
 	ck_assert_double_eq(offering("m5.large", "test-zone-1b", "spot")->price, 0.04);
@@ -727,7 +728,7 @@ START_TEST(spot_prices_zonal_after_update)
 	const char *later = "{\"SpotPriceHistory\": [{\"AvailabilityZone\": \"test-zone-1a\","
 			    " \"InstanceType\": \"m5.large\", \"SpotPrice\": \"0.061\","
 			    " \"Timestamp\": \"2024-01-02T00:00:00+00:00\"}]}";
-	ck_assert_int_eq(kp_aws_catalog_load_spot_prices(cat, later, "spot2.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_spot_prices(cat, later, strlen(later), "spot2.json", &err), KP_OK);
 	build(NULL);
 	ck_assert_double_eq(offering("m5.large", "test-zone-1a", "spot")->price, 0.061);
 	ck_assert_double_eq(offering("m5.large", "test-zone-1b", "spot")->price, 0.04);
@@ -1100,20 +1101,21 @@ START_TEST(describe_filter_and_errors)
 		" \"NetworkInfo\": {\"Ipv4AddressesPerInterface\": 4, \"DefaultNetworkCardIndex\": 0,"
 		" \"NetworkCards\": [{\"NetworkCardIndex\": 0, \"MaximumNetworkInterfaces\": 2}]}}"
 		"]}";
-	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, doc, "d.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, doc, strlen(doc), "d.json", &err), KP_OK);
 	ck_assert_uint_eq(kp_aws_catalog_count(c), 1);
 	ck_assert_str_eq(kp_aws_catalog_name_at(c, 0), "z9.large");
 	const char *bad =
 		"{\"InstanceTypes\": [{\"InstanceType\": \"y1.large\", \"SupportedVirtualizationTypes\":"
 		" [\"hvm\"], \"ProcessorInfo\": {\"SupportedArchitectures\": [\"arm64\"]},"
 		" \"VCpuInfo\": {\"DefaultVCpus\": \"two\"}}]}";
-	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, bad, "bad.json", &err), KP_EINVAL);
+	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, bad, strlen(bad), "bad.json", &err), KP_EINVAL);
 	ck_assert_str_eq(err.field, "InstanceTypes[0].VCpuInfo.DefaultVCpus");
 	ck_assert_str_eq(err.message, "bad.json: InstanceTypes[0].VCpuInfo.DefaultVCpus: missing or "
 				      "not a count");
 	ck_assert_uint_eq(kp_aws_catalog_count(c), 1);
-	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, "{", "x.json", &err), KP_EPARSE);
-	ck_assert_int_eq(kp_aws_catalog_load_offerings(c, "{\"InstanceTypeOfferings\": [{}]}",
+	ck_assert_int_eq(kp_aws_catalog_load_instance_types(c, "{", strlen("{"), "x.json", &err), KP_EPARSE);
+	const char *empty_offering = "{\"InstanceTypeOfferings\": [{}]}";
+	ck_assert_int_eq(kp_aws_catalog_load_offerings(c, empty_offering, strlen(empty_offering),
 						       "o.json", &err), KP_EINVAL);
 	ck_assert_str_eq(err.field, "InstanceTypeOfferings[0]");
 	/* a price the core refuses (over 1e6 per hour): the message names the type */
@@ -1127,11 +1129,15 @@ START_TEST(describe_filter_and_errors)
 		" \"NetworkCards\": [{\"NetworkCardIndex\": 0, \"MaximumNetworkInterfaces\": 2}]}}]}";
 	kp_aws_catalog *g = NULL;
 	ck_assert_int_eq(kp_aws_catalog_new(&g, NULL), KP_OK);
-	ck_assert_int_eq(kp_aws_catalog_load_instance_types(g, gpu, "g.json", &err), KP_OK);
-	ck_assert_int_eq(kp_aws_catalog_load_offerings(g, "{\"InstanceTypeOfferings\": [{\"InstanceType\":"
-						       " \"g9.large\", \"Location\": \"z1\"}]}", "o.json", &err), KP_OK);
-	ck_assert_int_eq(kp_aws_catalog_load_on_demand_prices(g, "{\"us-east-1\": {\"g9.large\": 5000000}}",
-							      "p.json", &err), KP_OK);
+	ck_assert_int_eq(kp_aws_catalog_load_instance_types(g, gpu, strlen(gpu), "g.json", &err), KP_OK);
+	/* documents are read to their length: what follows is not read */
+	const char *offers = "{\"InstanceTypeOfferings\": [{\"InstanceType\": \"g9.large\","
+			     " \"Location\": \"z1\"}]}{not read";
+	ck_assert_int_eq(kp_aws_catalog_load_offerings(g, offers, strlen(offers) - 9, "o.json", &err),
+			 KP_OK);
+	const char *prices = "{\"us-east-1\": {\"g9.large\": 5000000}}";
+	ck_assert_int_eq(kp_aws_catalog_load_on_demand_prices(g, prices, strlen(prices), "p.json", &err),
+			 KP_OK);
 	kp_instance_types *gx = NULL;
 	ck_assert_int_eq(kp_aws_instance_types_build(&gx, g, NULL, &err), KP_EINVAL);
 	ck_assert_ptr_null(gx);

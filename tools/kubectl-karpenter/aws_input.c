@@ -98,7 +98,7 @@ int cli_aws_check(const cli_aws_options *o, const char *prog, FILE *err)
 }
 
 #ifdef KP_HAVE_AWS
-typedef int (*aws_loader)(kp_aws_catalog *, const char *, const char *, kp_error *);
+typedef int (*aws_loader)(kp_aws_catalog *, const char *, size_t, const char *, kp_error *);
 
 /* Load @p given, else @p shipped from the data folder (optional ones may
  * be absent). */
@@ -132,7 +132,7 @@ static int load(kp_aws_catalog *cat, const char *given, const char *shipped, int
 	if (rc)
 		return rc;
 	kp_error e = KP_ERROR_INIT;
-	rc = fn(cat, text, file, &e);
+	rc = fn(cat, text, len, file, &e);
 	free(text);
 	if (rc == KP_ENOMEM) {
 		fprintf(err, "%s: out of memory\n", prog);

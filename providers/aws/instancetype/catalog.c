@@ -72,11 +72,12 @@ static const char *path_at(struct path *p, const char *base, size_t i, const cha
 	return p->s;
 }
 
-static int parse_doc(cJSON **out, const char *json, const char *source, kp_error *err)
+int kp_aws__parse_doc(cJSON **out, const char *json, size_t len, const char *source,
+		      kp_error *err)
 {
 	if (!json)
 		return kp_aws__error(err, KP_EINVAL, NULL, "%s: no document", src_name(source));
-	cJSON *doc = cJSON_Parse(json);
+	cJSON *doc = cJSON_ParseWithLength(json, len);
 	if (!doc)
 		return kp_aws__error(err, KP_EPARSE, NULL, "%s: not a JSON document", src_name(source));
 	*out = doc;
@@ -335,28 +336,22 @@ static int read_devices(const cJSON *parent, const char *arr_name, int kind,
 	return 0;
 }
 
-/* Fills @p t from one InstanceTypeInfo; 1 = filtered out (not hvm or no
- * supported architecture), 0 = kept, negative = error (err set). */
-static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, const char *source,
-		     kp_error *err)
+/* Each part of an InstanceTypeInfo: 0, or a negative status (err set). */
+#define PART(name) \
+	static int name(struct kp_aws_type_info *t, const cJSON *o, size_t idx, const char *source, \
+			kp_error *err)
+#define PART_END \
+	return 0; \
+nomem: \
+	rc = kp_aws__error(err, KP_ENOMEM, NULL, "out of memory"); \
+fail: \
+	return rc
+
+PART(read_usage)
 {
 	struct path p;
-	int rc = KP_OK, has;
+	int rc = KP_OK;
 	const char *s;
-	if (!cJSON_IsObject(o))
-		BAD("", "not an object");
-	if (get_str(o, "InstanceType", &s) || !s || !*s)
-		BAD("InstanceType", "missing or not a string");
-	const cJSON *virt = cJSON_GetObjectItemCaseSensitive(o, "SupportedVirtualizationTypes");
-	const cJSON *proc = cJSON_GetObjectItemCaseSensitive(o, "ProcessorInfo");
-	const cJSON *archs = proc ? cJSON_GetObjectItemCaseSensitive(proc, "SupportedArchitectures") : NULL;
-	/* Upstream's DescribeInstanceTypes filter: hvm, x86_64 or arm64. */
-	if (!virt || !str_in_array(virt, "hvm") || !archs ||
-	    !(str_in_array(archs, "x86_64") || str_in_array(archs, "arm64")))
-		return 1;
-	if (!(t->name = kp_aws__strdup(s)))
-		goto nomem;
-
 	const cJSON *uc = cJSON_GetObjectItemCaseSensitive(o, "SupportedUsageClasses");
 	if (uc && !cJSON_IsArray(uc))
 		BAD("SupportedUsageClasses", "not an array");
@@ -376,20 +371,29 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 		BAD("Hypervisor", "not a string");
 	if (!(t->hypervisor = kp_aws__strdup(s ? s : "")))
 		goto nomem;
+	if (get_str(o, "NitroEnclavesSupport", &s))
+		BAD("NitroEnclavesSupport", "not a string");
+	t->nitro_enclaves = s && strcmp(s, "supported") == 0;
+	PART_END;
+}
 
-	/* Architecture: the first recognized one, as upstream getArchitecture. */
+/* Architecture: the first recognized one, as upstream getArchitecture. */
+PART(read_processor)
+{
+	struct path p;
+	int rc = KP_OK;
+	const char *s, *first = NULL;
+	const cJSON *proc = cJSON_GetObjectItemCaseSensitive(o, "ProcessorInfo");
+	const cJSON *archs = cJSON_GetObjectItemCaseSensitive(proc, "SupportedArchitectures");
 	const cJSON *e;
-	const char *first = NULL;
 	cJSON_ArrayForEach(e, archs) {
 		if (!cJSON_IsString(e))
 			BAD("ProcessorInfo.SupportedArchitectures", "not an array of strings");
 		if (!first)
 			first = e->valuestring;
-		if (!t->arch && strcmp(e->valuestring, "x86_64") == 0)
-			t->arch = kp_aws__strdup("amd64");
-		else if (!t->arch && strcmp(e->valuestring, "arm64") == 0)
-			t->arch = kp_aws__strdup("arm64");
-		if (!t->arch && (strcmp(e->valuestring, "x86_64") == 0 || strcmp(e->valuestring, "arm64") == 0))
+		const char *kube = strcmp(e->valuestring, "x86_64") == 0 ? "amd64"
+				 : strcmp(e->valuestring, "arm64") == 0 ? "arm64" : NULL;
+		if (!t->arch && kube && !(t->arch = kp_aws__strdup(kube)))
 			goto nomem;
 	}
 	t->first_arch_is_arm64 = first && strcmp(first, "arm64") == 0;
@@ -406,7 +410,14 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 	}
 	const cJSON *feat = cJSON_GetObjectItemCaseSensitive(proc, "SupportedFeatures");
 	t->nested_virtualization = feat && str_in_array(feat, "nested-virtualization");
+	PART_END;
+}
 
+PART(read_sizes)
+{
+	struct path p;
+	int rc = KP_OK, has;
+	const char *s;
 	const cJSON *vcpu = cJSON_GetObjectItemCaseSensitive(o, "VCpuInfo");
 	if (!vcpu || get_int(vcpu, "DefaultVCpus", &t->vcpus, &has) || !has || t->vcpus < 0 ||
 	    t->vcpus > 1000000)
@@ -415,7 +426,6 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 	if (!mem || get_int(mem, "SizeInMiB", &t->memory_mib, &has) || !has || t->memory_mib < 0 ||
 	    t->memory_mib > ((int64_t)1 << 40))
 		BAD("MemoryInfo.SizeInMiB", "missing or not a size");
-
 	const cJSON *ebs = cJSON_GetObjectItemCaseSensitive(o, "EbsInfo");
 	if (ebs) {
 		const cJSON *opt = cJSON_GetObjectItemCaseSensitive(ebs, "EbsOptimizedInfo");
@@ -427,7 +437,24 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 			t->has_ebs_bandwidth = 1;
 		}
 	}
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "InstanceStorageInfo");
+	if (st && !cJSON_IsNull(st)) {
+		t->has_instance_storage = 1;
+		if (get_int(st, "TotalSizeInGB", &t->storage_total_gb, &t->has_storage_total) ||
+		    t->storage_total_gb < 0)
+			BAD("InstanceStorageInfo.TotalSizeInGB", "not a size");
+		if (get_str(st, "NvmeSupport", &s))
+			BAD("InstanceStorageInfo.NvmeSupport", "not a string");
+		if (!(t->nvme_support = kp_aws__strdup(s ? s : "")))
+			goto nomem;
+	}
+	PART_END;
+}
 
+PART(read_accelerators)
+{
+	struct path p;
+	int rc = KP_OK;
 	int r = read_devices(cJSON_GetObjectItemCaseSensitive(o, "GpuInfo"), "Gpus", 0, &t->gpus,
 			     &t->n_gpus, NULL);
 	if (r == -1)
@@ -448,19 +475,14 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 		goto nomem;
 	if (t->has_neuron && !t->n_neurons)
 		BAD("NeuronInfo.NeuronDevices", "empty (upstream reads the first device)");
+	PART_END;
+}
 
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "InstanceStorageInfo");
-	if (st && !cJSON_IsNull(st)) {
-		t->has_instance_storage = 1;
-		if (get_int(st, "TotalSizeInGB", &t->storage_total_gb, &t->has_storage_total) ||
-		    t->storage_total_gb < 0)
-			BAD("InstanceStorageInfo.TotalSizeInGB", "not a size");
-		if (get_str(st, "NvmeSupport", &s))
-			BAD("InstanceStorageInfo.NvmeSupport", "not a string");
-		if (!(t->nvme_support = kp_aws__strdup(s ? s : "")))
-			goto nomem;
-	}
-
+PART(read_network)
+{
+	struct path p;
+	int rc = KP_OK, has;
+	const char *s;
 	const cJSON *net = cJSON_GetObjectItemCaseSensitive(o, "NetworkInfo");
 	if (!net || !cJSON_IsObject(net))
 		BAD("NetworkInfo", "missing (upstream reads its network cards)");
@@ -484,6 +506,7 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 		size_t n = (size_t)cJSON_GetArraySize(cards);
 		if (!(t->cards = calloc(n, sizeof(*t->cards))))
 			goto nomem;
+		const cJSON *e;
 		cJSON_ArrayForEach(e, cards) {
 			struct kp_aws_network_card *c = &t->cards[t->n_cards++];
 			if (!cJSON_IsObject(e) || get_int(e, "NetworkCardIndex", &c->index, &has) ||
@@ -500,24 +523,51 @@ static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, con
 	if (efa && !cJSON_IsNull(efa) &&
 	    (get_int(efa, "MaximumEfaInterfaces", &t->max_efa, &t->has_max_efa) || t->max_efa < 0))
 		BAD("NetworkInfo.EfaInfo.MaximumEfaInterfaces", "not a count");
-	if (get_str(o, "NitroEnclavesSupport", &s))
-		BAD("NitroEnclavesSupport", "not a string");
-	t->nitro_enclaves = s && strcmp(s, "supported") == 0;
+	PART_END;
+}
+
+/* Fills @p t from one InstanceTypeInfo; 1 = filtered out (not hvm or no
+ * supported architecture), 0 = kept, negative = error (err set). */
+static int read_type(struct kp_aws_type_info *t, const cJSON *o, size_t idx, const char *source,
+		     kp_error *err)
+{
+	struct path p;
+	int rc = KP_OK;
+	const char *s;
+	if (!cJSON_IsObject(o))
+		BAD("", "not an object");
+	if (get_str(o, "InstanceType", &s) || !s || !*s)
+		BAD("InstanceType", "missing or not a string");
+	const cJSON *virt = cJSON_GetObjectItemCaseSensitive(o, "SupportedVirtualizationTypes");
+	const cJSON *proc = cJSON_GetObjectItemCaseSensitive(o, "ProcessorInfo");
+	const cJSON *archs = proc ? cJSON_GetObjectItemCaseSensitive(proc, "SupportedArchitectures") : NULL;
+	/* Upstream's DescribeInstanceTypes filter: hvm, x86_64 or arm64. */
+	if (!virt || !str_in_array(virt, "hvm") || !archs ||
+	    !(str_in_array(archs, "x86_64") || str_in_array(archs, "arm64")))
+		return 1;
+	if (!(t->name = kp_aws__strdup(s)))
+		return kp_aws__error(err, KP_ENOMEM, NULL, "out of memory");
+	static int (*const parts[])(struct kp_aws_type_info *, const cJSON *, size_t, const char *,
+				    kp_error *) = { read_usage, read_processor, read_sizes,
+						    read_accelerators, read_network };
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if ((rc = parts[i](t, o, idx, source, err)))
+			return rc;
 	return 0;
-nomem:
-	rc = kp_aws__error(err, KP_ENOMEM, NULL, "out of memory");
 fail:
 	return rc;
 }
+#undef PART
+#undef PART_END
 #undef BAD
 
-KP_EXPORT int kp_aws_catalog_load_instance_types(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_instance_types(kp_aws_catalog *cat, const char *json, size_t len,
 						 const char *source, kp_error *err)
 {
 	if (!cat)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_catalog_load_instance_types: NULL catalogue");
 	cJSON *doc = NULL;
-	int rc = parse_doc(&doc, json, source, err);
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
 	if (rc)
 		return rc;
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "InstanceTypes");
@@ -598,13 +648,13 @@ static int pair_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->zone, y->zone);
 }
 
-KP_EXPORT int kp_aws_catalog_load_offerings(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_offerings(kp_aws_catalog *cat, const char *json, size_t len,
 					    const char *source, kp_error *err)
 {
 	if (!cat)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_catalog_load_offerings: NULL catalogue");
 	cJSON *doc = NULL;
-	int rc = parse_doc(&doc, json, source, err);
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
 	if (rc)
 		return rc;
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "InstanceTypeOfferings");
@@ -700,13 +750,13 @@ out:
 /* ------------------------------------------------------------------ */
 /* Upstream's tables: VPC limits, bandwidth                            */
 
-KP_EXPORT int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *json, size_t len,
 					     const char *source, kp_error *err)
 {
 	if (!cat)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_catalog_load_vpc_limits: NULL catalogue");
 	cJSON *doc = NULL;
-	int rc = parse_doc(&doc, json, source, err);
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
 	if (rc)
 		return rc;
 	if (!cJSON_IsObject(doc)) {
@@ -753,9 +803,6 @@ KP_EXPORT int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *js
 	return KP_OK;
 }
 
-/* Object of name -> number; @p nested: name -> object of name -> number. */
-int kp_aws__read_number_map(struct kp_aws_named_value **out, size_t *n_out, const cJSON *obj,
-			    const char *source, const char *where, kp_error *err);
 int kp_aws__read_number_map(struct kp_aws_named_value **out, size_t *n_out, const cJSON *obj,
 			    const char *source, const char *where, kp_error *err)
 {
@@ -788,13 +835,13 @@ int kp_aws__read_number_map(struct kp_aws_named_value **out, size_t *n_out, cons
 	return KP_OK;
 }
 
-KP_EXPORT int kp_aws_catalog_load_bandwidth(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_bandwidth(kp_aws_catalog *cat, const char *json, size_t len,
 					    const char *source, kp_error *err)
 {
 	if (!cat)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_catalog_load_bandwidth: NULL catalogue");
 	cJSON *doc = NULL;
-	int rc = parse_doc(&doc, json, source, err);
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
 	if (rc)
 		return rc;
 	struct kp_aws_named_value *v = NULL;

@@ -122,6 +122,14 @@ char *kp_aws__strdup(const char *s);
 int kp_aws__strcmp_ptr(const void *a, const void *b);
 int kp_aws__name_vs_elem(const void *key, const void *elem);
 
+struct cJSON;
+/* Parse @p len bytes of JSON (KP_EPARSE naming @p source when malformed). */
+int kp_aws__parse_doc(struct cJSON **out, const char *json, size_t len, const char *source,
+		      kp_error *err);
+/* An object of name -> number from 0 to 1e9, sorted by name. */
+int kp_aws__read_number_map(struct kp_aws_named_value **out, size_t *n_out,
+			    const struct cJSON *obj, const char *source, const char *where,
+			    kp_error *err);
 const struct kp_aws_type_info *kp_aws__catalog_find(const kp_aws_catalog *cat, const char *name);
 const struct kp_aws_limits *kp_aws__limits_find(const kp_aws_catalog *cat, const char *name);
 int kp_aws__bandwidth_find(const kp_aws_catalog *cat, const char *name, int64_t *out);

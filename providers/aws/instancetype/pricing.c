@@ -16,8 +16,6 @@
 #include "../aws_private.h"
 #include "instancetype.h"
 
-int kp_aws__read_number_map(struct kp_aws_named_value **out, size_t *n_out, const cJSON *obj,
-			    const char *source, const char *where, kp_error *err);
 
 static void table_dispose(struct kp_aws_price_table *t)
 {
@@ -27,17 +25,16 @@ static void table_dispose(struct kp_aws_price_table *t)
 	free(t->prices);
 }
 
-KP_EXPORT int kp_aws_catalog_load_on_demand_prices(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_on_demand_prices(kp_aws_catalog *cat, const char *json, size_t len,
 						   const char *source, kp_error *err)
 {
 	if (!cat || !json)
 		return kp_aws__error(err, KP_EINVAL, NULL,
 				     "kp_aws_catalog_load_on_demand_prices: NULL argument");
-	cJSON *doc = cJSON_Parse(json);
-	if (!doc)
-		return kp_aws__error(err, KP_EPARSE, NULL, "%s: not a JSON document",
-				     source ? source : "<input>");
-	int rc = KP_OK;
+	cJSON *doc = NULL;
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
+	if (rc)
+		return rc;
 	if (!cJSON_IsObject(doc)) {
 		rc = kp_aws__error(err, KP_EINVAL, NULL, "%s: not an object of regions",
 				   source ? source : "<input>");
@@ -195,16 +192,16 @@ static int parse_price(const char *s, double *out)
 	return *out > 1e6 ? -1 : 0;
 }
 
-KP_EXPORT int kp_aws_catalog_load_spot_prices(kp_aws_catalog *cat, const char *json,
+KP_EXPORT int kp_aws_catalog_load_spot_prices(kp_aws_catalog *cat, const char *json, size_t len,
 					      const char *source, kp_error *err)
 {
 	if (!cat || !json)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_catalog_load_spot_prices: NULL argument");
 	const char *src = source ? source : "<input>";
-	cJSON *doc = cJSON_Parse(json);
-	if (!doc)
-		return kp_aws__error(err, KP_EPARSE, NULL, "%s: not a JSON document", src);
-	int rc = KP_OK;
+	cJSON *doc = NULL;
+	int rc = kp_aws__parse_doc(&doc, json, len, source, err);
+	if (rc)
+		return rc;
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "SpotPriceHistory");
 	if (!cJSON_IsArray(arr)) {
 		rc = kp_aws__error(err, KP_EINVAL, "SpotPriceHistory", "%s: SpotPriceHistory: missing "

@@ -757,178 +757,146 @@ static void offer_req(struct offer *of, size_t i, const char *key, const char *v
 	of->ptrs[i] = &of->r[i];
 }
 
-static int add_type(kp_instance_types *its, struct build *b, const struct kp_aws_type_info *t,
-		    kp_error *err)
+/* The requirements of one type (types.go computeRequirements), in parts. */
+struct type_zones {
+	const char **cts;
+	size_t n_cts;
+	const kp_aws_capacity_reservation **crs;
+	size_t n_crs;
+	const char **zones;
+	size_t n_zones;
+	const char **zone_ids;
+	size_t n_zone_ids;
+};
+
+static void reqs_well_known(struct reqs *rq, const struct build *b, const struct kp_aws_type_info *t,
+			    const struct type_zones *tz)
 {
-	const kp_aws_instance_type_options *o = b->o;
-	struct reqs rq;
-	memset(&rq, 0, sizeof(rq));
-	kp_resource_list cap = KP_RESOURCE_LIST_INIT, kr = KP_RESOURCE_LIST_INIT,
-			 sr = KP_RESOURCE_LIST_INIT, et = KP_RESOURCE_LIST_INIT;
-	struct offer *offers = NULL;
-	const kp_offering_spec **offer_ptrs = NULL;
-	size_t n_offers = 0;
-	int rc = KP_OK;
-
-	/* Capacity types: on-demand and spot as EC2 lists them, then reserved. */
-	const kp_aws_capacity_reservation **crs = NULL;
-	size_t n_crs = 0;
-	if (o->n_capacity_reservations &&
-	    !(crs = calloc(o->n_capacity_reservations, sizeof(*crs))))
-		goto nomem;
-	for (size_t i = 0; i < o->n_capacity_reservations; i++) {
-		const kp_aws_capacity_reservation *cr = o->capacity_reservations[i];
-		if (cr && cr->instance_type && strcmp(cr->instance_type, t->name) == 0)
-			crs[n_crs++] = cr;
-	}
-	const char *cts[3];
-	size_t n_cts = 0;
-	for (size_t i = 0; i < t->n_usage_classes; i++) {
-		const char *u = t->usage_classes[i];
-		if ((strcmp(u, "on-demand") == 0 || strcmp(u, "spot") == 0) &&
-		    !has_str(cts, n_cts, u))
-			cts[n_cts++] = u;
-	}
-	if (n_crs)
-		cts[n_cts++] = "reserved";
-
-	/* Zones */
-	const char **zones = calloc(t->n_zones + 1, sizeof(char *));
-	const char **zone_ids = calloc(t->n_zones + 1, sizeof(char *));
-	size_t n_zones = 0, n_zone_ids = 0;
-	if (!zones || !zone_ids) {
-		free(zones);
-		free(zone_ids);
-		goto nomem;
-	}
-	own(&rq, zones);
-	own(&rq, zone_ids);
-	for (size_t i = 0; i < t->n_zones; i++) {
-		if (!available_zone(b, t, t->zones[i]))
-			continue;
-		zones[n_zones++] = t->zones[i];
-		const kp_aws_zone_info *zi = subnet_zone(o, t->zones[i]);
-		if (zi && zi->zone_id)
-			zone_ids[n_zone_ids++] = zi->zone_id;
-	}
-
+	const char **cts = tz->cts, **zones = tz->zones;
+	size_t n_cts = tz->n_cts, n_zones = tz->n_zones;
 	int is_windows = b->fam->kind == FAM_WINDOWS;
 	int windows_os = is_windows && strcmp(t->arch, "amd64") == 0;
-	static const char *const tenancies[] = { "default", "dedicated" };
 
-	req_in1(&rq, "node.kubernetes.io/instance-type", t->name);
-	req_in1(&rq, "kubernetes.io/arch", t->arch);
+	req_in1(rq, "node.kubernetes.io/instance-type", t->name);
+	req_in1(rq, "kubernetes.io/arch", t->arch);
 	if (is_windows && !windows_os)
-		req_add(&rq, "kubernetes.io/os", KP_SELECTOR_OP_IN, NULL, 0);
+		req_add(rq, "kubernetes.io/os", KP_SELECTOR_OP_IN, NULL, 0);
 	else
-		req_in1(&rq, "kubernetes.io/os", windows_os ? "windows" : "linux");
-	req_add(&rq, "topology.kubernetes.io/zone", KP_SELECTOR_OP_IN, zones, n_zones);
-	req_in1(&rq, "topology.kubernetes.io/region", b->region);
-	req_opt(&rq, "node.kubernetes.io/windows-build", b->fam->windows_build);
-	req_add(&rq, "karpenter.sh/capacity-type", KP_SELECTOR_OP_IN, cts, n_cts);
-	req_in1(&rq, LABEL_GROUP "instance-cpu", fmt_int(&rq, t->vcpus));
-	req_opt(&rq, LABEL_GROUP "instance-cpu-manufacturer",
-		t->has_processor ? kabob(&rq, t->cpu_manufacturer) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-cpu-sustained-clock-speed-mhz",
-		t->has_processor ? fmt_int(&rq, (int64_t)round(t->clock_ghz * 1000)) : NULL);
-	req_in1(&rq, LABEL_GROUP "instance-memory", fmt_int(&rq, t->memory_mib));
-	req_opt(&rq, LABEL_GROUP "instance-ebs-bandwidth",
-		t->has_ebs_bandwidth ? fmt_int(&rq, t->ebs_bandwidth_mbps) : NULL);
+		req_in1(rq, "kubernetes.io/os", windows_os ? "windows" : "linux");
+	req_add(rq, "topology.kubernetes.io/zone", KP_SELECTOR_OP_IN, zones, n_zones);
+	req_in1(rq, "topology.kubernetes.io/region", b->region);
+	req_opt(rq, "node.kubernetes.io/windows-build", b->fam->windows_build);
+	req_add(rq, "karpenter.sh/capacity-type", KP_SELECTOR_OP_IN, cts, n_cts);
+	req_in1(rq, LABEL_GROUP "instance-cpu", fmt_int(rq, t->vcpus));
+	req_opt(rq, LABEL_GROUP "instance-cpu-manufacturer",
+		t->has_processor ? kabob(rq, t->cpu_manufacturer) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-cpu-sustained-clock-speed-mhz",
+		t->has_processor ? fmt_int(rq, (int64_t)round(t->clock_ghz * 1000)) : NULL);
+	req_in1(rq, LABEL_GROUP "instance-memory", fmt_int(rq, t->memory_mib));
+	req_opt(rq, LABEL_GROUP "instance-ebs-bandwidth",
+		t->has_ebs_bandwidth ? fmt_int(rq, t->ebs_bandwidth_mbps) : NULL);
 	int64_t bw;
-	req_opt(&rq, LABEL_GROUP "instance-network-bandwidth",
-		kp_aws__bandwidth_find(b->cat, t->name, &bw) ? fmt_int(&rq, bw) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-network-bandwidth",
+		kp_aws__bandwidth_find(b->cat, t->name, &bw) ? fmt_int(rq, bw) : NULL);
+
+}
+
+static void reqs_name(struct reqs *rq, const struct kp_aws_type_info *t)
+{
 	size_t cat_len, gen_off, gen_len;
 	int sch = scheme(t->name, &cat_len, &gen_off, &gen_len);
-	req_opt(&rq, LABEL_GROUP "instance-category", sch ? substr(&rq, t->name, cat_len) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-generation",
-		sch ? substr(&rq, t->name + gen_off, gen_len) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-category", sch ? substr(rq, t->name, cat_len) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-generation",
+		sch ? substr(rq, t->name + gen_off, gen_len) : NULL);
 	const char *dot = strchr(t->name, '.');
 	int two_parts = dot && !strchr(dot + 1, '.');
 	size_t part0 = dot ? (size_t)(dot - t->name) : strlen(t->name);
-	req_opt(&rq, LABEL_GROUP "instance-family", two_parts ? substr(&rq, t->name, part0) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-size", two_parts ? dot + 1 : NULL);
+	req_opt(rq, LABEL_GROUP "instance-family", two_parts ? substr(rq, t->name, part0) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-size", two_parts ? dot + 1 : NULL);
 	const char *flex = "false";
 	for (size_t i = 0; i + 5 <= part0; i++)
 		if (memcmp(t->name + i, "-flex", 5) == 0)
 			flex = "true";
-	req_in1(&rq, LABEL_GROUP "instance-capability-flex", flex);
-	req_opt(&rq, LABEL_GROUP "instance-local-nvme",
+	req_in1(rq, LABEL_GROUP "instance-capability-flex", flex);
+	req_opt(rq, LABEL_GROUP "instance-local-nvme",
 		t->has_instance_storage && strcmp(t->nvme_support, "unsupported") != 0 &&
 				t->has_storage_total
-			? fmt_int(&rq, t->storage_total_gb) : NULL);
+			? fmt_int(rq, t->storage_total_gb) : NULL);
+
+}
+
+static void reqs_devices(struct reqs *rq, const struct kp_aws_type_info *t)
+{
 	const struct kp_aws_device *gpu = t->n_gpus == 1 ? &t->gpus[0] : NULL;
-	req_opt(&rq, LABEL_GROUP "instance-gpu-name", gpu ? kabob(&rq, gpu->name) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-gpu-manufacturer", gpu ? kabob(&rq, gpu->manufacturer) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-gpu-count", gpu ? fmt_int(&rq, gpu->count) : NULL);
-	req_opt(&rq, LABEL_GROUP "instance-gpu-memory", gpu ? fmt_int(&rq, gpu->memory_mib) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-gpu-name", gpu ? kabob(rq, gpu->name) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-gpu-manufacturer", gpu ? kabob(rq, gpu->manufacturer) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-gpu-count", gpu ? fmt_int(rq, gpu->count) : NULL);
+	req_opt(rq, LABEL_GROUP "instance-gpu-memory", gpu ? fmt_int(rq, gpu->memory_mib) : NULL);
 	const char *acc_name = NULL, *acc_manu = NULL, *acc_count = NULL;
 	if (t->n_accelerators == 1 && !t->has_neuron) {
-		acc_name = kabob(&rq, t->accelerators[0].name);
-		acc_manu = kabob(&rq, t->accelerators[0].manufacturer);
-		acc_count = fmt_int(&rq, t->accelerators[0].count);
+		acc_name = kabob(rq, t->accelerators[0].name);
+		acc_manu = kabob(rq, t->accelerators[0].manufacturer);
+		acc_count = fmt_int(rq, t->accelerators[0].count);
 	}
 	if (t->has_neuron && t->n_neurons == 1) {
-		acc_name = kabob(&rq, t->neurons[0].name);
+		acc_name = kabob(rq, t->neurons[0].name);
 		acc_manu = "aws";
-		acc_count = fmt_int(&rq, t->neurons[0].count);
+		acc_count = fmt_int(rq, t->neurons[0].count);
 	}
-	req_opt(&rq, LABEL_GROUP "instance-accelerator-name", acc_name);
-	req_opt(&rq, LABEL_GROUP "instance-accelerator-manufacturer", acc_manu);
-	req_opt(&rq, LABEL_GROUP "instance-accelerator-count", acc_count);
-	req_in1(&rq, LABEL_GROUP "instance-hypervisor", t->hypervisor);
-	req_in1(&rq, LABEL_GROUP "instance-encryption-in-transit-supported",
+	req_opt(rq, LABEL_GROUP "instance-accelerator-name", acc_name);
+	req_opt(rq, LABEL_GROUP "instance-accelerator-manufacturer", acc_manu);
+	req_opt(rq, LABEL_GROUP "instance-accelerator-count", acc_count);
+
+}
+
+static void reqs_reservations(struct reqs *rq, const struct kp_aws_type_info *t,
+			      const struct type_zones *tz)
+{
+	static const char *const tenancies[] = { "default", "dedicated" };
+	const kp_aws_capacity_reservation **crs = tz->crs;
+	const char **zone_ids = tz->zone_ids;
+	size_t n_crs = tz->n_crs, n_zone_ids = tz->n_zone_ids;
+	req_in1(rq, LABEL_GROUP "instance-hypervisor", t->hypervisor);
+	req_in1(rq, LABEL_GROUP "instance-encryption-in-transit-supported",
 		t->encryption_in_transit ? "true" : "false");
-	req_in1(&rq, LABEL_GROUP "nitro-sandbox", t->nitro_enclaves ? "true" : "false");
-	req_add(&rq, LABEL_GROUP "instance-tenancy", KP_SELECTOR_OP_IN, tenancies, 2);
+	req_in1(rq, LABEL_GROUP "nitro-sandbox", t->nitro_enclaves ? "true" : "false");
+	req_add(rq, LABEL_GROUP "instance-tenancy", KP_SELECTOR_OP_IN, tenancies, 2);
 	if (n_zone_ids)
-		req_add(&rq, "topology.k8s.aws/zone-id", KP_SELECTOR_OP_IN, zone_ids, n_zone_ids);
+		req_add(rq, "topology.k8s.aws/zone-id", KP_SELECTOR_OP_IN, zone_ids, n_zone_ids);
 	if (n_crs) {
-		const char **ids = own(&rq, calloc(n_crs, sizeof(char *)));
-		const char **types = own(&rq, calloc(n_crs, sizeof(char *)));
-		const char **intr = own(&rq, calloc(n_crs, sizeof(char *)));
+		const char **ids = own(rq, calloc(n_crs, sizeof(char *)));
+		const char **types = own(rq, calloc(n_crs, sizeof(char *)));
+		const char **intr = own(rq, calloc(n_crs, sizeof(char *)));
 		if (ids && types && intr) {
 			for (size_t i = 0; i < n_crs; i++) {
 				ids[i] = crs[i]->id ? crs[i]->id : "";
 				types[i] = crs[i]->reservation_type ? crs[i]->reservation_type : "default";
 				intr[i] = crs[i]->interruptible ? "true" : "false";
 			}
-			req_add(&rq, "karpenter.sh/reservation-id", KP_SELECTOR_OP_IN, ids, n_crs);
-			req_add(&rq, LABEL_GROUP "capacity-reservation-type", KP_SELECTOR_OP_IN, types, n_crs);
-			req_add(&rq, LABEL_GROUP "capacity-reservation-interruptible", KP_SELECTOR_OP_IN,
+			req_add(rq, "karpenter.sh/reservation-id", KP_SELECTOR_OP_IN, ids, n_crs);
+			req_add(rq, LABEL_GROUP "capacity-reservation-type", KP_SELECTOR_OP_IN, types, n_crs);
+			req_add(rq, LABEL_GROUP "capacity-reservation-interruptible", KP_SELECTOR_OP_IN,
 				intr, n_crs);
 		}
 	} else {
-		req_absent(&rq, "karpenter.sh/reservation-id");
-		req_absent(&rq, LABEL_GROUP "capacity-reservation-type");
-		req_absent(&rq, LABEL_GROUP "capacity-reservation-interruptible");
+		req_absent(rq, "karpenter.sh/reservation-id");
+		req_absent(rq, LABEL_GROUP "capacity-reservation-type");
+		req_absent(rq, LABEL_GROUP "capacity-reservation-interruptible");
 	}
-	if (rq.oom)
-		goto nomem;
+}
 
-	/* Capacity and overhead */
-	kp_quantity storage, mem;
-	if ((rc = ephemeral_storage(&storage, b, t, err)))
-		goto out;
-	int64_t n_pods = pods(b, t);
-	int64_t memory_pods = b->fam->uses_eni_limited_memory_overhead ? eni_limited_pods(b, t, 0)
-								       : n_pods;
-	if ((rc = memory(&mem, b, t)) || (rc = capacity(&cap, b, t, &storage, n_pods, windows_os)) ||
-	    (rc = kube_reserved(&kr, b, t->vcpus, memory_pods, err)) ||
-	    (rc = user_values(&sr, &b->kubelet.system_reserved, "systemReserved", err)) ||
-	    (rc = eviction_threshold(&et, b, &mem, &storage, err)))
-		goto out;
-
-	/* Offerings: every zone of the region x on-demand/spot, then the
-	 * reservations (offering.go BaseResolver, ReservedCapacityResolver). */
+/* Offerings: every zone of the region x on-demand/spot, then the
+ * reservations (offering.go BaseResolver, ReservedCapacityResolver).
+ * *n_out offerings in @p offers (room for n_all_zones * 2 + n_crs). */
+static void type_offerings(struct offer *offers, const kp_offering_spec **offer_ptrs,
+			   size_t *n_out, const struct build *b, const struct kp_aws_type_info *t,
+			   const struct type_zones *tz)
+{
+	const kp_aws_instance_type_options *o = b->o;
+	const char **cts = tz->cts;
+	size_t n_cts = tz->n_cts, n_crs = tz->n_crs, n_offers = 0;
+	const kp_aws_capacity_reservation **crs = tz->crs;
 	int compat = compatible(b, t);
-	size_t n_base = 0;
-	for (size_t i = 0; i < n_cts; i++)
-		n_base += strcmp(cts[i], "reserved") != 0;
-	size_t max_offers = b->cat->n_all_zones * n_base + n_crs;
-	offers = calloc(max_offers + 1, sizeof(*offers));
-	offer_ptrs = calloc(max_offers + 1, sizeof(*offer_ptrs));
-	if (!offers || !offer_ptrs)
-		goto nomem;
 	for (size_t z = 0; z < b->cat->n_all_zones; z++) {
 		const char *zone = b->cat->all_zones[z];
 		const kp_aws_zone_info *zi = subnet_zone(o, zone);
@@ -992,6 +960,92 @@ static int add_type(kp_instance_types *its, struct build *b, const struct kp_aws
 		offer_ptrs[n_offers] = &of->spec;
 		n_offers++;
 	}
+	*n_out = n_offers;
+}
+
+static int add_type(kp_instance_types *its, struct build *b, const struct kp_aws_type_info *t,
+		    kp_error *err)
+{
+	const kp_aws_instance_type_options *o = b->o;
+	struct reqs rq;
+	memset(&rq, 0, sizeof(rq));
+	kp_resource_list cap = KP_RESOURCE_LIST_INIT, kr = KP_RESOURCE_LIST_INIT,
+			 sr = KP_RESOURCE_LIST_INIT, et = KP_RESOURCE_LIST_INIT;
+	struct offer *offers = NULL;
+	const kp_offering_spec **offer_ptrs = NULL;
+	size_t n_offers = 0;
+	int rc = KP_OK;
+
+	/* Capacity types: on-demand and spot as EC2 lists them, then reserved. */
+	const kp_aws_capacity_reservation **crs = NULL;
+	size_t n_crs = 0;
+	if (o->n_capacity_reservations &&
+	    !(crs = calloc(o->n_capacity_reservations, sizeof(*crs))))
+		goto nomem;
+	for (size_t i = 0; i < o->n_capacity_reservations; i++) {
+		const kp_aws_capacity_reservation *cr = o->capacity_reservations[i];
+		if (cr && cr->instance_type && strcmp(cr->instance_type, t->name) == 0)
+			crs[n_crs++] = cr;
+	}
+	const char *cts[3];
+	size_t n_cts = 0;
+	for (size_t i = 0; i < t->n_usage_classes; i++) {
+		const char *u = t->usage_classes[i];
+		if ((strcmp(u, "on-demand") == 0 || strcmp(u, "spot") == 0) &&
+		    !has_str(cts, n_cts, u))
+			cts[n_cts++] = u;
+	}
+	if (n_crs)
+		cts[n_cts++] = "reserved";
+
+	/* Zones */
+	const char **zones = calloc(t->n_zones + 1, sizeof(char *));
+	const char **zone_ids = calloc(t->n_zones + 1, sizeof(char *));
+	size_t n_zones = 0, n_zone_ids = 0;
+	if (!zones || !zone_ids) {
+		free(zones);
+		free(zone_ids);
+		goto nomem;
+	}
+	own(&rq, zones);
+	own(&rq, zone_ids);
+	for (size_t i = 0; i < t->n_zones; i++) {
+		if (!available_zone(b, t, t->zones[i]))
+			continue;
+		zones[n_zones++] = t->zones[i];
+		const kp_aws_zone_info *zi = subnet_zone(o, t->zones[i]);
+		if (zi && zi->zone_id)
+			zone_ids[n_zone_ids++] = zi->zone_id;
+	}
+
+	struct type_zones tz = { cts, n_cts, crs, n_crs, zones, n_zones, zone_ids, n_zone_ids };
+	reqs_well_known(&rq, b, t, &tz);
+	reqs_name(&rq, t);
+	reqs_devices(&rq, t);
+	reqs_reservations(&rq, t, &tz);
+	if (rq.oom)
+		goto nomem;
+
+	/* Capacity and overhead */
+	kp_quantity storage, mem;
+	if ((rc = ephemeral_storage(&storage, b, t, err)))
+		goto out;
+	int64_t n_pods = pods(b, t);
+	int64_t memory_pods = b->fam->uses_eni_limited_memory_overhead ? eni_limited_pods(b, t, 0)
+								       : n_pods;
+	int windows_os = b->fam->kind == FAM_WINDOWS && strcmp(t->arch, "amd64") == 0;
+	if ((rc = memory(&mem, b, t)) || (rc = capacity(&cap, b, t, &storage, n_pods, windows_os)) ||
+	    (rc = kube_reserved(&kr, b, t->vcpus, memory_pods, err)) ||
+	    (rc = user_values(&sr, &b->kubelet.system_reserved, "systemReserved", err)) ||
+	    (rc = eviction_threshold(&et, b, &mem, &storage, err)))
+		goto out;
+
+	size_t max_offers = b->cat->n_all_zones * 2 + n_crs;
+	offers = calloc(max_offers + 1, sizeof(*offers));
+	offer_ptrs = calloc(max_offers + 1, sizeof(*offer_ptrs));
+	if (!offers || !offer_ptrs)
+		goto nomem;
+	type_offerings(offers, offer_ptrs, &n_offers, b, t, &tz);
 
 	kp_instance_type_spec spec = KP_INSTANCE_TYPE_SPEC_INIT;
 	spec.name = t->name;

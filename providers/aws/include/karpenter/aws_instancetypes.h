@@ -12,7 +12,8 @@
  * KARPENTER_AWS_EXPERIMENTAL, outside SemVer.
  *
  * Flow: kp_aws_catalog_new, then kp_aws_catalog_load_* for each document
- * (the caller reads the files; the library takes text), then
+ * (the caller reads the files; the library takes text and its length, as
+ * every kp_aws_catalog_load_* does), then
  * kp_aws_instance_types_build with the options of one EC2NodeClass
  * (kp_aws_instance_type_options_from_ec2nodeclass fills them) to get the
  * core's kp_instance_types, which the scheduler uses as it uses KWOK's.
@@ -73,7 +74,8 @@ void kp_aws_catalog_free(kp_aws_catalog *cat);
  * include x86_64 or arm64 are kept. A type given twice keeps its last
  * description.
  * @param[in,out] cat the catalogue
- * @param[in] json the document
+ * @param[in] json the document (need not end with a NUL)
+ * @param[in] len its length in bytes
  * @param[in] source its name for messages (e.g. the file name), or NULL
  * @param[out] err detail; the field names the member, e.g.
  *             "InstanceTypes[3].VCpuInfo.DefaultVCpus"
@@ -81,8 +83,8 @@ void kp_aws_catalog_free(kp_aws_catalog *cat);
  *         catalogue is unchanged
  * @since 0.2
  */
-int kp_aws_catalog_load_instance_types(kp_aws_catalog *cat, const char *json, const char *source,
-				       kp_error *err);
+int kp_aws_catalog_load_instance_types(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /**
  * @brief Set the zones of each instance type from a
@@ -94,8 +96,8 @@ int kp_aws_catalog_load_instance_types(kp_aws_catalog *cat, const char *json, co
  * @return KP_OK, KP_EINVAL, KP_EPARSE, KP_ENOMEM
  * @since 0.2
  */
-int kp_aws_catalog_load_offerings(kp_aws_catalog *cat, const char *json, const char *source,
-				  kp_error *err);
+int kp_aws_catalog_load_offerings(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /**
  * @brief Load upstream's VPC limits (instance type -> {IPv4PerInterface,
@@ -105,8 +107,8 @@ int kp_aws_catalog_load_offerings(kp_aws_catalog *cat, const char *json, const c
  * @return KP_OK, KP_EINVAL, KP_EPARSE, KP_ENOMEM
  * @since 0.2
  */
-int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *json, const char *source,
-				   kp_error *err);
+int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /**
  * @brief Load upstream's network bandwidth table (instance type -> megabits
@@ -114,8 +116,8 @@ int kp_aws_catalog_load_vpc_limits(kp_aws_catalog *cat, const char *json, const 
  * @return KP_OK, KP_EINVAL, KP_EPARSE, KP_ENOMEM
  * @since 0.2
  */
-int kp_aws_catalog_load_bandwidth(kp_aws_catalog *cat, const char *json, const char *source,
-				  kp_error *err);
+int kp_aws_catalog_load_bandwidth(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /**
  * @brief Load on-demand price tables (region -> instance type -> price per
@@ -126,8 +128,8 @@ int kp_aws_catalog_load_bandwidth(kp_aws_catalog *cat, const char *json, const c
  * @return KP_OK, KP_EINVAL, KP_EPARSE, KP_ENOMEM
  * @since 0.2
  */
-int kp_aws_catalog_load_on_demand_prices(kp_aws_catalog *cat, const char *json,
-					 const char *source, kp_error *err);
+int kp_aws_catalog_load_on_demand_prices(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /**
  * @brief Load a DescribeSpotPriceHistory response ({"SpotPriceHistory":
@@ -144,8 +146,8 @@ int kp_aws_catalog_load_on_demand_prices(kp_aws_catalog *cat, const char *json,
  * @return KP_OK, KP_EINVAL, KP_EPARSE, KP_ENOMEM
  * @since 0.2
  */
-int kp_aws_catalog_load_spot_prices(kp_aws_catalog *cat, const char *json, const char *source,
-				    kp_error *err);
+int kp_aws_catalog_load_spot_prices(kp_aws_catalog *cat, const char *json, size_t len,
+				       const char *source, kp_error *err);
 
 /** @brief Number of instance types in the catalogue (0 for NULL). @since 0.2 */
 size_t kp_aws_catalog_count(const kp_aws_catalog *cat);
