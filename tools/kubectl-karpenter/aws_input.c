@@ -40,25 +40,27 @@ const char cli_aws_usage[] =
 	"  --vm-memory-overhead-percent F\n"
 	"                            aws: upstream's VM_MEMORY_OVERHEAD_PERCENT (default 0.075)\n";
 
-int cli_aws_option(cli_aws_options *o, const char *name, const char *val, const char *prog,
-		   FILE *err)
+int cli_aws_take(cli_aws_options *o, int id, const char *val, const char *prog, FILE *err)
 {
 	char *end = NULL;
-	if (!strcmp(name, "--provider")) {
+	switch (id) {
+	case CLI_AWS_OPT_PROVIDER:
 		if (strcmp(val, "aws") && strcmp(val, "kwok")) {
 			fprintf(err, "%s: invalid value \"%s\" for --provider (kwok or aws)\n", prog, val);
 			return -1;
 		}
 		o->enabled = !strcmp(val, "aws");
 		return 1;
-	}
-	if (!strcmp(name, "--region")) {
+	case CLI_AWS_OPT_REGION:
 		o->region = val;
-	} else if (!strcmp(name, "--offerings")) {
+		break;
+	case CLI_AWS_OPT_OFFERINGS:
 		o->offerings_file = val;
-	} else if (!strcmp(name, "--spot-prices")) {
+		break;
+	case CLI_AWS_OPT_SPOT_PRICES:
 		o->spot_file = val;
-	} else if (!strcmp(name, "--reserved-enis")) {
+		break;
+	case CLI_AWS_OPT_RESERVED_ENIS:
 		errno = 0;
 		o->reserved_enis = strtol(val, &end, 10);
 		if (errno || !*val || *end || o->reserved_enis < 0 || o->reserved_enis > 1000000000) {
@@ -66,7 +68,8 @@ int cli_aws_option(cli_aws_options *o, const char *name, const char *val, const 
 				prog, val);
 			return -1;
 		}
-	} else if (!strcmp(name, "--vm-memory-overhead-percent")) {
+		break;
+	case CLI_AWS_OPT_VM_OVERHEAD:
 		errno = 0;
 		o->vm_overhead = strtod(val, &end);
 		if (errno || !*val || *end || !(o->vm_overhead >= 0 && o->vm_overhead < 1)) {
@@ -74,7 +77,8 @@ int cli_aws_option(cli_aws_options *o, const char *name, const char *val, const 
 				"fraction from 0 to below 1, e.g. 0.075)\n", prog, val);
 			return -1;
 		}
-	} else {
+		break;
+	default:
 		return 0;
 	}
 	o->aws_only_given = 1;

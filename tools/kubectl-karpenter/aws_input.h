@@ -29,15 +29,29 @@ typedef struct cli_aws_options {
 /* The usage lines of the options, for --help. */
 extern const char cli_aws_usage[];
 
+/* The options' ids, and their rows for a command's cli_option table (not
+ * --instance-types, whose meaning depends on the provider). */
+enum {
+	CLI_AWS_OPT_PROVIDER = 1000,
+	CLI_AWS_OPT_REGION,
+	CLI_AWS_OPT_OFFERINGS,
+	CLI_AWS_OPT_SPOT_PRICES,
+	CLI_AWS_OPT_RESERVED_ENIS,
+	CLI_AWS_OPT_VM_OVERHEAD
+};
+#define CLI_AWS_OPTION_ROWS \
+	{ "--provider", NULL, CLI_AWS_OPT_PROVIDER }, { "--region", NULL, CLI_AWS_OPT_REGION }, \
+	{ "--offerings", NULL, CLI_AWS_OPT_OFFERINGS }, \
+	{ "--spot-prices", NULL, CLI_AWS_OPT_SPOT_PRICES }, \
+	{ "--reserved-enis", NULL, CLI_AWS_OPT_RESERVED_ENIS }, \
+	{ "--vm-memory-overhead-percent", NULL, CLI_AWS_OPT_VM_OVERHEAD }
+
 /*
- * Take one option: --provider, --region, --offerings, --spot-prices,
- * --reserved-enis, --vm-memory-overhead-percent (not --instance-types,
- * whose meaning depends on the provider). 1 if @p name is one of them and
- * its value is valid, 0 if it is not one, -1 after printing why the value is
- * invalid (a usage error).
+ * Take the value of option @p id (a CLI_AWS_OPT_*): 1 when taken, 0 when
+ * @p id is not one of them, -1 after printing why the value is invalid (a
+ * usage error).
  */
-int cli_aws_option(cli_aws_options *o, const char *name, const char *val, const char *prog,
-		   FILE *err);
+int cli_aws_take(cli_aws_options *o, int id, const char *val, const char *prog, FILE *err);
 
 /* After parsing: a usage error (printed, CLI_USAGE) for AWS options without
  * --provider aws, or --provider aws in a build without libkarpenter-aws. */

@@ -58,30 +58,14 @@ static void usage(FILE *out)
 	      out);
 }
 
-enum {
-	OPT_FILE = 1,
-	OPT_PROVIDER,
-	OPT_NODEPOOL,
-	OPT_REGION,
-	OPT_INSTANCE_TYPES,
-	OPT_OFFERINGS,
-	OPT_SPOT,
-	OPT_RESERVED_ENIS,
-	OPT_VM_OVERHEAD,
-	OPT_OUTPUT,
-};
+enum { OPT_FILE = 1, OPT_NODEPOOL, OPT_INSTANCE_TYPES, OPT_OUTPUT };
 
 static const cli_option options[] = {
 	{ "--filename", "-f", OPT_FILE },
-	{ "--provider", NULL, OPT_PROVIDER },
 	{ "--nodepool", NULL, OPT_NODEPOOL },
-	{ "--region", NULL, OPT_REGION },
 	{ "--instance-types", NULL, OPT_INSTANCE_TYPES },
-	{ "--offerings", NULL, OPT_OFFERINGS },
-	{ "--spot-prices", NULL, OPT_SPOT },
-	{ "--reserved-enis", NULL, OPT_RESERVED_ENIS },
-	{ "--vm-memory-overhead-percent", NULL, OPT_VM_OVERHEAD },
 	{ "--output", "-o", OPT_OUTPUT },
+	CLI_AWS_OPTION_ROWS,
 };
 
 typedef struct state {
@@ -500,7 +484,6 @@ static int parse_args(state *s, int argc, char **argv, FILE *err)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *val = NULL;
-		const char *name = argv[i];
 		int id = cli_next_option(argc, argv, &i, options,
 					 sizeof(options) / sizeof(options[0]), &val, PROG, err);
 		switch (id) {
@@ -524,17 +507,11 @@ static int parse_args(state *s, int argc, char **argv, FILE *err)
 			if (s->format < 0)
 				return CLI_USAGE;
 			break;
-		default: {
-			/* --provider and the AWS options, by their long name */
-			const char *const *o = NULL;
-			for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++)
-				if (options[k].id == id)
-					o = &options[k].name;
-			if (cli_aws_option(&s->aws, *o, val, PROG, err) != 1)
+		default:
+			/* --provider and the AWS options */
+			if (cli_aws_take(&s->aws, id, val, PROG, err) != 1)
 				return CLI_USAGE;
-			(void)name;
 			break;
-		}
 		}
 	}
 	return cli_aws_check(&s->aws, PROG, err);
