@@ -11,6 +11,7 @@
 #define KP_EXPERIMENTAL_API 1
 #include <karpenter/karpenter.h>
 #ifdef KP_HAVE_AWS
+#include <karpenter/aws_ec2nodeclass.h>
 #include <karpenter/aws_instancetypes.h>
 #endif
 
@@ -222,6 +223,12 @@ int cli_aws_instance_types(kp_instance_types **out, const kp_aws_catalog *cat,
 	return CLI_OK;
 }
 
+const char *cli_aws_nodeclass_name(const void *ec2nodeclass)
+{
+	const kp_aws_ec2nodeclass *nc = ec2nodeclass;
+	return nc && nc->metadata && nc->metadata->name ? nc->metadata->name : "";
+}
+
 int cli_aws_wellknown(kp_wellknown *wk)
 {
 	return kp_aws_wellknown_add(wk, NULL) == KP_OK ? 0 : -1;
@@ -252,6 +259,12 @@ int cli_aws_instance_types(kp_instance_types **out, const struct kp_aws_catalog 
 	(void)name;
 	fprintf(err, "%s: this build has no AWS provider (libkarpenter-aws)\n", prog);
 	return CLI_USAGE;
+}
+
+const char *cli_aws_nodeclass_name(const void *ec2nodeclass)
+{
+	(void)ec2nodeclass;
+	return "";
 }
 
 int cli_aws_wellknown(kp_wellknown *wk)

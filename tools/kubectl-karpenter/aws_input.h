@@ -70,6 +70,9 @@ int cli_aws_instance_types(kp_instance_types **out, const struct kp_aws_catalog 
 			   const cli_aws_options *o, const void *ec2nodeclass, const char *name,
 			   const char *prog, FILE *err);
 
+/* The metadata.name of a decoded EC2NodeClass ("" without one). */
+const char *cli_aws_nodeclass_name(const void *ec2nodeclass);
+
 /* Add AWS's well-known labels to @p wk; 0 or -1 when out of memory. */
 int cli_aws_wellknown(kp_wellknown *wk);
 
