@@ -633,6 +633,45 @@ static const struct {
 	{ "m5.large", "karpenter.sh/reservation-id", "karpenter.sh/reservation-id DoesNotExist" },
 };
 
+/* upstream "should support individual instance type labels": g4dn.8xlarge */
+static const struct {
+	const char *key, *value;
+} g4dn_labels[] = {
+	{ "karpenter.k8s.aws/instance-tenancy", "default" },
+	{ "karpenter.k8s.aws/instance-hypervisor", "nitro" },
+	{ "karpenter.k8s.aws/instance-encryption-in-transit-supported", "true" },
+	{ "karpenter.k8s.aws/instance-category", "g" },
+	{ "karpenter.k8s.aws/instance-capability-flex", "false" },
+	{ "karpenter.k8s.aws/instance-generation", "4" },
+	{ "karpenter.k8s.aws/instance-family", "g4dn" },
+	{ "karpenter.k8s.aws/instance-size", "8xlarge" },
+	{ "karpenter.k8s.aws/instance-cpu", "32" },
+	{ "karpenter.k8s.aws/instance-cpu-manufacturer", "intel" },
+	{ "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", "2500" },
+	{ "karpenter.k8s.aws/instance-memory", "131072" },
+	{ "karpenter.k8s.aws/instance-ebs-bandwidth", "9500" },
+	{ "karpenter.k8s.aws/instance-network-bandwidth", "50000" },
+	{ "karpenter.k8s.aws/instance-gpu-name", "t4" },
+	{ "karpenter.k8s.aws/instance-gpu-manufacturer", "nvidia" },
+	{ "karpenter.k8s.aws/instance-gpu-count", "1" },
+	{ "karpenter.k8s.aws/instance-gpu-memory", "16384" },
+	{ "karpenter.k8s.aws/instance-local-nvme", "900" },
+	{ "kubernetes.io/os", "linux" },
+	{ "kubernetes.io/arch", "amd64" },
+	{ "topology.kubernetes.io/zone", "test-zone-1a" },
+	{ "karpenter.sh/capacity-type", "on-demand" },
+};
+
+START_TEST(g4dn_upstream_labels)
+{
+	build(NULL);
+	kp_requirement *r = kp_requirements_get(type("g4dn.8xlarge")->requirements, g4dn_labels[_i].key);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(kp_requirement_has(r, g4dn_labels[_i].value), "%s: %s", g4dn_labels[_i].key,
+		      req("g4dn.8xlarge", g4dn_labels[_i].key));
+}
+END_TEST
+
 START_TEST(labels)
 {
 	build(NULL);
@@ -1218,6 +1257,8 @@ static Suite *instancetypes_suite(void)
 	tcase_add_loop_test(tc, extended_resources, 0, (int)(sizeof(extended) / sizeof(extended[0])));
 	tcase_add_test(tc, windows);
 	tcase_add_loop_test(tc, labels, 0, (int)(sizeof(label_cases) / sizeof(label_cases[0])));
+	tcase_add_loop_test(tc, g4dn_upstream_labels, 0,
+			    (int)(sizeof(g4dn_labels) / sizeof(g4dn_labels[0])));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("offerings");
