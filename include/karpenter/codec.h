@@ -71,15 +71,12 @@
 
 #include <karpenter/common.h>
 #include <karpenter/objects.h>
+#include <karpenter/emitter.h>
 
 KP_BEGIN_DECLS
 
-/** Input and output formats. @since 0.1 */
-enum kp_format {
-	KP_FORMAT_AUTO = 0, /**< decode: JSON if the first non-blank byte is '{', else YAML */
-	KP_FORMAT_JSON = 1, /**< JSON */
-	KP_FORMAT_YAML = 2  /**< YAML */
-};
+/* enum kp_format (KP_FORMAT_JSON, KP_FORMAT_YAML) is in common.h: the
+ * emitter (emitter.h) writes the same formats. */
 
 /** Flags of kp_decode_options. @since 0.1 */
 enum kp_decode_flags {
@@ -357,6 +354,20 @@ enum kp_encode_flags {
  */
 int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *object, uint32_t format,
 	      uint32_t flags, kp_error *err);
+
+/**
+ * @brief A Kubernetes object as a value, written from its struct exactly as
+ *        kp_registry_encode encodes it, without an intermediate text.
+ * @param[in,out] em the emitter
+ * @param[in] registry the registry of @p kind, or NULL for the core kinds
+ * @param[in] kind a kp_kind, or a kind of @p registry
+ * @param[in] object the object (a kp_nodeclaim * for KP_KIND_NODECLAIM, ...)
+ * @return KP_OK; KP_EINVAL (NULL object, unknown kind, an object
+ *         kp_encode refuses: nothing is written then); the sticky error
+ * @since 0.1
+ */
+int kp_encode_emit(kp_emitter *em, const struct kp_registry *registry, uint32_t kind,
+		   const void *object);
 
 /**
  * @brief Release text returned by kp_encode.

@@ -199,6 +199,13 @@ typedef void (*kp_log_fn)(void *ctx, int level, const char *component, const cha
  */
 void kp_set_log_handler(int max_level, kp_log_fn fn, void *ctx);
 
+/** Input and output formats. @since 0.1 */
+enum kp_format {
+	KP_FORMAT_AUTO = 0, /**< decode: JSON if the first non-blank byte is '{', else YAML */
+	KP_FORMAT_JSON = 1, /**< JSON */
+	KP_FORMAT_YAML = 2  /**< YAML */
+};
+
 KP_END_DECLS
 
 #endif /* KARPENTER_COMMON_H */

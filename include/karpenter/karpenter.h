@@ -22,6 +22,7 @@
 #include <karpenter/nodeclaim.h>
 #include <karpenter/nodepool.h>
 #include <karpenter/codec.h>
+#include <karpenter/emitter.h>
 #include <karpenter/convert.h>
 #include <karpenter/validation.h>
 #include <karpenter/cloudprovider.h>

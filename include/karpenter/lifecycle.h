@@ -503,9 +503,13 @@ int kp_lifecycle_node_health(kp_lifecycle_result *result, const kp_lifecycle_inp
 /**
  * @brief nodepool.readiness and nodepool.validation with the root
  *        condition: NodeClassReady from in->nodeclasses (False
- *        NodeClassNotFound "NodeClass not found on cluster", False
- *        NodeClassNotReady with the class's message, or True; untouched
- *        when in->nodeclasses is NULL), ValidationSucceeded from
+ *        NodeClassNotFound "NodeClass not found on cluster"; False
+ *        NodeClassTerminating "NodeClass is Terminating" when the class
+ *        is being deleted; False NodeClassReadinessUnknown "Node Class
+ *        Readiness Unknown" when it has no conditions; True when Ready;
+ *        else False with the class's Ready reason and message, reason
+ *        NodeClassNotReady when it gives none; untouched when
+ *        in->nodeclasses is NULL), ValidationSucceeded from
  *        kp_validate (False NodePoolValidationFailed "field: message" of
  *        the first problem, or True), then Ready over both (operatorpkg's
  *        rule).
@@ -524,11 +528,10 @@ int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecy
  *        ("AwaitingReconciliation") when the NodePool has none or it does
  *        not observe metadata.generation, for a NodePool whose node class
  *        is in in->nodeclasses (nothing when in->nodeclasses is NULL or
- *        the class is absent, as upstream ignores such NodePools).
- *        Upstream also resets it when the node class's generation differs
- *        from status.nodeClassObservedGeneration; kp_nodeclass_status has
- *        no generation, so that reset is not made (the member is left as
- *        it is).
+ *        the class is absent, as upstream ignores such NodePools), and
+ *        when the node class's generation (kp_nodeclass_status::generation,
+ *        when not 0) differs from status.nodeClassObservedGeneration; the
+ *        update then records that generation there.
  * @param[in,out] result appended to
  * @param[in] in the snapshot and the time
  * @param[in] nodepool the NodePool

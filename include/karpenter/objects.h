@@ -108,6 +108,23 @@ const char *kp_kind_name(uint32_t kind);
 const char *kp_kind_api_version(uint32_t kind);
 
 /**
+ * @brief Whether objects of a kind live in a namespace (Pod, DaemonSet,
+ *        PodDisruptionBudget, PersistentVolumeClaim) or are cluster-scoped
+ *        (Karpenter's kinds, Node, PersistentVolume, StorageClass, CSINode,
+ *        Namespace, VolumeAttachment, and every kind a provider registers:
+ *        node classes are cluster-scoped).
+ * An object is identified by kind, namespace and name: a namespaced object
+ * written without a namespace is in "default" (as kubectl and the API
+ * server place it), and a namespace written on a cluster-scoped one is not
+ * part of its identity. The builder and kubectl-karpenter apply this rule.
+ * @param[in] kind a kp_kind value or a registered kind's id
+ * @return 1 for a namespaced kind, 0 otherwise
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+int kp_kind_namespaced(uint32_t kind);
+
+/**
  * @brief The kp_kind of an apiVersion/kind pair, as decoding classifies it.
  * @param[in] api_version e.g. "karpenter.sh/v1" (NULL reads as "")
  * @param[in] kind e.g. "NodePool" (NULL reads as "")

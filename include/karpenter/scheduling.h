@@ -83,10 +83,20 @@ typedef struct kp_nodeclass_status {
 	const char *kind;     /**< e.g. "KWOKNodeClass" */
 	const char *name;     /**< metadata.name */
 	const char *message;  /**< the Ready condition's message, or NULL */
+	/* below: @since 0.1, added while 0.1 was being written (callers without
+	 * them are served: the lifecycle then reads a node class that is not
+	 * ready with reason NodeClassNotReady, and never resets registration
+	 * health for a node class generation). What the lifecycle's
+	 * nodepool.readiness and nodepool.registrationhealth read; the
+	 * snapshot reads only ready. */
+	const char *reason;     /**< the Ready condition's reason, or NULL */
+	int64_t generation;     /**< metadata.generation; 0 = not known */
+	uint32_t terminating;   /**< 1 if metadata.deletionTimestamp is set */
+	uint32_t no_conditions; /**< 1 if status.conditions is absent or empty */
 } kp_nodeclass_status;
 
 /** Static initializer for kp_nodeclass_status. @since 0.1 */
-#define KP_NODECLASS_STATUS_INIT { sizeof(kp_nodeclass_status), 0, NULL, NULL, NULL, NULL }
+#define KP_NODECLASS_STATUS_INIT { sizeof(kp_nodeclass_status), 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
 
 /**
  * @brief Initialize @p status as KP_NODECLASS_STATUS_INIT does (for FFI).

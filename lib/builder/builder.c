@@ -21,6 +21,7 @@
 
 #include "kp_internal.h"
 #include "schema/registry.h"
+#include "state/state.h"
 
 /* ------------------------------------------------------------------ */
 /* Constructors                                                        */
@@ -202,10 +203,14 @@ static const char *name_of(const held *h)
 	return m && m->name ? m->name : "";
 }
 
+/* The namespace in the object's identity (kp_kind_namespaced): "default"
+ * for a namespaced object written without one, "" for a cluster-scoped
+ * kind, whatever it carries. */
 static const char *namespace_of(const held *h)
 {
-	const kp_object_meta *m = meta_of(h->kind, h->object);
-	return m && m->namespace_ ? m->namespace_ : "";
+	if (!kp_kind_namespaced(h->kind))
+		return "";
+	return kp__object_namespace(meta_of(h->kind, h->object));
 }
 
 /* The core kinds the snapshot reads (not VolumeAttachment: only Node

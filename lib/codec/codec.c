@@ -567,6 +567,28 @@ KP_EXPORT int kp_registry_encode(char **out, size_t *out_len, const kp_registry 
 	return KP_OK;
 }
 
+KP_EXPORT int kp_encode_emit(kp_emitter *em, const kp_registry *registry, uint32_t kind,
+			     const void *object)
+{
+	if (!em)
+		return KP_EINVAL;
+	int rc = kp_emitter_status(em);
+	if (rc)
+		return rc;
+	const kp__kind_info *info = object ? kp__registry_kind_info(registry, kind) : NULL;
+	if (!info)
+		return KP_EINVAL; /* nothing written: the emitter goes on */
+	/* The kind's encoding as a tree, then its events: the same members
+	 * and text rules as kp_registry_encode's JSON, with no text between. */
+	kp__node *tree = NULL;
+	rc = kp__schema_encode(info->type, object, info, &tree, NULL);
+	if (rc)
+		return rc;
+	rc = kp__emit_node(em, tree);
+	kp__node_free(tree);
+	return rc;
+}
+
 KP_EXPORT void kp_encoded_free(char *text)
 {
 	kp__free(text);

@@ -69,6 +69,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_disruption_options KP__SIZE_THROUGH(kp_disruption_options, cloudprovider)
 #define KP__FIRST_SIZE_kp_drift KP__SIZE_THROUGH(kp_drift, message)
 #define KP__FIRST_SIZE_kp_drift_options KP__SIZE_THROUGH(kp_drift_options, hash)
+#define KP__FIRST_SIZE_kp_emitter_options KP__SIZE_THROUGH(kp_emitter_options, reserved)
 #define KP__FIRST_SIZE_kp_ephemeral_volume_source KP__SIZE_THROUGH(kp_ephemeral_volume_source, volume_claim_template)
 #define KP__FIRST_SIZE_kp_field_error KP__SIZE_THROUGH(kp_field_error, rule)
 #define KP__FIRST_SIZE_kp_hash_options KP__SIZE_THROUGH(kp_hash_options, ctx)
@@ -166,6 +167,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_disruption_options) \
 	X(kp_drift) \
 	X(kp_drift_options) \
+	X(kp_emitter_options) \
 	X(kp_ephemeral_volume_source) \
 	X(kp_field_error) \
 	X(kp_hash_options) \

@@ -264,6 +264,12 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 		set_annotation(c, o, KP__CV_NODECLASS_ANNOTATION, ref_json);
 	kp__free(ref_json);
 	if (ref && ref->type == KP__N_OBJECT) {
+		/* v1beta1's reference has no group: one here is a member the API
+		 * server prunes, and keeping it would leave v1's group where it
+		 * stood rather than in Go's order (a second round trip moves it) */
+		if (kp__cv_del(ref, "group"))
+			kp__cv_report(c, "dropped: %s/%s: %s.nodeClassRef.group (not a v1beta1 field)",
+				      what, name, path);
 		const char *dgroup, *dkind;
 		default_node_class(c, &dgroup, &dkind);
 		const char *av = kp__cv_str(ref, "apiVersion");
@@ -287,7 +293,7 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 		} else {
 			kp__cv_del(ref, "apiVersion");
 			if (dgroup)
-				kp__cv_set_str(c, ref, "group", dgroup);
+				add_ref_member(c, ref, "group", dgroup);
 		}
 		/* v1's reference has no omitempty: an absent member is "" */
 		static const char *const members[] = { "kind", "name", "group" };

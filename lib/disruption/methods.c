@@ -670,6 +670,31 @@ static int set_verdict(verdict *v, uint32_t code, char *msg)
 	return msg ? KP_OK : KP_ENOMEM;
 }
 
+/*
+ * upstream RemoveInstanceTypeOptionsByPriceAndMinValues: the options whose
+ * worst launch price is below max_price, which must still satisfy the
+ * replacement's minValues (the price filter can leave fewer distinct values
+ * than a requirement asks for); then at least one must be left. *ok 1 to
+ * go on, else 0 with *v saying why.
+ */
+static int filter_price_min_values(repl *r, double max_price, verdict *v, int *ok, kp_error *err)
+{
+	*ok = 0;
+	filter_price(r, max_price);
+	kp_error e = KP_ERROR_INIT;
+	int rc = kp_instance_types_satisfies_min_values(NULL, r->its, r->n_its, r->reqs, &e);
+	if (rc == KP_EINCOMPATIBLE)
+		return set_verdict(v, KP_BLOCK_NO_CHEAPER_REPLACEMENT,
+				   kp__strdup_printf("Filtering by price: %s", e.message));
+	if (rc)
+		return kp__error(err, rc, e.field, "%s", e.message);
+	if (!r->n_its)
+		return set_verdict(v, KP_BLOCK_NO_CHEAPER_REPLACEMENT,
+				   kp__strdup("Can't replace with a cheaper node"));
+	*ok = 1;
+	return KP_OK;
+}
+
 /* Spot-to-spot (upstream computeSpotToSpotConsolidation). 1 = command. */
 static int spot_to_spot(kp__dstate *st, repl *r, size_t n, double price, verdict *v, int *ok,
 			kp_error *err)
@@ -682,25 +707,38 @@ static int spot_to_spot(kp__dstate *st, repl *r, size_t n, double price, verdict
 	if (rc)
 		return rc;
 	r->n_its = kp_instance_types_filter_compatible(r->its, r->n_its, r->reqs, r->wk);
-	filter_price(r, price);
-	if (!r->n_its)
-		return set_verdict(v, KP_BLOCK_NO_CHEAPER_REPLACEMENT,
-				   kp__strdup("Can't replace with a cheaper node"));
-	if (n == 1 && r->n_its < MIN_SPOT_TO_SPOT_OPTIONS) {
+	if ((rc = filter_price_min_values(r, price, v, ok, err)) || !*ok)
+		return rc;
+	*ok = 0;
+	if (n > 1) { /* no flexibility to keep for several candidates */
+		*ok = 1;
+		return KP_OK;
+	}
+	if (r->n_its < MIN_SPOT_TO_SPOT_OPTIONS) {
 		char m[200];
 		snprintf(m, sizeof(m),
 			 "SpotToSpotConsolidation requires %d cheaper instance type options than the current candidate to consolidate, got %zu",
 			 MIN_SPOT_TO_SPOT_OPTIONS, r->n_its);
 		return set_verdict(v, KP_BLOCK_SPOT_TO_SPOT, kp__strdup(m));
 	}
-	if (n == 1 && r->n_its > MIN_SPOT_TO_SPOT_OPTIONS)
-		r->n_its = MIN_SPOT_TO_SPOT_OPTIONS;
+	/* the cheapest max(15, the options minValues needs): a launch then
+	 * lands on one of them and is not consolidated again at once */
+	size_t keep = MIN_SPOT_TO_SPOT_OPTIONS, need = 0;
+	kp_error e = KP_ERROR_INIT;
+	rc = kp_instance_types_satisfies_min_values(&need, r->its, r->n_its, r->reqs, &e);
+	if (rc && rc != KP_EINCOMPATIBLE)
+		return kp__error(err, rc, e.field, "%s", e.message);
+	if (need > keep)
+		keep = need;
+	if (r->n_its > keep)
+		r->n_its = keep;
 	*ok = 1;
 	return KP_OK;
 }
 
 /* upstream filterOutSameInstanceType (multi-node replacements) */
-static int filter_same_type(kp__dstate *st, repl *r, kp__dnode *const *c, size_t n, kp_error *err)
+static int filter_same_type(kp__dstate *st, repl *r, kp__dnode *const *c, size_t n, verdict *v,
+			    int *ok, kp_error *err)
 {
 	/* the cheapest offering of each candidate whose instance type is
 	 * still an option, computed once per candidate */
@@ -721,8 +759,7 @@ static int filter_same_type(kp__dstate *st, repl *r, kp__dnode *const *c, size_t
 		if (o && o->price < max_price)
 			max_price = o->price;
 	}
-	filter_price(r, max_price);
-	return KP_OK;
+	return filter_price_min_values(r, max_price, v, ok, err);
 }
 
 /* One consolidation attempt: *out is a command or NULL with *v set. */
@@ -768,12 +805,10 @@ static int consolidate(kp__dstate *st, uint32_t pass, uint32_t method, kp__dnode
 				goto done;
 			spot = 1;
 		} else {
-			filter_price(&r, price);
-			if (!r.n_its) {
-				rc = set_verdict(v, KP_BLOCK_NO_CHEAPER_REPLACEMENT,
-						 kp__strdup("Can't replace with a cheaper node"));
+			int ok = 0;
+			rc = filter_price_min_values(&r, price, v, &ok, err);
+			if (rc || !ok)
 				goto done;
-			}
 			if (reqs_has(r.reqs, KP_LABEL_CAPACITY_TYPE, "spot") &&
 			    reqs_has(r.reqs, KP_LABEL_CAPACITY_TYPE, "on-demand")) {
 				spot = 1;
@@ -782,13 +817,10 @@ static int consolidate(kp__dstate *st, uint32_t pass, uint32_t method, kp__dnode
 			}
 		}
 		if (n > 1) {
-			if ((rc = filter_same_type(st, &r, c, n, err)))
+			int ok = 0;
+			rc = filter_same_type(st, &r, c, n, v, &ok, err);
+			if (rc || !ok)
 				goto done;
-			if (!r.n_its) {
-				rc = set_verdict(v, KP_BLOCK_NO_CHEAPER_REPLACEMENT,
-						 kp__strdup("Can't replace with a cheaper node"));
-				goto done;
-			}
 		}
 	}
 	kp__cmd *cmd = cmd_new(pass, method, KP__R_UNDERUTILIZED);

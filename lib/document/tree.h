@@ -160,6 +160,10 @@ void kp__buf_dispose(kp__buf *b);
 int kp__json_parse(kp__node **docs, const char *data, size_t len, kp__budget *b, kp_error *err);
 /* JSON text of a tree; indent 0 = compact. */
 void kp__json_write(kp__buf *out, const kp__node *n, int indent);
+/* Write tree @p n as a value through emitter @p w (emitter.c): the one
+ * emitter every JSON writer of the library goes through. */
+struct kp_emitter;
+int kp__emit_node(struct kp_emitter *w, const kp__node *n);
 /* Write a JSON string literal (quoted, escaped). */
 void kp__json_write_string(kp__buf *out, const char *s, size_t len);
 

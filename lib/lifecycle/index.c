@@ -18,6 +18,7 @@
 #include <karpenter/wellknown.h>
 
 #include "common/map.h"
+#include "common/sized.h"
 #include "lifecycle_private.h"
 
 #define NONE UINT32_MAX
@@ -334,9 +335,12 @@ const void *kp__lc_iter_next(kp__lc_iter *it)
 	return iter_object(it, i);
 }
 
-/* The NodePool's node class among in->nodeclasses (NULL: none). */
-const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np)
+/* The NodePool's node class among in->nodeclasses, read at this library's
+ * size (a caller's older struct reads as zero-extended). */
+int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nodeclass_status *out,
+		     int *found, kp_error *err)
 {
+	*found = 0;
 	const kp_nodepool_spec *s = np->spec;
 	const kp_node_class_reference *ref = s && s->template_ && s->template_->spec
 						     ? s->template_->spec->node_class_ref
@@ -345,10 +349,13 @@ const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const 
 		const kp_nodeclass_status *c = in->nodeclasses[i];
 		if (c && c->name && ref->name && strcmp(c->name, ref->name) == 0 &&
 		    (!c->kind || !ref->kind || strcmp(c->kind, ref->kind) == 0) &&
-		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0))
-			return c;
+		    (!c->group || !ref->group || strcmp(c->group, ref->group) == 0)) {
+			int rc = KP__READ_SIZED(out, c, kp_nodeclass_status, err);
+			*found = rc == KP_OK;
+			return rc;
+		}
 	}
-	return NULL;
+	return KP_OK;
 }
 
 int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc)

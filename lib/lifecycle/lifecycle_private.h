@@ -150,8 +150,12 @@ typedef struct kp__lc_iter {
 void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
 		      const kp_lifecycle_input *in, int kind, const char *key);
 const void *kp__lc_iter_next(kp__lc_iter *it);
-/* The NodePool's node class among in->nodeclasses by its nodeClassRef (NULL: none). */
-const kp_nodeclass_status *kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np);
+/* The NodePool's node class among in->nodeclasses by its nodeClassRef:
+ * *found 1 and *out a copy at this library's size (members the caller's
+ * struct_size lacks are zero), or *found 0. KP_OK, or KP_EVERSION for a
+ * node class with a bad struct_size. */
+int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nodeclass_status *out,
+		     int *found, kp_error *err);
 /* IsManaged: no provider, or the provider manages the NodeClaim's class. */
 int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
 /* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);

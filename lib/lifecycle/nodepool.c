@@ -76,6 +76,27 @@ static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char
 	return kp__lc_action(r, &a, err);
 }
 
+/* NodeClassReady from the node class (upstream readiness controller): not
+ * found, being deleted, without conditions (its Ready condition reads
+ * Unknown), or its Ready condition's status, reason and message. */
+static int node_class_ready(np_view *v, const kp_nodeclass_status *c, int64_t now)
+{
+	if (!c)
+		return set(v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotFound",
+			   "NodeClass not found on cluster", now);
+	if (c->terminating)
+		return set(v, "NodeClassReady", KP__COND_FALSE, "NodeClassTerminating",
+			   "NodeClass is Terminating", now);
+	if (c->no_conditions)
+		return set(v, "NodeClassReady", KP__COND_FALSE, "NodeClassReadinessUnknown",
+			   "Node Class Readiness Unknown", now);
+	if (c->ready)
+		return set(v, "NodeClassReady", KP__COND_TRUE, "NodeClassReady", "", now);
+	return set(v, "NodeClassReady", KP__COND_FALSE,
+		   c->reason && *c->reason ? c->reason : "NodeClassNotReady",
+		   c->message ? c->message : "", now);
+}
+
 static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodepool *np,
 		 kp_error *err)
 {
@@ -83,18 +104,12 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 		return KP_OK;
 	np_view v;
 	np_view_init(&v, np);
-	int rc = KP_OK, ch = 0;
-	if (in->nodeclasses) {
-		const kp_nodeclass_status *c = kp__nodeclass_of(in, np);
-		if (!c)
-			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotFound",
-				 "NodeClass not found on cluster", in->now_ms);
-		else if (!c->ready)
-			ch = set(&v, "NodeClassReady", KP__COND_FALSE, "NodeClassNotReady",
-				 c->message ? c->message : "", in->now_ms);
-		else
-			ch = set(&v, "NodeClassReady", KP__COND_TRUE, "NodeClassReady", "", in->now_ms);
-	}
+	int rc = KP_OK, ch = 0, found = 0;
+	kp_nodeclass_status c;
+	if (in->nodeclasses && (rc = kp__nodeclass_of(in, np, &c, &found, err)) != KP_OK)
+		return rc;
+	if (in->nodeclasses)
+		ch = node_class_ready(&v, found ? &c : NULL, in->now_ms);
 	kp_validation *val = NULL;
 	if (ch >= 0 && (rc = kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, err)) == KP_OK) {
 		const kp_field_error *fe = kp_validation_count(val) ? kp_validation_at(val, 0) : NULL;

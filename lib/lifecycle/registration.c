@@ -237,12 +237,18 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 	int rc = kp__lc_check_input(r, in, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
-	if (rc || !in->nodeclasses || !kp__nodeclass_of(in, np) ||
-	    (in->provider && !kp_cloudprovider_manages(in->provider, np)))
+	if (rc || !in->nodeclasses || (in->provider && !kp_cloudprovider_manages(in->provider, np)))
+		return rc;
+	kp_nodeclass_status cls;
+	int found = 0;
+	if ((rc = kp__nodeclass_of(in, np, &cls, &found, err)) != KP_OK || !found)
 		return rc;
 	const kp_nodepool_status *s = np->status;
 	const kp_condition *c = s ? kp_condition_find(s->conditions, s->n_conditions, COND) : NULL;
-	if (c && c->observed_generation == np->metadata->generation)
+	/* a node class generation of 0 is not known: never compared */
+	int class_changed = cls.generation &&
+			    (s ? s->node_class_observed_generation : 0) != cls.generation;
+	if (c && c->observed_generation == np->metadata->generation && !class_changed)
 		return KP_OK;
 	/* The round's tracker of this NodePool (kp_lifecycle_reconcile), reset:
 	 * a NodeClaim of the same round then reports into the new
@@ -259,6 +265,11 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 		t->n = 0; /* the new generation's buffer starts empty */
 		ch = set(h, t, KP__COND_UNKNOWN, "AwaitingReconciliation",
 			 "object is awaiting reconciliation", in->now_ms);
+		if (ch >= 0 && cls.generation &&
+		    t->status.node_class_observed_generation != cls.generation) {
+			t->status.node_class_observed_generation = cls.generation;
+			ch = 1;
+		}
 	}
 	if (ch < 0) {
 		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
@@ -269,8 +280,9 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 		a.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_REGISTRATION_HEALTH;
 		a.name = np->metadata->name;
 		a.reason = KP_LIFECYCLE_REASON_REGISTRATION_HEALTH;
-		a.message = c ? "NodeRegistrationHealthy=Unknown: the NodePool changed"
-			      : "NodeRegistrationHealthy=Unknown: not yet tracked";
+		a.message = !c		? "NodeRegistrationHealthy=Unknown: not yet tracked"
+			    : class_changed ? "NodeRegistrationHealthy=Unknown: the node class changed"
+					    : "NodeRegistrationHealthy=Unknown: the NodePool changed";
 		a.object = &t->np;
 		rc = kp__lc_action(r, &a, err); /* copies the object */
 	}

@@ -168,15 +168,24 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 /* ------------------------------------------------------------------ */
 /* nodepool.counter                                                    */
 
-/* The capacity a NodeClaim counts with: its Node's once registered. */
-static const kp_resource_list *capacity_of(const kp_lifecycle_result *r,
-					  const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+/* What a NodeClaim adds to its NodePool's counter (upstream's cluster
+ * state: StateNode.Capacity, nothing while MarkedForDeletion); *counted 0
+ * for a NodeClaim being deleted. */
+static int add_capacity(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+			const kp_nodeclaim *nc, kp_resource_list *acc, int *counted, kp_error *err)
 {
 	const kp_node *node = NULL;
-	if (nc->status && kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) == 1 &&
-	    node->status && node->status->capacity.count)
-		return &node->status->capacity;
-	return nc->status ? &nc->status->capacity : NULL;
+	if (!nc->status || kp__nodes_for_provider_id(r, in, nc->status->provider_id, &node) != 1)
+		node = NULL;
+	*counted = !kp__state_deleting(node, nc);
+	if (!*counted)
+		return KP_OK;
+	kp_resource_list cap = KP_RESOURCE_LIST_INIT;
+	int rc = kp__state_capacity(&cap, node, nc, err);
+	if (rc == KP_OK)
+		rc = kp_resources_add(acc, &cap, err);
+	kp_resources_dispose(&cap);
+	return rc;
 }
 
 static int count(const kp_lifecycle_result *r, const kp_lifecycle_input *in, const char *pool,
@@ -193,11 +202,10 @@ static int count(const kp_lifecycle_result *r, const kp_lifecycle_input *in, con
 	kp__lc_iter it;
 	kp__lc_iter_init(&it, r, in, KP__ITER_POOL_NODECLAIMS, pool);
 	for (const kp_nodeclaim *nc; (nc = kp__lc_iter_next(&it)) != NULL;) {
-		const kp_resource_list *cap = capacity_of(r, in, nc);
-		int rc = cap ? kp_resources_add(acc, cap, err) : KP_OK;
+		int counted = 0, rc = add_capacity(r, in, nc, acc, &counted, err);
 		if (rc)
 			return rc;
-		(*nodes)++;
+		*nodes += counted;
 	}
 	kp_quantity n;
 	kp_quantity_from_scaled(&n, *nodes, 0, KP_QUANTITY_DECIMAL_SI);

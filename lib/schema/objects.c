@@ -968,21 +968,23 @@ PUBLIC(kp__type_nodepool, "NodePool", S);
 /* ------------------------------------------------------------------------ */
 /* Kind registry                                                            */
 
-#define KIND_(k, name, api, crd, t) { k, name, api, crd, t, NULL, 0 }
+#define KIND_(k, name, api, crd, ns, t) { k, name, api, crd, ns, t, NULL, 0 }
+/* The one table of core kinds: what decoding, the builder and the CLI know
+ * of each (name, apiVersion, strictness, scope, schema). */
 static const kp__kind_info kinds[] = {
-	KIND_(KP_KIND_NODEPOOL, "NodePool", "karpenter.sh/v1", 1, &kp__type_nodepool),
-	KIND_(KP_KIND_NODECLAIM, "NodeClaim", "karpenter.sh/v1", 1, &kp__type_nodeclaim),
-	KIND_(KP_KIND_POD, "Pod", "v1", 0, &kp__type_pod),
-	KIND_(KP_KIND_NODE, "Node", "v1", 0, &kp__type_node),
-	KIND_(KP_KIND_DAEMONSET, "DaemonSet", "apps/v1", 0, &kp__type_daemonset),
-	KIND_(KP_KIND_PDB, "PodDisruptionBudget", "policy/v1", 0, &kp__type_pdb),
-	KIND_(KP_KIND_PVC, "PersistentVolumeClaim", "v1", 0, &kp__type_pvc),
-	KIND_(KP_KIND_PV, "PersistentVolume", "v1", 0, &kp__type_pv),
-	KIND_(KP_KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io/v1", 0,
+	KIND_(KP_KIND_NODEPOOL, "NodePool", "karpenter.sh/v1", 1, 0, &kp__type_nodepool),
+	KIND_(KP_KIND_NODECLAIM, "NodeClaim", "karpenter.sh/v1", 1, 0, &kp__type_nodeclaim),
+	KIND_(KP_KIND_POD, "Pod", "v1", 0, 1, &kp__type_pod),
+	KIND_(KP_KIND_NODE, "Node", "v1", 0, 0, &kp__type_node),
+	KIND_(KP_KIND_DAEMONSET, "DaemonSet", "apps/v1", 0, 1, &kp__type_daemonset),
+	KIND_(KP_KIND_PDB, "PodDisruptionBudget", "policy/v1", 0, 1, &kp__type_pdb),
+	KIND_(KP_KIND_PVC, "PersistentVolumeClaim", "v1", 0, 1, &kp__type_pvc),
+	KIND_(KP_KIND_PV, "PersistentVolume", "v1", 0, 0, &kp__type_pv),
+	KIND_(KP_KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io/v1", 0, 0,
 	      &kp__type_storage_class),
-	KIND_(KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, &kp__type_csi_node),
-	KIND_(KP_KIND_NAMESPACE, "Namespace", "v1", 0, &kp__type_namespace),
-	KIND_(KP_KIND_VOLUME_ATTACHMENT, "VolumeAttachment", "storage.k8s.io/v1", 0,
+	KIND_(KP_KIND_CSI_NODE, "CSINode", "storage.k8s.io/v1", 0, 0, &kp__type_csi_node),
+	KIND_(KP_KIND_NAMESPACE, "Namespace", "v1", 0, 0, &kp__type_namespace),
+	KIND_(KP_KIND_VOLUME_ATTACHMENT, "VolumeAttachment", "storage.k8s.io/v1", 0, 0,
 	      &kp__type_volume_attachment),
 };
 #undef KIND_
@@ -1017,6 +1019,12 @@ KP_EXPORT const char *kp_kind_api_version(uint32_t kind)
 {
 	const kp__kind_info *k = kp__kind_info_get(kind);
 	return k ? k->api_version : "";
+}
+
+KP_EXPORT int kp_kind_namespaced(uint32_t kind)
+{
+	const kp__kind_info *k = kp__kind_info_get(kind);
+	return k ? k->namespaced : 0;
 }
 
 KP_EXPORT uint32_t kp_kind_lookup(const char *api_version, const char *kind)

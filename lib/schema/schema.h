@@ -135,6 +135,7 @@ typedef struct kp__kind_info {
 	const char *name;        /* "NodePool" */
 	const char *api_version; /* "karpenter.sh/v1" */
 	int karpenter;           /* unknown fields are reported (strict/lenient) */
+	int namespaced;          /* lives in a namespace (kp_kind_namespaced) */
 	const kp__type *type;
 	/* a registered kind's rule inventory (core kinds: NULL, the inventory
 	 * of lib/validation/validation_rules.c) */

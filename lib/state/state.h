@@ -104,6 +104,13 @@ int kp__state_initialized(const kp_node *node, const kp_nodeclaim *nc);
  * does not count while its NodeClaim lives); any other Node by its own
  * deletionTimestamp. */
 int kp__state_deleting(const kp_node *node, const kp_nodeclaim *nc);
+/* StateNode.Capacity without the "nodes" member: an uninitialized managed
+ * node's capacity is its Node's with every missing or zero quantity taken
+ * from its NodeClaim (only the NodeClaim's before the Node exists); any
+ * other node's is its Node's. *out (KP_RESOURCE_LIST_INIT, caller
+ * disposes) gets the list. KP_OK or KP_ENOMEM. */
+int kp__state_capacity(kp_resource_list *out, const kp_node *node, const kp_nodeclaim *nc,
+		       kp_error *err);
 
 /* What drift reads: the NodePool (defaulted) and its NodeClaim; label
  * rules (NULL: the core's); the NodePool's catalogue (NULL: instance types

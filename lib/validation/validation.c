@@ -842,7 +842,7 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.object = v->object;
 
 	if (!(c.flags & KP_VALIDATE_NO_METADATA) && !old)
-		kp__v_metadata(&c, meta, 0);
+		kp__v_metadata(&c, meta, kp_kind_namespaced(kind));
 	walk(&c, obj, old);
 	if (!c.failed)
 		c.failed = finish(&c, v);

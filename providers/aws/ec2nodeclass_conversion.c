@@ -466,7 +466,7 @@ static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, i
 		return NULL;
 	}
 	cJSON_ArrayForEach(e, selector) {
-		if (!cJSON_IsString(e))
+		if (!cJSON_IsString(e) || !e->string) /* a selector written as a list */
 			continue;
 		if (!strcmp(e->string, "aws::ids") || !strcmp(e->string, "aws-ids"))
 			ids = e->valuestring;
@@ -547,6 +547,19 @@ static cJSON *selector_terms(conv *c, const cJSON *selector, const char *path, i
  * v1beta1 EC2NodeClass spec. */
 static cJSON *template_spec(conv *c, cJSON *in, kp_error *err)
 {
+	if (in && !cJSON_IsObject(in)) {
+		/* the API server stores no other type; its members are read by name */
+		if (!c->rc)
+			c->rc = KP_EINVAL;
+		size_t n = strlen(c->name) + 100;
+		char *msg = malloc(n);
+		if (msg)
+			snprintf(msg, n, "%s/%s: spec: Invalid value: must be an object", c->kind,
+				 c->name);
+		kp_error_set(err, KP_EINVAL, "spec", msg ? msg : "spec: must be an object");
+		free(msg);
+		return NULL;
+	}
 	if (get(in, "launchTemplate")) {
 		if (!c->rc)
 			c->rc = KP_EINVAL; /* KP_ENOTSUP would mean "not ours" */

@@ -186,6 +186,46 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 }
 END_TEST
 
+/* An object's identity is kind, namespace and name, with the namespace as
+ * the API server gives it (kp_kind_namespaced): a Pod written without one
+ * is default's, and a namespace on a cluster-scoped kind is no part of it.
+ * kubectl-karpenter simulate refuses the same pairs (tests/tools). */
+START_TEST(builder_identity_is_the_api_servers)
+{
+	static const struct {
+		const char *text, *message;
+	} cases[] = {
+		{ "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n---\n"
+		  "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n",
+		  "Pod default/web given twice" },
+		{ "apiVersion: v1\nkind: Node\nmetadata: {name: node-a, namespace: x}\n---\n"
+		  "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\n",
+		  "Node node-a given twice" },
+		{ "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, namespace: \"\"}\n"
+		  "spec: {}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+		  "metadata: {name: p, namespace: default}\nspec: {}\n",
+		  "PodDisruptionBudget default/p given twice" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kp_cluster_builder *b = NULL;
+		kp_error e = KP_ERROR_INIT;
+		ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+		ck_assert_int_eq(kp_cluster_builder_add_manifests(b, cases[i].text,
+								  strlen(cases[i].text), NULL, &e),
+				 KP_OK);
+		kp_cluster *c = NULL;
+		ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_EINVAL);
+		ck_assert_str_eq(e.message, cases[i].message);
+		kp_cluster_builder_free(b);
+	}
+	ck_assert_int_eq(kp_kind_namespaced(KP_KIND_POD), 1);
+	ck_assert_int_eq(kp_kind_namespaced(KP_KIND_PVC), 1);
+	ck_assert_int_eq(kp_kind_namespaced(KP_KIND_NODEPOOL), 0);
+	ck_assert_int_eq(kp_kind_namespaced(KP_KIND_NAMESPACE), 0);
+	ck_assert_int_eq(kp_kind_namespaced(KP_KIND_FIRST_REGISTERED), 0);
+}
+END_TEST
+
 START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 {
 	kp_cluster_builder *b = NULL;
@@ -423,6 +463,7 @@ static Suite *builder_suite(void)
 	tc = tcase_create("cluster builder");
 	tcase_add_test(tc, builder_copies_and_simulates);
 	tcase_add_test(tc, builder_refuses_duplicates_and_keeps_all_or_nothing);
+	tcase_add_test(tc, builder_identity_is_the_api_servers);
 	tcase_add_test(tc, builder_per_pool_catalogue_and_nodeclass_readiness);
 	tcase_add_test(tc, builder_order_does_not_matter);
 	tcase_add_test(tc, text_and_code_one_rule);

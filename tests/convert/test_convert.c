@@ -586,6 +586,10 @@ static const char *const fixed_points[] = {
 	 * reference with an unknown member keeps it */
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
 	"spec: {template: {spec: {requirements: [], nodeClassRef: {n_me: x, kind: K}}}}\n",
+	/* a group in a v1beta1 reference (pruned by the API server) before the
+	 * kind: v1's group is written in Go's order, not where it stood */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {group: g, kind: K, name: x}}}}\n",
 };
 
 START_TEST(round_trip_fixed_point)
@@ -871,6 +875,32 @@ START_TEST(launch_template_is_refused)
 			 "spec: {provider: {subnetSelector: {a: b}}}\n", KP_CONVERT_V1, reg, &rc, &e);
 	ck_assert_int_eq(rc, KP_EINVAL);
 	ck_assert_str_eq(e.field, "spec.provider");
+	kp_convert_free(c);
+	kp_registry_free(reg);
+}
+END_TEST
+
+/* Shapes the API server refuses but a file may hold (found by fuzz-convert,
+ * both crashed on a member without a name): a template spec that is not an
+ * object is refused, a selector written as a list converts to no terms. */
+START_TEST(template_shapes_that_are_not_objects)
+{
+	kp_registry *reg = aws_registry();
+	kp_error e = KP_ERROR_INIT;
+	int rc;
+	kp_convert *c = convert_text("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
+				     "metadata: {name: t}\nspec:\n - subnetSelector\n",
+				     KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_int_eq(rc, KP_EINVAL);
+	ck_assert_str_eq(e.field, "spec");
+	ck_assert_str_eq(e.message, "AWSNodeTemplate/t: spec: Invalid value: must be an object");
+	kp_convert_free(c);
+	c = convert_text("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
+			 "metadata: {name: t}\nspec:\n  subnetSelector: [a, b]\n"
+			 "  securityGroupSelector: {karpenter.sh/discovery: demo}\n",
+			 KP_CONVERT_V1, reg, &rc, &e);
+	ck_assert_msg(rc == KP_OK, "%s", e.message);
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0), "\"subnetSelectorTerms\":[{}]"));
 	kp_convert_free(c);
 	kp_registry_free(reg);
 }
@@ -1226,6 +1256,7 @@ static Suite *convert_suite(void)
 	tcase_add_test(tc, bad_annotation_is_refused);
 	tcase_add_test(tc, third_party_conversion);
 	tcase_add_test(tc, launch_template_is_refused);
+	tcase_add_test(tc, template_shapes_that_are_not_objects);
 	tcase_add_test(tc, instance_profile_is_kept);
 	tcase_add_test(tc, machine_condition_severity_is_dropped);
 	suite_add_tcase(s, tc);

@@ -73,6 +73,13 @@ void dh_add(dh *h, const char *fmt, ...)
 void dh_nodepool(dh *h, const char *name, const char *cts, const char *policy,
 		 const char *consolidate_after, const char *budget_nodes)
 {
+	dh_nodepool_ex(h, name, cts, policy, consolidate_after, budget_nodes, "");
+}
+
+void dh_nodepool_ex(dh *h, const char *name, const char *cts, const char *policy,
+		    const char *consolidate_after, const char *budget_nodes,
+		    const char *requirements_extra)
+{
 	dh_add(h,
 	       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: %s}\nspec:\n"
 	       "  template:\n    spec:\n"
@@ -80,10 +87,10 @@ void dh_nodepool(dh *h, const char *name, const char *cts, const char *policy,
 	       "      requirements:\n"
 	       "        - {key: karpenter.sh/capacity-type, operator: In, values: [%s]}\n"
 	       "        - {key: kubernetes.io/arch, operator: In, values: [amd64]}\n"
-	       "        - {key: kubernetes.io/os, operator: In, values: [linux]}\n"
+	       "        - {key: kubernetes.io/os, operator: In, values: [linux]}\n%s"
 	       "  disruption:\n    consolidationPolicy: %s\n    consolidateAfter: %s\n"
 	       "    budgets: [{nodes: \"%s\"}]\n",
-	       name, cts, policy, consolidate_after, budget_nodes);
+	       name, cts, requirements_extra, policy, consolidate_after, budget_nodes);
 }
 
 static const char *alloc_cpu(const char *type)
@@ -196,6 +203,12 @@ static void prepare(dh *h, const char *now)
 	spec.wellknown = h->wk;
 	ck_assert_int_eq(kp_time_parse_rfc3339(&spec.now_ms, now, &e), KP_OK);
 	h->spec = spec;
+}
+
+const kp_cluster_spec *dh_spec(dh *h, const char *now)
+{
+	prepare(h, now);
+	return &h->spec;
 }
 
 int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err)

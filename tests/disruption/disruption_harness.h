@@ -23,6 +23,11 @@ void dh_add(dh *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
  * spec.disruption (e.g. budgets), "" for none. */
 void dh_nodepool(dh *h, const char *name, const char *cts, const char *policy,
 		 const char *consolidate_after, const char *budget_nodes);
+/* dh_nodepool with lines appended to the template's requirements (e.g.
+ * "        - {key: ..., operator: Exists, minValues: 16}\n"). */
+void dh_nodepool_ex(dh *h, const char *name, const char *cts, const char *policy,
+		    const char *consolidate_after, const char *budget_nodes,
+		    const char *requirements_extra);
 /* A launched, registered, initialized Node+NodeClaim (initialized at
  * init_time, RFC 3339); nc_extra lines go under the NodeClaim's metadata
  * (e.g. "  annotations: {...}"), node_extra under the Node's metadata. */
@@ -36,6 +41,9 @@ void dh_node_ex(dh *h, const char *name, const char *pool, const char *type, con
 /* A running pod bound to NODE requesting CPU; meta_extra lines under metadata. */
 void dh_pod(dh *h, const char *ns, const char *name, const char *node, const char *cpu,
 	    const char *meta_extra);
+/* The cluster spec of the manifests at NOW (decoded and defaulted once),
+ * borrowed from the harness: what dh_run gives kp_disruption_run. */
+const kp_cluster_spec *dh_spec(dh *h, const char *now);
 /* Run and return kp_disruption_run's code (the manifests are decoded once). */
 int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err);
 /* Run; the result stays owned by the harness. */

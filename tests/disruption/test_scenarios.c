@@ -604,6 +604,101 @@ START_TEST(spot_to_spot_gate)
 }
 END_TEST
 
+/* A NodePool of one capacity type on amd64 Linux whose instance types
+ * must span min_values distinct types. In the KWOK built-in catalogue the
+ * 36 amd64 Linux types by price start c-1x, s-1x, m-1x, c-2x, ... m-16x,
+ * c-32x, s-32x, m-32x: c-32x has 15 cheaper, m-32x 17. */
+static void min_values_pool(dh *h, const char *ct, int min_values)
+{
+	char req[128];
+	snprintf(req, sizeof(req),
+		 "        - {key: node.kubernetes.io/instance-type, operator: Exists, minValues: %d}\n",
+		 min_values);
+	dh_nodepool_ex(h, "default", ct, WEOU, "0s", "100%", req);
+}
+
+/* The values of a replacement NodeClaim's requirement KEY. */
+static const kp_nodeclaim_requirement *repl_req(const kp_disruption_command *c, const char *key)
+{
+	ck_assert_uint_eq(c->n_replacements, 1);
+	const kp_nodeclaim_spec *sp = c->replacements[0]->nodeclaim->spec;
+	for (size_t i = 0; i < sp->n_requirements; i++)
+		if (!strcmp(sp->requirements[i]->key, key))
+			return sp->requirements[i];
+	ck_abort_msg("no %s requirement", key);
+	return NULL;
+}
+
+/* upstream consolidation_test.go "Consolidation should fail if filterByPrice
+ * breaks the minimum requirement from the NodePools" (on-demand and spot
+ * candidates): minValues 16 with only 15 cheaper types gives no replace
+ * command, and the candidate says why. */
+START_TEST(min_values_rechecked_after_price_filter)
+{
+	static const char *const cts[] = { "on-demand", "spot" };
+	for (size_t i = 0; i < 2; i++) {
+		dh *h = dh_new();
+		min_values_pool(h, cts[i], 16);
+		dh_node(h, "big", "default", "c-32x-amd64-linux", "test-zone-a", cts[i], INIT, "", "");
+		dh_pod(h, "shop", "p1", "big", "100m", "");
+		const kp_disruption_result *r = dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1);
+		ck_assert_uint_eq(kp_disruption_result_command_count(r), 0);
+		assert_reason(r, "big", KP_BLOCK_NO_CHEAPER_REPLACEMENT, KP_DISRUPTION_METHOD_SINGLE_NODE,
+			      "Filtering by price: minValues requirement is not met for label(s) "
+			      "(label(s)=[node.kubernetes.io/instance-type])");
+		dh_free(h);
+	}
+	/* minValues 15: the 15 cheaper types do (on-demand: all of them kept) */
+	dh *h = dh_new();
+	min_values_pool(h, "on-demand", 15);
+	dh_node(h, "big", "default", "c-32x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
+	dh_pod(h, "shop", "p1", "big", "100m", "");
+	const kp_disruption_command *c = only_command(dh_run(h, NOW, 0, 1));
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_REPLACE);
+	const kp_nodeclaim_requirement *q = repl_req(c, "node.kubernetes.io/instance-type");
+	ck_assert_uint_eq(q->n_values, 15);
+	ck_assert_int_eq(q->min_values, 15);
+	dh_free(h);
+}
+END_TEST
+
+/* upstream consolidation_test.go "spot to spot consolidation should consider
+ * the max of default and minimum number of instanceTypeOptions from
+ * minValues in requirement for truncation if minimum number of
+ * instanceTypeOptions from minValues in requirement is greater than 15":
+ * minValues 16 and 17 cheaper spot types, the launch list is the cheapest
+ * 16 (15 without minValues). */
+START_TEST(spot_to_spot_keeps_min_values_options)
+{
+	dh *h = dh_new();
+	min_values_pool(h, "spot", 16);
+	dh_node(h, "big", "default", "m-32x-amd64-linux", "test-zone-a", "spot", INIT, "", "");
+	dh_pod(h, "shop", "p1", "big", "100m", "");
+	const kp_disruption_command *c = only_command(dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1));
+	ck_assert_uint_eq(c->decision, KP_DISRUPTION_REPLACE);
+	const kp_nodeclaim_requirement *q = repl_req(c, "node.kubernetes.io/instance-type");
+	ck_assert_uint_eq(q->n_values, 16);
+	/* the cheapest 16: up to c-32x; s-32x (the 17th) and m-32x left out */
+	int has_c32 = 0;
+	for (size_t i = 0; i < q->n_values; i++) {
+		ck_assert_str_ne(q->values[i], "m-32x-amd64-linux");
+		ck_assert_str_ne(q->values[i], "s-32x-amd64-linux");
+		has_c32 |= !strcmp(q->values[i], "c-32x-amd64-linux");
+	}
+	ck_assert(has_c32);
+	ck_assert_str_eq(c->replacements[0]->capacity_type, "spot");
+	dh_free(h);
+	/* without minValues: the default 15 */
+	h = dh_new();
+	dh_nodepool(h, "default", "spot", WEOU, "0s", "100%");
+	dh_node(h, "big", "default", "m-32x-amd64-linux", "test-zone-a", "spot", INIT, "", "");
+	dh_pod(h, "shop", "p1", "big", "100m", "");
+	c = only_command(dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1));
+	ck_assert_uint_eq(repl_req(c, "node.kubernetes.io/instance-type")->n_values, 15);
+	dh_free(h);
+}
+END_TEST
+
 START_TEST(pods_would_not_schedule)
 {
 	dh *h = dh_new();
@@ -823,6 +918,8 @@ int main(void)
 	tcase_add_test(tc, multi_node_deletes_batch);
 	tcase_add_test(tc, when_empty_policy);
 	tcase_add_test(tc, spot_to_spot_gate);
+	tcase_add_test(tc, min_values_rechecked_after_price_filter);
+	tcase_add_test(tc, spot_to_spot_keeps_min_values_options);
 	tcase_add_test(tc, pods_would_not_schedule);
 	tcase_add_test(tc, bad_budget_schedule_fails_closed);
 	tcase_add_test(tc, disrupting_nodes_consume_budget);

@@ -191,8 +191,12 @@ int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms)
 				if (cond && cond->type && !strcmp(cond->type, "Ready")) {
 					c->classes[i].ready = cond->status && !strcmp(cond->status, "True");
 					c->classes[i].message = cond->message;
+					c->classes[i].reason = cond->reason;
 				}
 			}
+		c->classes[i].no_conditions = !nc->status || !nc->status->n_conditions;
+		c->classes[i].generation = nc->metadata ? nc->metadata->generation : 0;
+		c->classes[i].terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 		c->class_ptrs[i] = &c->classes[i];
 	}
 	for (size_t i = 0; i < c->l[L_NODEPOOL].n; i++)

@@ -344,6 +344,58 @@ START_TEST(nodepool_controller_resets)
 }
 END_TEST
 
+/* upstream registrationhealth suite "should set NodeRegistrationHealthy status
+ * condition on nodePool as Unknown and reset the NodeRegistrationHealthBuffer
+ * if the nodeClass observed generation doesn't match with that on nodePool",
+ * and "should not set ... Unknown if it is already set to false". */
+START_TEST(node_class_generation_resets)
+{
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.ready = 1;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	cls.generation = 2;
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	kp_nodepool *np = lc_add(&w,
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, uid: np-uid, "
+		"generation: 1}\nspec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, "
+		"kind: TestNodeClass, name: default}, requirements: []}}}\nstatus: "
+		"{nodeClassObservedGeneration: 1, conditions: [{type: NodeRegistrationHealthy, "
+		"status: 'False', reason: unhealthy, message: unhealthy, observedGeneration: 1, "
+		"lastTransitionTime: '" T0 "'}]}\n");
+	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodeRegistrationHealthy\n");
+	const kp_lifecycle_action *a = lc_action(&w, 0);
+	ck_assert_str_eq(a->message, "NodeRegistrationHealthy=Unknown: the node class changed");
+	ck_assert_str_eq(health_cond(a)->status, "Unknown");
+	ck_assert_str_eq(health_cond(a)->reason, "AwaitingReconciliation");
+	ck_assert_int_eq(((const kp_nodepool *)a->object)->status->node_class_observed_generation, 2);
+	/* the generation observed: the False condition stays */
+	cls.generation = 1;
+	kp_lifecycle_result_free(w.r);
+	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	/* a generation not known (0) is never compared */
+	cls.generation = 0;
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	/* in a round: the reset is what the NodePool's status carries */
+	cls.generation = 3;
+	kp_lifecycle_result_free(w.r);
+	w.r = NULL;
+	lc_reconcile(&w);
+	a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, "nodepool.registrationhealth");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(health_cond(a)->status, "Unknown");
+	ck_assert_int_eq(((const kp_nodepool *)a->object)->status->node_class_observed_generation, 3);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("registration_health");
@@ -358,6 +410,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, launch_timeout_reason);
 	tcase_add_test(tc, unhealthy_needs_successes);
 	tcase_add_test(tc, nodepool_controller_resets);
+	tcase_add_test(tc, node_class_generation_resets);
 	suite_add_tcase(s, tc);
 	return s;
 }

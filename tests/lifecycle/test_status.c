@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -295,6 +296,89 @@ START_TEST(counter_sums_nodeclaims)
 }
 END_TEST
 
+/* status.resources of the NodePool in the counter's action as
+ * "name=quantity ..." in list order. */
+static const char *counted(void)
+{
+	static char buf[512];
+	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, "nodepool.counter");
+	ck_assert_ptr_nonnull(a);
+	const kp_nodepool *np = a->object;
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < np->status->resources.count; i++) {
+		char q[64];
+		kp_quantity_format(&np->status->resources.items[i].quantity, q, sizeof(q));
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s=%s", i ? " " : "",
+				       np->status->resources.items[i].name, q);
+	}
+	ck_assert_int_eq(np->status->has_nodes, 1);
+	return buf;
+}
+
+#define COUNTER_POOL "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n" \
+	"spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, " \
+	"name: default}, requirements: []}}}\n"
+
+/* upstream counter suite "should decrease the counter when an existing node
+ * is deleted" and StateNode.MarkedForDeletion: a NodeClaim being deleted
+ * (deletionTimestamp, or InstanceTerminating=True) adds nothing. */
+START_TEST(counter_leaves_out_deleting_nodeclaims)
+{
+	kp_nodepool *np = lc_add(&w, COUNTER_POOL);
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", deletionTimestamp: '" T0 "'", NULL,
+				     "providerID: 'fake://nc-1', capacity: {cpu: 100m, memory: 1Gi, pods: '256'}"));
+	lc_add(&w, lc_nodeclaim_yaml("nc-2", FIN, NULL,
+				     "providerID: 'fake://nc-2', capacity: {cpu: 500m, memory: 5Gi, pods: '1000'}"));
+	lc_add(&w, lc_nodeclaim_yaml("nc-3", FIN, NULL,
+				     "providerID: 'fake://nc-3', capacity: {cpu: '2', memory: 8Gi, pods: '10'}, "
+				     "conditions: [{type: InstanceTerminating, status: 'True', reason: "
+				     "InstanceTerminating, lastTransitionTime: '" T0 "'}]"));
+	node("cpu: 100m, memory: 1Gi, pods: '256'");
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(counted(), "cpu=500m ephemeral-storage=0 memory=5Gi nodes=1 pods=1k");
+	ck_assert_int_eq(((const kp_nodepool *)lc_action(&w, 0)->object)->status->nodes, 1);
+}
+END_TEST
+
+static void node_labelled(const char *capacity, const char *labels)
+{
+	char yaml[1024];
+	snprintf(yaml, sizeof(yaml),
+		 "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: "
+		 "{karpenter.test.sh/testnodeclass: default%s}}\nspec: {providerID: 'fake://nc-1'}\n"
+		 "status: {capacity: {%s}, conditions: [{type: Ready, status: 'True'}]}\n",
+		 labels, capacity);
+	lc_add(&w, yaml);
+}
+
+/* upstream counter suite "should set the counter from the nodeClaim and then
+ * to the node when it initializes" and StateNode.Capacity: before the Node
+ * is initialized its zero (or missing) quantities come from the NodeClaim;
+ * once initialized the Node's own count, zeros included. */
+START_TEST(counter_fills_uninitialized_node_from_nodeclaim)
+{
+	kp_nodepool *np = lc_add(&w, COUNTER_POOL);
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
+				     "providerID: 'fake://nc-1', capacity: {cpu: 100m, memory: 1Gi, "
+				     "pods: '256', ephemeral-storage: 20Gi}"));
+	node_labelled("cpu: '1', memory: '0', pods: '512', ephemeral-storage: '0'",
+		      ", karpenter.sh/registered: 'true'");
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(counted(), "cpu=1 ephemeral-storage=20Gi memory=1Gi nodes=1 pods=512");
+	lc_world_free(&w);
+	setup();
+	np = lc_add(&w, COUNTER_POOL);
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
+				     "providerID: 'fake://nc-1', capacity: {cpu: 100m, memory: 1Gi, "
+				     "pods: '256', ephemeral-storage: 20Gi}"));
+	node_labelled("cpu: '1', memory: 2Gi, pods: '512', ephemeral-storage: '0'",
+		      ", karpenter.sh/registered: 'true', karpenter.sh/initialized: 'true'");
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(counted(), "cpu=1 ephemeral-storage=0 memory=2Gi nodes=1 pods=512");
+}
+END_TEST
+
 static void sick_node(const char *name, const char *pid, const char *since)
 {
 	char yaml[1024];
@@ -405,6 +489,64 @@ START_TEST(nodepool_ready_with_ready_class)
 }
 END_TEST
 
+/* upstream readiness suite: "should have status condition on nodePool as not
+ * ready if nodeClass is not ready" (the node class's own Ready reason and
+ * message), "... if nodeClass does not have status conditions"
+ * (NodeClassReadinessUnknown) and "should mark NodeClassReady status
+ * condition on nodePool as NotReady if nodeClass is terminating". */
+START_TEST(nodepool_readiness_from_node_class)
+{
+	kp_nodepool *np = lc_add(&w, NODEPOOL);
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	cls.reason = "SubnetsNotFound";
+	cls.message = "no subnets found";
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	const kp_nodepool *got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/SubnetsNotFound "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "no subnets found");
+	/* no conditions at all: its readiness is unknown, the NodePool not Ready */
+	cls.no_conditions = 1;
+	cls.reason = cls.message = NULL;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassReadinessUnknown "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "Node Class Readiness Unknown");
+	/* being deleted, even while Ready */
+	cls.no_conditions = 0;
+	cls.ready = 1;
+	cls.terminating = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	got = lc_action(&w, 0)->object;
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassTerminating "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+	ck_assert_str_eq(got->status->conditions[0]->message, "NodeClass is Terminating");
+	ck_assert_str_eq(lc_action(&w, 0)->message, "Ready=False: NodeClassReady=False");
+	/* a caller's struct of the first size: a class not ready reads as before */
+	kp_nodeclass_status old = KP_NODECLASS_STATUS_INIT;
+	old.struct_size = (uint32_t)(offsetof(kp_nodeclass_status, message) + sizeof(old.message));
+	old.group = "karpenter.test.sh";
+	old.kind = "TestNodeClass";
+	old.name = "default";
+	old.terminating = 1; /* beyond its struct_size: not read */
+	classes[0] = &old;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
+			 "NodeClassReady=False/NodeClassNotReady "
+			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
+}
+END_TEST
+
 START_TEST(nodepool_validation_failed)
 {
 	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
@@ -490,11 +632,14 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, consistency_node_shape);
 	tcase_add_test(tc, consistency_ok);
 	tcase_add_test(tc, counter_sums_nodeclaims);
+	tcase_add_test(tc, counter_leaves_out_deleting_nodeclaims);
+	tcase_add_test(tc, counter_fills_uninitialized_node_from_nodeclaim);
 	tcase_add_test(tc, repair_off_by_default);
 	tcase_add_test(tc, hash_annotates_nodepool_and_upgrades_nodeclaims);
 	tcase_add_test(tc, hydration_labels_nodeclaim_and_node);
 	tcase_add_test(tc, nodepool_ready_with_ready_class);
 	tcase_add_test(tc, nodepool_validation_failed);
+	tcase_add_test(tc, nodepool_readiness_from_node_class);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);

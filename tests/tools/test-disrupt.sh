@@ -350,4 +350,71 @@ check "initialized: without the Node label nothing is disrupted" contains "$out"
 check "initialized: the node says why" contains "$out" \
 	"default-empty   no          yes     no        yes              NotInitialized: node isn't initialized"
 
+# minValues after consolidation's price filter and in spot-to-spot
+# (upstream consolidation_test.go; issue 22 items 7-8): a c-32x has 15
+# cheaper amd64 Linux types in the built-in catalogue, an m-32x 17.
+cat >"$tmpd/minvalues.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+        - {key: kubernetes.io/os, operator: In, values: [linux]}
+        - {key: node.kubernetes.io/instance-type, operator: Exists, minValues: 16}
+  disruption: {consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: big
+  labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: c-32x-amd64-linux, topology.kubernetes.io/zone: test-zone-a, kubernetes.io/arch: amd64, kubernetes.io/os: linux, karpenter.sh/registered: "true", karpenter.sh/initialized: "true"}
+spec: {providerID: kwok://big}
+status:
+  capacity: {cpu: "32", memory: 64Gi, pods: "512"}
+  allocatable: {cpu: 31900m, memory: 63Gi, pods: "512"}
+  conditions: [{type: Ready, status: "True", lastTransitionTime: "2025-06-01T10:00:00Z"}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: big
+  labels: {karpenter.sh/nodepool: default, karpenter.sh/capacity-type: on-demand, node.kubernetes.io/instance-type: c-32x-amd64-linux, topology.kubernetes.io/zone: test-zone-a, kubernetes.io/arch: amd64, kubernetes.io/os: linux}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}]
+status:
+  providerID: kwok://big
+  nodeName: big
+  capacity: {cpu: "32", memory: 64Gi, pods: "512"}
+  allocatable: {cpu: 31900m, memory: 63Gi, pods: "512"}
+  conditions:
+    - {type: Launched, status: "True", reason: Launched, lastTransitionTime: "2025-06-01T10:00:00Z"}
+    - {type: Registered, status: "True", reason: Registered, lastTransitionTime: "2025-06-01T10:00:00Z"}
+    - {type: Initialized, status: "True", reason: Initialized, lastTransitionTime: "2025-06-01T10:00:00Z"}
+    - {type: Consolidatable, status: "True", reason: Consolidatable, lastTransitionTime: "2025-06-01T10:00:00Z"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: default, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: rs-uid, controller: true}]}
+spec: {nodeName: big, containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}
+status: {phase: Running}
+EOF2
+run_cmd "$tool" disrupt -f "$tmpd/minvalues.yaml" --now "$now" -o json
+check "minValues 16, 15 cheaper types: exit 0" [ "$rc" -eq 0 ]
+py "minValues 16, 15 cheaper types: no command, and why" '
+assert d["commands"] == [], d["commands"]
+n = [x for x in d["nodes"] if x["node"] == "big"][0]
+assert any(w["message"] == "Filtering by price: minValues requirement is not met for label(s) (label(s)=[node.kubernetes.io/instance-type])" for w in n["reasons"]), n'
+sed -e 's/on-demand/spot/g' -e 's/c-32x/m-32x/g' "$tmpd/minvalues.yaml" >"$tmpd/s2s.yaml"
+run_cmd "$tool" disrupt -f "$tmpd/s2s.yaml" --now "$now" --feature-gates SpotToSpotConsolidation=true -o json
+py "spot-to-spot, minValues 16: the replacement keeps the 16 cheapest types" '
+r = d["commands"][0]["replacements"][0]["nodeClaim"]
+v = [q for q in r["spec"]["requirements"] if q["key"] == "node.kubernetes.io/instance-type"][0]["values"]
+assert len(v) == 16 and "c-32x-amd64-linux" in v and "s-32x-amd64-linux" not in v, v'
+
 finish

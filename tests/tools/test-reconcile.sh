@@ -120,6 +120,106 @@ check "launch: finalizer, then create, then labels, then status" [ "$(printf '%s
 check "launch: the finalizer first" [ "$(printf '%s\n' "$out" | grep '^  nodeclaim.lifecycle' | head -n 1)" = "  nodeclaim.lifecycle: patch [Finalizer] added finalizer karpenter.sh/termination" ]
 check "launch: through KWOK" contains "$out" "providerCreate [Launched] launched nodeclaim: provider-id kwok://kwok-fresh-0, instance-type c-2x-amd64-linux"
 
+# NodePool readiness and registration health from the KWOKNodeClass
+# (upstream readiness and registrationhealth suites, issue 22 items 5-6).
+cat >"$tmpd/class.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default, uid: np-uid, generation: 1}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+      requirements: []
+status:
+  nodeClassObservedGeneration: 1
+  conditions:
+    - {type: NodeRegistrationHealthy, status: "False", reason: unhealthy, message: unhealthy, observedGeneration: 1, lastTransitionTime: "2025-01-01T00:00:00Z"}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: leaving
+  deletionTimestamp: "2025-01-01T11:00:00Z"
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  capacity: {cpu: "2"}
+---
+apiVersion: karpenter.kwok.sh/v1alpha1
+kind: KWOKNodeClass
+metadata: {name: default, generation: 2}
+status:
+  conditions:
+    - {type: Ready, status: "False", reason: SubnetsNotFound, message: "no subnets", lastTransitionTime: "2025-01-01T00:00:00Z"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/class.yaml" --now "$now" -o json
+check "node class not ready: exit 0" [ "$rc" -eq 0 ]
+check "node class not ready: NodeClassReady=False with its own reason" contains "$out" '"reason": "SubnetsNotFound"'
+check "node class not ready: the NodePool is not Ready" contains "$out" '"message": "Ready=False: NodeClassReady=False"'
+check "node class generation 2: registration health reset" contains "$out" \
+	'"message": "NodeRegistrationHealthy=Unknown: the node class changed"'
+check "node class generation 2: recorded" contains "$out" '"nodeClassObservedGeneration": 2'
+check "counter: a deleting NodeClaim is not counted" contains "$out" \
+	'"message": "status.nodes 0 and status.resources from 0 NodeClaims"'
+# (a KWOKNodeClass without status gets the CRD's default, Ready=True)
+sed -e '/^status:$/,$d' "$tmpd/class.yaml" >"$tmpd/noconds.yaml"
+printf '%s\n' '---' 'apiVersion: karpenter.kwok.sh/v1alpha1' 'kind: KWOKNodeClass' \
+	'metadata: {name: default, generation: 1}' 'status: {conditions: []}' >>"$tmpd/noconds.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/noconds.yaml" --now "$now" -o json
+check "node class without conditions: NodeClassReadinessUnknown" contains "$out" \
+	'"reason": "NodeClassReadinessUnknown"'
+check "node class without conditions: the NodePool is not Ready" contains "$out" \
+	'"message": "Ready=False: NodeClassReady=False"'
+sed -e 's/^metadata: {name: default, generation: 2}$/metadata: {name: default, generation: 1, deletionTimestamp: "2025-01-01T11:00:00Z", finalizers: [x]}/' \
+	-e 's/status: "False", reason: SubnetsNotFound/status: "True", reason: Ready/' \
+	"$tmpd/class.yaml" >"$tmpd/terminating.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/terminating.yaml" --now "$now" -o json
+check "node class being deleted: NodeClassTerminating" contains "$out" '"reason": "NodeClassTerminating"'
+check "node class generation observed: no reset" [ "$rc" -eq 0 ] && ! contains "$out" 'the node class changed'
+
+# The counter takes an uninitialized Node's zero quantities from its
+# NodeClaim (upstream StateNode.Capacity; issue 22 item 4).
+cat >"$tmpd/capacity.yaml" <<'EOF2'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+      requirements: []
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata:
+  name: joining
+  creationTimestamp: "2025-01-01T11:50:00Z"
+  finalizers: [karpenter.sh/termination]
+  labels: {karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: c-2x-amd64-linux}
+spec:
+  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}
+  requirements: []
+status:
+  providerID: kwok://joining
+  capacity: {cpu: "2", memory: 4Gi, pods: "32", ephemeral-storage: 20Gi}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: joining
+  labels: {karpenter.sh/nodepool: default}
+spec: {providerID: kwok://joining}
+status:
+  capacity: {cpu: "2", memory: 4Gi, pods: "32", ephemeral-storage: "0"}
+EOF2
+run_cmd "$tool" reconcile -f "$tmpd/capacity.yaml" --now "$now" -o json
+check "counter: an uninitialized Node's 0 ephemeral-storage comes from its NodeClaim" \
+	contains "$out" '"ephemeral-storage": "20Gi"'
+
 # usage errors (2) and invalid input (1)
 printf 'kwok://a\nkwok://b c\n' >"$tmpd/bad.txt"
 run_cmd "$tool" reconcile -f "$ex" --instances "$tmpd/bad.txt"

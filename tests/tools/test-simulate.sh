@@ -63,6 +63,12 @@ check "invalid input prints no result" [ -z "$out" ]
 run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/nodepool.yaml" -f "$fx/pods.yaml"
 check "an object given twice exits 1" [ "$rc" -eq 1 ]
 check "an object given twice is named" contains "$errout" "NodePool default given twice (in $fx/nodepool.yaml and $fx/nodepool.yaml)"
+# identity as the API server's and the builder's (kp_kind_namespaced): a Pod
+# written without a namespace is default's
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c}]}\n' >"$tmpd/web.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec: {containers: [{name: c}]}\n' >"$tmpd/default-web.yaml"
+run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$tmpd/web.yaml" -f "$tmpd/default-web.yaml"
+check "a Pod without a namespace and default/web are one Pod" contains "$errout" "Pod default/web given twice (in $tmpd/web.yaml and $tmpd/default-web.yaml)"
 printf '[{"name": "x", "resources": {"cpu": "abc"}}]' >"$tmpd/bad-catalogue.json"
 run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" --instance-types "$tmpd/bad-catalogue.json"
 check "a bad --instance-types file exits 1" [ "$rc" -eq 1 ]

@@ -91,14 +91,6 @@ static int cmp_seen_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Karpenter kinds are cluster-scoped, as are Node, PV, StorageClass,
- * CSINode, Namespace and VolumeAttachment; a namespace written on them is ignored by the API server. */
-static int namespaced(uint32_t kind)
-{
-	return kind == KP_KIND_POD || kind == KP_KIND_DAEMONSET || kind == KP_KIND_PDB ||
-	       kind == KP_KIND_PVC;
-}
-
 static int add_seen(cli_objects *o, uint32_t kind, const kp_decoded_object *d, const char *file)
 {
 	if (o->n_seen == o->cap_seen) {
@@ -109,8 +101,9 @@ static int add_seen(cli_objects *o, uint32_t kind, const kp_decoded_object *d, c
 		o->seen = s;
 		o->cap_seen = cap;
 	}
-	const char *ns = namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
-					  : "";
+	/* an object's identity, as the builder's (kp_kind_namespaced) */
+	const char *ns = kp_kind_namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
+						  : "";
 	o->seen[o->n_seen] = (struct cli_seen){ kind, d->kind_name ? d->kind_name : "", ns,
 						d->name ? d->name : "", file, o->n_seen };
 	o->n_seen++;
@@ -357,7 +350,12 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	if (c) {
 		st->ready = c->status && !strcmp(c->status, "True");
 		st->message = c->message;
+		st->reason = c->reason;
 	}
+	/* what the lifecycle's nodepool.readiness and registrationhealth read */
+	st->no_conditions = !nc->status || !nc->status->n_conditions;
+	st->generation = nc->metadata ? nc->metadata->generation : 0;
+	st->terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 }
 
 static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec);

@@ -210,11 +210,11 @@ static int check_numbers(const kp_disruption_result *res, FILE *err)
 
 static void write_candidates(cli_writer *w, const kp_disruption_command *c)
 {
-	cli_writer_key(w, "candidates");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "candidates");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < c->n_candidates; i++) {
 		const kp_disruption_candidate *k = c->candidates[i];
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "nodeClaim", k->nodeclaim);
 		cli_writer_member_string(w, "node", k->node);
 		cli_writer_member_string(w, "nodePool", k->nodepool);
@@ -222,62 +222,55 @@ static void write_candidates(cli_writer *w, const kp_disruption_command *c)
 		cli_writer_member_string(w, "zone", k->zone);
 		cli_writer_member_string(w, "capacityType", k->capacity_type);
 		cli_writer_member_number(w, "price", k->price);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 /* 0, or -1 after printing why (a replacement that cannot be encoded). */
 static int write_replacements(cli_writer *w, const kp_disruption_command *c, FILE *err)
 {
-	cli_writer_key(w, "replacements");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "replacements");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < c->n_replacements; i++) {
 		const kp_disruption_replacement *x = c->replacements[i];
-		kp_error e = KP_ERROR_INIT;
-		char *txt = NULL;
-		size_t len = 0;
-		cli_writer_begin_object(w);
-		cli_writer_key(w, "nodeClaim");
-		if (kp_encode(&txt, &len, KP_KIND_NODECLAIM, x->nodeclaim, KP_FORMAT_JSON, 0, &e) ||
-		    cli_writer_json_value(w, txt, len)) {
-			fprintf(err, "%s: %s\n", PROG,
-				*e.message ? e.message : "cannot read back an encoded NodeClaim");
-			kp_encoded_free(txt);
+		kp_emitter_begin_object(w);
+		kp_emitter_key(w, "nodeClaim");
+		if (kp_encode_emit(w, NULL, KP_KIND_NODECLAIM, x->nodeclaim)) {
+			fprintf(err, "%s: cannot write a replacement NodeClaim\n", PROG);
 			return -1;
 		}
-		kp_encoded_free(txt);
 		cli_writer_member_number(w, "price", x->price);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 	return 0;
 }
 
 static void write_moves(cli_writer *w, const kp_disruption_command *c)
 {
-	cli_writer_key(w, "pods");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "pods");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < c->n_moves; i++) {
 		const kp_disruption_move *m = c->moves[i];
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "namespace", m->namespace_);
 		cli_writer_member_string(w, "name", m->name);
 		cli_writer_member_string(w, "from", m->from);
 		cli_writer_member_string(w, "nodeClaim", m->nodeclaim);
 		cli_writer_member_string(w, "node", m->node);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 static int write_commands(cli_writer *w, const kp_disruption_result *res, FILE *err)
 {
-	cli_writer_key(w, "commands");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "commands");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(res, i);
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_number(w, "pass", c->pass);
 		cli_writer_member_string(w, "method", kp_disruption_method_name(c->method));
 		cli_writer_member_string(w, "reason", c->reason);
@@ -287,70 +280,70 @@ static int write_commands(cli_writer *w, const kp_disruption_result *res, FILE *
 			return -1;
 		write_moves(w, c);
 		cli_writer_member_number(w, "savings", c->savings);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 	return 0;
 }
 
 static void write_nodes(cli_writer *w, const kp_disruption_result *res)
 {
-	cli_writer_key(w, "nodes");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "nodes");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
 		const kp_disruption_node *n = kp_disruption_result_node(res, i);
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "nodeClaim", n->nodeclaim);
 		cli_writer_member_string(w, "node", n->node);
 		cli_writer_member_string(w, "nodePool", n->nodepool);
 		cli_writer_member_bool(w, "candidate", n->candidate);
 		cli_writer_member_bool(w, "empty", n->empty);
-		cli_writer_key(w, "drifted");
+		kp_emitter_key(w, "drifted");
 		if (n->drifted) {
-			cli_writer_begin_object(w);
+			kp_emitter_begin_object(w);
 			cli_writer_member_string(w, "reason", n->drift_reason);
 			cli_writer_member_string(w, "message", n->drift_message);
-			cli_writer_end_object(w);
+			kp_emitter_end_object(w);
 		} else {
-			cli_writer_null(w);
+			kp_emitter_null(w);
 		}
 		cli_writer_member_bool(w, "consolidatable", n->consolidatable);
-		cli_writer_key(w, "reasons");
-		cli_writer_begin_array(w);
+		kp_emitter_key(w, "reasons");
+		kp_emitter_begin_array(w);
 		for (size_t k = 0; k < n->n_reasons; k++) {
 			const kp_disruption_why *y = n->reasons[k];
-			cli_writer_begin_object(w);
+			kp_emitter_begin_object(w);
 			cli_writer_member_string(w, "code", kp_disruption_block_code_name(y->code));
 			cli_writer_member_string(w, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
 			cli_writer_member_string(w, "message", y->message);
-			cli_writer_end_object(w);
+			kp_emitter_end_object(w);
 		}
-		cli_writer_end_array(w);
-		cli_writer_end_object(w);
+		kp_emitter_end_array(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 static void write_budgets(cli_writer *w, const kp_disruption_result *res)
 {
-	cli_writer_key(w, "budgets");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "budgets");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
 		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "nodePool", b->nodepool);
 		cli_writer_member_string(w, "reason", b->reason);
-		cli_writer_key(w, "allowed");
+		kp_emitter_key(w, "allowed");
 		if (b->limited)
-			cli_writer_number(w, (double)b->allowed);
+			kp_emitter_number(w, (double)b->allowed);
 		else
-			cli_writer_null(w);
+			kp_emitter_null(w);
 		cli_writer_member_number(w, "disrupting", (double)b->disrupting);
 		cli_writer_member_number(w, "remaining", b->limited ? (double)b->remaining
 							  : (double)KP_DISRUPTION_UNLIMITED);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 /* The JSON or YAML document (the README's contract), written as the
@@ -369,7 +362,7 @@ static int write_document(const kp_disruption_result *res, int64_t now_ms, int f
 		fprintf(err, "%s: out of memory\n", PROG);
 		return -1;
 	}
-	cli_writer_begin_object(w);
+	kp_emitter_begin_object(w);
 	cli_writer_member_string(w, "now", now);
 	int failed = write_commands(w, res, err);
 	if (!failed) {
@@ -377,14 +370,14 @@ static int write_document(const kp_disruption_result *res, int64_t now_ms, int f
 		write_budgets(w, res);
 		double before, after;
 		kp_disruption_result_cost(res, &before, &after);
-		cli_writer_key(w, "cost");
-		cli_writer_begin_object(w);
+		kp_emitter_key(w, "cost");
+		kp_emitter_begin_object(w);
 		cli_writer_member_number(w, "before", before);
 		cli_writer_member_number(w, "after", after);
-		cli_writer_end_object(w);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	return cli_writer_finish(w, failed, PROG, err);
+	return cli_writer_finish(w, out, failed, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */

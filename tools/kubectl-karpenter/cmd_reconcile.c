@@ -507,7 +507,7 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
  * the whole output). 0, or -1 after printing why. */
 static int write_action(cli_writer *w, const kp_lifecycle_action *a)
 {
-	cli_writer_begin_object(w);
+	kp_emitter_begin_object(w);
 	cli_writer_member_string(w, "controller", a->controller);
 	cli_writer_member_string(w, "verb", kp_lifecycle_verb_name(a->verb));
 	cli_writer_member_string(w, "kind", kp_kind_name(a->kind));
@@ -519,30 +519,24 @@ static int write_action(cli_writer *w, const kp_lifecycle_action *a)
 		cli_writer_member_number(w, "gracePeriodSeconds", (double)a->grace_period_seconds);
 	}
 	if (a->metric) {
-		cli_writer_key(w, "metric");
-		cli_writer_begin_object(w);
+		kp_emitter_key(w, "metric");
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "name", a->metric);
-		cli_writer_key(w, "labels");
-		cli_writer_begin_object(w);
+		kp_emitter_key(w, "labels");
+		kp_emitter_begin_object(w);
 		for (size_t i = 0; i < a->metric_labels.count; i++) {
-			cli_writer_key(w, a->metric_labels.items[i].key);
-			cli_writer_string(w, a->metric_labels.items[i].value);
+			kp_emitter_key(w, a->metric_labels.items[i].key);
+			kp_emitter_string(w, a->metric_labels.items[i].value);
 		}
-		cli_writer_end_object(w);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
+		kp_emitter_end_object(w);
 	}
 	int rc = 0;
 	if (a->object) {
-		char *text = NULL;
-		size_t len = 0;
-		cli_writer_key(w, "object");
-		rc = kp_encode(&text, &len, a->kind, a->object, KP_FORMAT_JSON, 0, NULL) != KP_OK ||
-			     cli_writer_json_value(w, text, len)
-			     ? -1
-			     : 0;
-		kp_encoded_free(text);
+		kp_emitter_key(w, "object");
+		rc = kp_encode_emit(w, NULL, a->kind, a->object) != KP_OK ? -1 : 0;
 	}
-	cli_writer_end_object(w);
+	kp_emitter_end_object(w);
 	return rc;
 }
 
@@ -554,43 +548,43 @@ static int write_document(FILE *out, const kp_lifecycle_result *r, const kp_life
 	if (!w)
 		return CLI_WRITER_NOMEM;
 	int failed = 0;
-	cli_writer_begin_object(w);
+	kp_emitter_begin_object(w);
 	cli_writer_member_string(w, "now", now);
-	cli_writer_key(w, "actions");
-	cli_writer_begin_array(w);
+	kp_emitter_key(w, "actions");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; !failed && i < kp_lifecycle_result_action_count(r); i++)
 		failed = write_action(w, kp_lifecycle_result_action(r, i));
-	cli_writer_end_array(w);
-	cli_writer_key(w, "requeue");
-	cli_writer_begin_array(w);
+	kp_emitter_end_array(w);
+	kp_emitter_key(w, "requeue");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < n_rq; i++) {
 		char after[KP_DURATION_STRING_MAX + 32];
 		fmt_after(rq[i]->after_ms, after, sizeof(after));
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "kind", kp_kind_name(rq[i]->kind));
 		cli_writer_member_string(w, "namespace", rq[i]->namespace_ ? rq[i]->namespace_ : "");
 		cli_writer_member_string(w, "name", rq[i]->name);
 		cli_writer_member_string(w, "controller", rq[i]->controller);
 		cli_writer_member_string(w, "after", after);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
-	cli_writer_key(w, "events");
-	cli_writer_begin_array(w);
+	kp_emitter_end_array(w);
+	kp_emitter_key(w, "events");
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
 		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "kind", kp_kind_name(e->kind));
 		cli_writer_member_string(w, "namespace", e->namespace_ ? e->namespace_ : "");
 		cli_writer_member_string(w, "name", e->name);
 		cli_writer_member_string(w, "type", e->type);
 		cli_writer_member_string(w, "reason", e->reason);
 		cli_writer_member_string(w, "message", e->message);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
-	cli_writer_end_object(w);
-	int rc = cli_writer_close(w);
+	kp_emitter_end_array(w);
+	kp_emitter_end_object(w);
+	int rc = cli_writer_close(w, out);
 	return failed ? CLI_WRITER_MISUSE : rc;
 }
 

@@ -79,11 +79,10 @@ static void simulate_usage(FILE *out)
 /* Result → document                                                   */
 /* ------------------------------------------------------------------ */
 
-/* The NodeClaim as launched, encoded as compact JSON (*txt, free with
- * kp_encoded_free): the simulation's NodeClaim with the launch choice's
- * labels (what the provider's Create puts on it). */
-static int launched_nodeclaim(const kp_sched_nodeclaim *snc, char **txt, size_t *len,
-			      kp_error *e)
+/* The NodeClaim as launched, written into @p w from its struct: the
+ * simulation's NodeClaim with the launch choice's labels (what the
+ * provider's Create puts on it). */
+static int launched_nodeclaim(cli_writer *w, const kp_sched_nodeclaim *snc, kp_error *e)
 {
 	kp_nodeclaim *nc = NULL;
 	int rc = -1;
@@ -105,8 +104,10 @@ static int launched_nodeclaim(const kp_sched_nodeclaim *snc, char **txt, size_t 
 		if (labels[i].value && kp_labels_set(&nc->metadata->labels, labels[i].key,
 						     labels[i].value, e))
 			goto done;
-	if (kp_encode(txt, len, KP_KIND_NODECLAIM, nc, KP_FORMAT_JSON, 0, e))
+	if (kp_encode_emit(w, NULL, KP_KIND_NODECLAIM, nc)) {
+		snprintf(e->message, sizeof(e->message), "cannot write a NodeClaim");
 		goto done;
+	}
 	rc = 0;
 done:
 	kp_nodeclaim_free(nc);
@@ -115,47 +116,47 @@ done:
 
 static void write_reasons(cli_writer *w, const kp_sched_placement *p)
 {
-	cli_writer_begin_array(w);
+	kp_emitter_begin_array(w);
 	for (size_t r = 0; r < p->n_reasons; r++) {
 		const kp_sched_reason *why = p->reasons[r];
-		cli_writer_begin_object(w);
-		cli_writer_key(w, "code");
-		cli_writer_string(w, kp_sched_reason_code_name(why->code));
-		cli_writer_key(w, "nodePool");
-		cli_writer_string(w, why->nodepool);
-		cli_writer_key(w, "node");
-		cli_writer_string(w, why->node);
-		cli_writer_key(w, "field");
-		cli_writer_string(w, why->field);
-		cli_writer_key(w, "message");
-		cli_writer_string(w, why->message);
-		cli_writer_end_object(w);
+		kp_emitter_begin_object(w);
+		kp_emitter_key(w, "code");
+		kp_emitter_string(w, kp_sched_reason_code_name(why->code));
+		kp_emitter_key(w, "nodePool");
+		kp_emitter_string(w, why->nodepool);
+		kp_emitter_key(w, "node");
+		kp_emitter_string(w, why->node);
+		kp_emitter_key(w, "field");
+		kp_emitter_string(w, why->field);
+		kp_emitter_key(w, "message");
+		kp_emitter_string(w, why->message);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 static void write_pods(cli_writer *w, const kp_sched_result *res)
 {
-	cli_writer_begin_array(w);
+	kp_emitter_begin_array(w);
 	size_t np = kp_sched_result_pod_count(res);
 	for (size_t i = 0; i < np; i++) {
 		const kp_sched_placement *p = kp_sched_result_pod(res, i);
 		int on_claim = p->target == KP_SCHED_NEW_NODECLAIM || p->target == KP_SCHED_INFLIGHT;
 		int on_node = p->target == KP_SCHED_EXISTING_NODE;
-		cli_writer_begin_object(w);
-		cli_writer_key(w, "namespace");
-		cli_writer_string(w, p->namespace_);
-		cli_writer_key(w, "name");
-		cli_writer_string(w, p->name);
-		cli_writer_key(w, "nodeClaim");
-		cli_writer_string(w, on_claim ? p->node : NULL);
-		cli_writer_key(w, "node");
-		cli_writer_string(w, on_node ? p->node : NULL);
-		cli_writer_key(w, "reasons");
+		kp_emitter_begin_object(w);
+		kp_emitter_key(w, "namespace");
+		kp_emitter_string(w, p->namespace_);
+		kp_emitter_key(w, "name");
+		kp_emitter_string(w, p->name);
+		kp_emitter_key(w, "nodeClaim");
+		kp_emitter_string(w, on_claim ? p->node : NULL);
+		kp_emitter_key(w, "node");
+		kp_emitter_string(w, on_node ? p->node : NULL);
+		kp_emitter_key(w, "reasons");
 		write_reasons(w, p);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
+	kp_emitter_end_array(w);
 }
 
 /* The JSON or YAML document (the README's contract), written as the
@@ -171,33 +172,29 @@ int cli_simulate_write_document(const kp_sched_result *res, int format, FILE *ou
 		return -1;
 	}
 	int failed = 0;
-	cli_writer_begin_object(w);
-	cli_writer_key(w, "nodeClaims");
-	cli_writer_begin_array(w);
+	kp_emitter_begin_object(w);
+	kp_emitter_key(w, "nodeClaims");
+	kp_emitter_begin_array(w);
 	size_t n = kp_sched_result_nodeclaim_count(res);
 	for (size_t i = 0; i < n && !failed; i++) {
 		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(res, i);
-		char *txt = NULL;
-		size_t len = 0;
-		cli_writer_begin_object(w);
-		cli_writer_key(w, "nodeClaim");
-		if (launched_nodeclaim(snc, &txt, &len, &e) || cli_writer_json_value(w, txt, len)) {
-			fprintf(err, "%s: %s\n", PROG,
-				*e.message ? e.message : "cannot read back an encoded NodeClaim");
+		kp_emitter_begin_object(w);
+		kp_emitter_key(w, "nodeClaim");
+		if (launched_nodeclaim(w, snc, &e)) {
+			fprintf(err, "%s: %s\n", PROG, e.message);
 			failed = 1;
 		}
-		kp_encoded_free(txt);
-		cli_writer_key(w, "price");
-		cli_writer_number(w, snc->price);
-		cli_writer_end_object(w);
+		kp_emitter_key(w, "price");
+		kp_emitter_number(w, snc->price);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
-	cli_writer_key(w, "pods");
+	kp_emitter_end_array(w);
+	kp_emitter_key(w, "pods");
 	write_pods(w, res);
-	cli_writer_key(w, "cost");
-	cli_writer_number(w, kp_sched_result_cost(res));
-	cli_writer_end_object(w);
-	return cli_writer_finish(w, failed, PROG, err);
+	kp_emitter_key(w, "cost");
+	kp_emitter_number(w, kp_sched_result_cost(res));
+	kp_emitter_end_object(w);
+	return cli_writer_finish(w, out, failed, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -115,25 +115,25 @@ int cli_output_find_nonfinite(const cJSON *doc, char **path)
 static void emit(cli_writer *w, const cJSON *v)
 {
 	if (cJSON_IsObject(v)) {
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		for (const cJSON *c = v->child; c; c = c->next) {
-			cli_writer_key(w, c->string);
+			kp_emitter_key(w, c->string);
 			emit(w, c);
 		}
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 	} else if (cJSON_IsArray(v)) {
-		cli_writer_begin_array(w);
+		kp_emitter_begin_array(w);
 		for (const cJSON *c = v->child; c; c = c->next)
 			emit(w, c);
-		cli_writer_end_array(w);
+		kp_emitter_end_array(w);
 	} else if (cJSON_IsString(v)) {
-		cli_writer_string(w, v->valuestring ? v->valuestring : "");
+		kp_emitter_string(w, v->valuestring ? v->valuestring : "");
 	} else if (cJSON_IsNumber(v)) {
-		cli_writer_number(w, v->valuedouble);
+		kp_emitter_number(w, v->valuedouble);
 	} else if (cJSON_IsBool(v)) {
-		cli_writer_bool(w, cJSON_IsTrue(v));
+		kp_emitter_bool(w, cJSON_IsTrue(v));
 	} else {
-		cli_writer_null(w);
+		kp_emitter_null(w);
 	}
 }
 
@@ -146,7 +146,7 @@ static int output(FILE *out, const cJSON *doc, char **bad_path, enum cli_writer_
 	if (!w)
 		return CLI_OUTPUT_NOMEM;
 	emit(w, doc);
-	rc = cli_writer_close(w);
+	rc = cli_writer_close(w, out);
 	/* write errors show in the stream's error flag, as before */
 	return rc == CLI_WRITER_NOMEM ? CLI_OUTPUT_NOMEM : CLI_OUTPUT_OK;
 }
