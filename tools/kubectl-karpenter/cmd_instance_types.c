@@ -386,14 +386,14 @@ static int write_text(state *s, FILE *out, FILE *err)
 
 static void write_resources(cli_writer *w, const char *key, const kp_resource_list *l)
 {
-	cli_writer_key(w, key);
-	cli_writer_begin_object(w);
+	kp_emitter_key(w, key);
+	kp_emitter_begin_object(w);
 	for (size_t i = 0; i < l->count; i++) {
 		char q[KP_QUANTITY_STRING_MAX];
 		kp_quantity_format(&l->items[i].quantity, q, sizeof(q));
 		cli_writer_member_string(w, l->items[i].name, q);
 	}
-	cli_writer_end_object(w);
+	kp_emitter_end_object(w);
 }
 
 static int write_doc(state *s, FILE *out, FILE *err)
@@ -402,20 +402,20 @@ static int write_doc(state *s, FILE *out, FILE *err)
 								       : CLI_WRITER_JSON);
 	if (!w)
 		return oom(err);
-	cli_writer_begin_array(w);
+	kp_emitter_begin_array(w);
 	for (size_t i = 0; i < kp_instance_types_count(s->its); i++) {
 		const kp_instance_type *it = kp_instance_types_at(s->its, i);
 		if (!admitted(s, it))
 			continue;
-		cli_writer_begin_object(w);
+		kp_emitter_begin_object(w);
 		cli_writer_member_string(w, "name", it->name);
-		cli_writer_key(w, "labels");
-		cli_writer_begin_object(w);
+		kp_emitter_key(w, "labels");
+		kp_emitter_begin_object(w);
 		/* single-valued labels only, sorted by key */
 		size_t n = kp_requirements_count(it->requirements);
 		const char **keys = calloc(n ? n : 1, sizeof(*keys));
 		if (!keys) {
-			cli_writer_close(w);
+			cli_writer_close(w, out);
 			return oom(err);
 		}
 		size_t k = 0;
@@ -433,20 +433,20 @@ static int write_doc(state *s, FILE *out, FILE *err)
 		for (size_t a = 0; a < k; a++)
 			cli_writer_member_string(w, keys[a], single_label(it, keys[a]));
 		free(keys);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 		write_resources(w, "capacity", it->capacity);
-		cli_writer_key(w, "overhead");
-		cli_writer_begin_object(w);
+		kp_emitter_key(w, "overhead");
+		kp_emitter_begin_object(w);
 		write_resources(w, "kubeReserved", it->kube_reserved);
 		write_resources(w, "systemReserved", it->system_reserved);
 		write_resources(w, "evictionThreshold", it->eviction_threshold);
-		cli_writer_end_object(w);
+		kp_emitter_end_object(w);
 		write_resources(w, "allocatable", it->allocatable);
-		cli_writer_key(w, "offerings");
-		cli_writer_begin_array(w);
+		kp_emitter_key(w, "offerings");
+		kp_emitter_begin_array(w);
 		for (size_t o = 0; o < it->n_offerings; o++) {
 			const kp_offering *of = it->offerings[o];
-			cli_writer_begin_object(w);
+			kp_emitter_begin_object(w);
 			cli_writer_member_string(w, "zone", of->zone);
 			cli_writer_member_string(w, "capacityType", of->capacity_type);
 			cli_writer_member_number(w, "price", of->price);
@@ -454,16 +454,16 @@ static int write_doc(state *s, FILE *out, FILE *err)
 			if (of->reservation_id)
 				cli_writer_member_string(w, "reservationID", of->reservation_id);
 			else {
-				cli_writer_key(w, "reservationID");
-				cli_writer_null(w);
+				kp_emitter_key(w, "reservationID");
+				kp_emitter_null(w);
 			}
-			cli_writer_end_object(w);
+			kp_emitter_end_object(w);
 		}
-		cli_writer_end_array(w);
-		cli_writer_end_object(w);
+		kp_emitter_end_array(w);
+		kp_emitter_end_object(w);
 	}
-	cli_writer_end_array(w);
-	return cli_writer_finish(w, 0, PROG, err);
+	kp_emitter_end_array(w);
+	return cli_writer_finish(w, out, 0, PROG, err);
 }
 
 /* ------------------------------------------------------------------ */
