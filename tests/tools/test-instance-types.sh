@@ -78,6 +78,7 @@ run_cmd "$tool" instance-types --provider aws -f "$m/windows-2022.yaml" --nodepo
 v=$(printf '%s' "$out" | json_get m5.large "(t['capacity']['pods'], t['capacity']['vpc.amazonaws.com/PrivateIPv4Address'], t['labels']['node.kubernetes.io/windows-build'])")
 check "Windows 2022: 110 pods, PrivateIPv4Address, build" [ "$v" = "('110', '9', '10.0.20348')" ]
 
+printf '{"InstanceTypes": [{"InstanceType": "x.large", "SupportedVirtualizationTypes": ["hvm"], "ProcessorInfo": {"SupportedArchitectures": ["x86_64"]}}]}' >"$tmpd/bad.json"
 # simulate, disrupt and reconcile --provider aws: a handful of pods on every
 # example NodePool.
 cat >"$tmpd/pods.yaml" <<'EOF'
@@ -110,6 +111,12 @@ run_cmd "$tool" simulate --provider aws -f "$m/instance-store-ephemeral-storage.
 check "simulate --provider aws: the RAID0 NodePool launches m6idn.32xlarge" contains "$out" "m6idn.32xlarge"
 run_cmd "$tool" disrupt --provider aws -f "$m/general-purpose.yaml" -f "$tmpd/pods.yaml" --now 2024-01-01T00:00:00Z
 check "disrupt --provider aws runs" [ "$rc" -eq 0 ]
+run_cmd "$tool" disrupt --provider aws --instance-types "$tmpd/bad.json" -f "$m/general-purpose.yaml"
+check "disrupt --provider aws reads describe-instance-types output" sh -c '[ "$1" -eq 1 ] && printf "%s" "$2" | grep -q "InstanceTypes\[0\].VCpuInfo.DefaultVCpus: missing or not a count"' _ "$rc" "$errout"
+run_cmd "$tool" disrupt --region us-west-2 -f "$m/general-purpose.yaml"
+check "disrupt: AWS options need --provider aws" [ "$rc" -eq 2 ]
+run_cmd "$tool" reconcile --region us-west-2 -f "$m/general-purpose.yaml"
+check "reconcile: AWS options need --provider aws" [ "$rc" -eq 2 ]
 cat >"$tmpd/nodeclaim.yaml" <<'EOF'
 apiVersion: karpenter.sh/v1
 kind: NodeClaim
@@ -137,7 +144,6 @@ run_cmd "$tool" instance-types --reserved-enis 1
 check "aws options need --provider aws" [ "$rc" -eq 2 ]
 run_cmd "$tool" instance-types --provider aws -f "$m/spot.yaml" --nodepool nope
 check "unknown NodePool exits 1" sh -c '[ "$1" -eq 1 ] && [ "$2" = "kubectl-karpenter instance-types: NodePool/nope is not in the input" ]' _ "$rc" "$errout"
-printf '{"InstanceTypes": [{"InstanceType": "x.large", "SupportedVirtualizationTypes": ["hvm"], "ProcessorInfo": {"SupportedArchitectures": ["x86_64"]}}]}' >"$tmpd/bad.json"
 run_cmd "$tool" instance-types --provider aws --instance-types "$tmpd/bad.json"
 check "invalid DescribeInstanceTypes output exits 1 naming the field" sh -c '[ "$1" -eq 1 ] && [ "$2" = "kubectl-karpenter instance-types: $3: InstanceTypes[0].VCpuInfo.DefaultVCpus: missing or not a count" ]' _ "$rc" "$errout" "$tmpd/bad.json"
 finish

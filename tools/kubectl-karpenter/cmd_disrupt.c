@@ -590,7 +590,17 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 						    &a->opts.flags, PROG, err))
 				return CLI_USAGE;
 			break;
+		default: /* --provider aws and its options */
+			if (cli_aws_take(&a->aws, id, val, PROG, err) != 1)
+				return CLI_USAGE;
+			break;
 		}
+	}
+	if (cli_aws_check(&a->aws, PROG, err))
+		return CLI_USAGE;
+	if (a->aws.enabled) { /* --instance-types is then describe-instance-types output */
+		a->aws.types_file = a->catalogue;
+		a->catalogue = NULL;
 	}
 	if (!a->n_files) {
 		fprintf(err, "%s: no input: give -f FILE or -f DIR (or -f - for stdin)\n", PROG);
