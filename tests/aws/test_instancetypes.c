@@ -1088,6 +1088,43 @@ START_TEST(provider_create)
 }
 END_TEST
 
+START_TEST(provider_spot_dearer_than_on_demand)
+{
+	/* m5.large's spot costs more than the cheapest on-demand offering:
+	 * upstream's spot-offering filter drops it, so on-demand launches */
+	const char *history =
+		"{\"SpotPriceHistory\": ["
+		"{\"AvailabilityZone\": \"test-zone-1a\", \"InstanceType\": \"m5.large\","
+		" \"SpotPrice\": \"0.5\", \"Timestamp\": \"2024-01-01T00:00:00+00:00\"},"
+		"{\"AvailabilityZone\": \"test-zone-1b\", \"InstanceType\": \"m5.large\","
+		" \"SpotPrice\": \"0.5\", \"Timestamp\": \"2024-01-01T00:00:00+00:00\"}]}";
+	kp_error err = { 0 };
+	ck_assert_int_eq(kp_aws_catalog_load_spot_prices(cat, history, strlen(history), "s.json", &err),
+			 KP_OK);
+	build(NULL);
+	kp_cloudprovider *cp = aws_provider();
+	static const char *types[] = { "m5.large", "m5.xlarge" };
+	static const char *both[] = { "on-demand", "spot" };
+	static const char *spot_only[] = { "spot" };
+	struct claim c;
+	claim_init(&c, "default");
+	claim_req(&c, "node.kubernetes.io/instance-type", types, 2);
+	claim_req(&c, "karpenter.sh/capacity-type", both, 2);
+	kp_nodeclaim *out = NULL;
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "on-demand");
+	ck_assert_str_eq(nc_label(out, "node.kubernetes.io/instance-type"), "m5.large");
+	kp_nodeclaim_free(out);
+	/* spot only: the filter does not apply */
+	c.reqs[1].values = spot_only;
+	c.reqs[1].n_values = 1;
+	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
+	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "spot");
+	kp_nodeclaim_free(out);
+	kp_cloudprovider_free(cp);
+}
+END_TEST
+
 START_TEST(provider_prefers_reserved)
 {
 	kp_aws_capacity_reservation cr = KP_AWS_CAPACITY_RESERVATION_INIT;
@@ -1272,6 +1309,7 @@ static Suite *instancetypes_suite(void)
 	tcase_add_test(tc, launch_filter);
 	tcase_add_test(tc, provider_create);
 	tcase_add_test(tc, provider_prefers_reserved);
+	tcase_add_test(tc, provider_spot_dearer_than_on_demand);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("documents");

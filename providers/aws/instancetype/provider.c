@@ -1,13 +1,14 @@
 /*
  * libkarpenter-aws: the AWS cloud provider offline (no EC2 calls): create
  * chooses what upstream's instance provider would ask CreateFleet for
- * (pkg/providers/instance: the launch filters, then the capacity type by
- * reserved > spot > on-demand) and takes the cheapest offering of it, the
+ * (pkg/providers/instance: the launch filters and the spot-offering
+ * filter, then the capacity type by reserved > spot > on-demand) and takes the cheapest offering of it, the
  * stand-in for EC2's allocation strategy; instances live in a table.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,9 +122,42 @@ static int claim_requirements(struct aws_provider *p, const kp_nodeclaim_spec *s
 
 /* Upstream getCapacityType: reserved, then spot, when the NodeClaim allows
  * it and a type has an available compatible offering of it. */
+/* An offering create may take: available, compatible, and for spot not
+ * dearer than @p spot_cap (upstream's spot-offering filter). */
+static int usable(const kp_offering *of, kp_requirements *reqs, kp_wellknown *wk, double spot_cap)
+{
+	return of->available && !(strcmp(of->capacity_type, "spot") == 0 && of->price > spot_cap) &&
+	       kp_offering_compatible(of, reqs, wk);
+}
+
+/* Upstream's spot-offering filter: for a NodeClaim that allows both spot
+ * and on-demand (and has no minValues), spot offerings dearer than the
+ * cheapest available compatible on-demand one are dropped. The cap, or
+ * +inf when the filter does not apply. */
+static double spot_cap(struct aws_provider *p, kp_requirements *reqs, const kp_instance_type **its,
+		       size_t n)
+{
+	kp_requirement *ct = kp_requirements_get(reqs, "karpenter.sh/capacity-type");
+	if (kp_requirements_has_min_values(reqs) ||
+	    (ct && (!kp_requirement_has(ct, "on-demand") || !kp_requirement_has(ct, "spot"))))
+		return HUGE_VAL;
+	double cheapest_od = HUGE_VAL;
+	int has_spot = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t o = 0; o < its[i]->n_offerings; o++) {
+			const kp_offering *of = its[i]->offerings[o];
+			if (!of->available || !kp_offering_compatible(of, reqs, p->wk))
+				continue;
+			if (!strcmp(of->capacity_type, "on-demand") && of->price < cheapest_od)
+				cheapest_od = of->price;
+			has_spot |= !strcmp(of->capacity_type, "spot");
+		}
+	return has_spot ? cheapest_od : HUGE_VAL;
+}
+
 static const char *capacity_type(struct aws_provider *p, const kp_nodeclaim_spec *spec,
 				 kp_requirements *reqs, const kp_instance_type **its, size_t n,
-				 kp_error *err, int *rc)
+				 double cap, kp_error *err, int *rc)
 {
 	static const char *const order[] = { "reserved", "spot" };
 	kp_requirement *ct = kp_requirements_get(reqs, "karpenter.sh/capacity-type");
@@ -135,7 +169,8 @@ static const char *capacity_type(struct aws_provider *p, const kp_nodeclaim_spec
 			return NULL;
 		int found = 0;
 		for (size_t i = 0; i < n && !found; i++)
-			found = kp_instance_type_cheapest_offering(its[i], narrow, p->wk) != NULL;
+			for (size_t o = 0; o < its[i]->n_offerings && !found; o++)
+				found = usable(its[i]->offerings[o], narrow, p->wk, cap);
 		kp_requirements_free(narrow);
 		if (found)
 			return order[c];
@@ -188,14 +223,14 @@ static int aws_create(void *self, const kp_nodeclaim *nc, kp_instance *out, kp_e
 	n = kp_aws_launch_filter(its, n, reqs, requests, p->wk);
 	const kp_instance_type *best_it = NULL;
 	const kp_offering *best = NULL;
-	const char *ct = n ? capacity_type(p, spec, reqs, its, n, err, &rc) : NULL;
+	double cap = spot_cap(p, reqs, its, n);
+	const char *ct = n ? capacity_type(p, spec, reqs, its, n, cap, err, &rc) : NULL;
 	for (size_t i = 0; rc == KP_OK && i < n; i++) {
 		const kp_instance_type *it = its[i];
 		for (size_t o = 0; o < it->n_offerings; o++) {
 			const kp_offering *of = it->offerings[o];
-			if (!of->available || strcmp(of->capacity_type, ct) != 0 ||
-			    (best && of->price >= best->price) ||
-			    !kp_offering_compatible(of, reqs, p->wk))
+			if (strcmp(of->capacity_type, ct) != 0 || (best && of->price >= best->price) ||
+			    !usable(of, reqs, p->wk, cap))
 				continue;
 			best = of;
 			best_it = it;

@@ -409,8 +409,11 @@ void kp_aws_provider_options_init(kp_aws_provider_options *options);
  * - create: the catalogue of the NodeClaim's EC2NodeClass (missing:
  *   KP_EINSUFFICIENT `resolving node class, ec2nodeclasses.karpenter.k8s.aws
  *   "NAME" not found`); the types its instance-type requirement lists,
- *   through kp_aws_launch_filter with its requirements and requests; the
- *   capacity type as upstream's getCapacityType (reserved, then spot, when
+ *   through kp_aws_launch_filter with its requirements and requests; when
+ *   it allows both spot and on-demand (without minValues), spot offerings
+ *   dearer than the cheapest available compatible on-demand one are left
+ *   out (upstream's spot-offering filter); the capacity type as upstream's
+ *   getCapacityType (reserved, then spot, when
  *   the requirements allow it and a type has an available compatible
  *   offering of it, else on-demand); then the cheapest available compatible
  *   offering of that capacity type (first wins ties) stands in for EC2's
