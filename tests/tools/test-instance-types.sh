@@ -138,6 +138,8 @@ check "simulate: AWS options need --provider aws" [ "$rc" -eq 2 ]
 
 run_cmd "$tool" instance-types
 check "kwok by default" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "^c-1x-amd64-linux "' _ "$rc" "$out"
+run_cmd "$tool" instance-types -f "$(dirname "$0")/fixtures/simulate/nodepool.yaml" --nodepool default
+check "kwok --nodepool: only the types the NodePool admits (amd64, linux)" sh -c '[ "$1" -eq 0 ] && [ "$(printf "%s\n" "$2" | awk "NR>1" | grep -vc -- "-amd64-linux ")" -eq 0 ] && [ "$(printf "%s\n" "$2" | awk "NR>1" | wc -l)" -eq 36 ]' _ "$rc" "$out"
 run_cmd "$tool" instance-types --provider gce
 check "unknown provider is a usage error" [ "$rc" -eq 2 ]
 run_cmd "$tool" instance-types --reserved-enis 1
