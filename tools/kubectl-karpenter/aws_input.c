@@ -110,23 +110,26 @@ typedef int (*aws_loader)(kp_aws_catalog *, const char *, size_t, const char *, 
 static int load(kp_aws_catalog *cat, const char *given, const char *shipped, int optional,
 		aws_loader fn, const char *what, const char *prog, FILE *err)
 {
-	char path[4096];
+	char *path = NULL;
 	const char *file = given;
 	if (!file) {
 		const char *dir = getenv("KARPENTER_AWS_DATA");
 		if (!dir || !*dir)
 			dir = KP_AWS_DATA_DIR;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, shipped) >= sizeof(path)) {
-			fprintf(err, "%s: the AWS data folder's path is too long\n", prog);
-			return CLI_USAGE;
+		size_t n = strlen(dir) + 1 + strlen(shipped) + 1;
+		if (!(path = malloc(n))) {
+			fprintf(err, "%s: out of memory\n", prog);
+			return CLI_INVALID;
 		}
+		snprintf(path, n, "%s/%s", dir, shipped);
 		FILE *probe = fopen(path, "rb");
 		if (!probe) {
-			if (optional)
-				return CLI_OK;
-			fprintf(err, "%s: cannot read the shipped %s %s: %s (set KARPENTER_AWS_DATA or "
-				"give the file)\n", prog, what, path, strerror(errno));
-			return CLI_USAGE;
+			int rc = optional ? CLI_OK : CLI_USAGE;
+			if (!optional)
+				fprintf(err, "%s: cannot read the shipped %s %s: %s (set KARPENTER_AWS_DATA "
+					"or give the file)\n", prog, what, path, strerror(errno));
+			free(path);
+			return rc;
 		}
 		fclose(probe);
 		file = path;
@@ -134,11 +137,14 @@ static int load(kp_aws_catalog *cat, const char *given, const char *shipped, int
 	char *text = NULL;
 	size_t len = 0;
 	int rc = cli_read_file(file, DOC_MAX_BYTES, what, &text, &len, prog, err);
-	if (rc)
+	if (rc) {
+		free(path);
 		return rc;
+	}
 	kp_error e = KP_ERROR_INIT;
 	rc = fn(cat, text, len, file, &e);
 	free(text);
+	free(path);
 	if (rc == KP_ENOMEM) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;

@@ -134,6 +134,11 @@ const struct kp_aws_type_info *kp_aws__catalog_find(const kp_aws_catalog *cat, c
 const struct kp_aws_limits *kp_aws__limits_find(const kp_aws_catalog *cat, const char *name);
 int kp_aws__bandwidth_find(const kp_aws_catalog *cat, const char *name, int64_t *out);
 
+/* Plain decimal text ("12.5") of @p n bytes as a double, as Go's
+ * ParseFloat rounds it (up to 15 significant digits and 22 decimals); 0 or
+ * -1. */
+int kp_aws__parse_decimal(const char *s, size_t n, double *out);
+
 /* Prices (pricing.c), as upstream's pricing provider answers them. */
 int kp_aws__on_demand_price(const kp_aws_catalog *cat, const char *region, const char *type,
 			    double *out);

@@ -161,16 +161,17 @@ static int tagged_cmp(const void *a, const void *b)
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-static int parse_price(const char *s, double *out)
+int kp_aws__parse_decimal(const char *s, size_t n, double *out)
 {
-	/* strconv.ParseFloat of EC2's decimal text ("0.0416"), locale-free:
+	/* strconv.ParseFloat of plain decimal text ("0.0416"), locale-free:
 	 * an exact integer divided by an exact power of ten is correctly
-	 * rounded, as ParseFloat is, while both stay exact (< 2^53, <= 1e22). */
-	if (!s || !*s)
+	 * rounded, as ParseFloat is, while both stay exact (< 2^53, <= 1e22);
+	 * longer text is refused. */
+	if (!s || !n)
 		return -1;
 	uint64_t mant = 0;
 	int digits = 0, frac = 0, dot = 0;
-	for (const char *p = s; *p; p++) {
+	for (const char *p = s; p < s + n; p++) {
 		if (*p >= '0' && *p <= '9') {
 			if (mant > ((uint64_t)1 << 53) / 10)
 				return -1;
@@ -189,7 +190,12 @@ static int parse_price(const char *s, double *out)
 	for (int i = 0; i < frac; i++)
 		scale *= 10;
 	*out = (double)mant / scale;
-	return *out > 1e6 ? -1 : 0;
+	return 0;
+}
+
+static int parse_price(const char *s, double *out)
+{
+	return s && !kp_aws__parse_decimal(s, strlen(s), out) && *out <= 1e6 ? 0 : -1;
 }
 
 KP_EXPORT int kp_aws_catalog_load_spot_prices(kp_aws_catalog *cat, const char *json, size_t len,

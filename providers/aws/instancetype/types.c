@@ -566,7 +566,7 @@ static int user_values(kp_resource_list *l, const struct kvlist *kv, const char 
 	for (size_t i = 0; i < kv->n; i++) {
 		kp_quantity q;
 		if (kp_quantity_parse(&q, kv->items[i].value, NULL) != KP_OK) {
-			char field[128];
+			char field[KP_ERROR_FIELD_MAX];
 			snprintf(field, sizeof(field), "%s.%s", what, kv->items[i].key);
 			return kp_aws__error(err, KP_EINVAL, field, "kubelet.%s: not a quantity", field);
 		}
@@ -617,22 +617,12 @@ static int eviction_signal(kp_quantity *q, const kp_quantity *capacity, const ch
 			   const char *value, kp_error *err)
 {
 	size_t n = strlen(value);
-	char field[128];
+	char field[KP_ERROR_FIELD_MAX];
 	snprintf(field, sizeof(field), "evictionHard.%s", key);
 	if (n && value[n - 1] == '%') {
-		char *end = NULL;
-		char num[64];
-		if (n - 1 >= sizeof(num) || n == 1)
-			return kp_aws__error(err, KP_EINVAL, field, "kubelet.%s: not a percentage", field);
-		memcpy(num, value, n - 1);
-		num[n - 1] = 0;
-		/* strings.Trim(v, "%") then ParseFloat: plain decimal text */
-		for (size_t i = 0; i < n - 1; i++)
-			if (!((num[i] >= '0' && num[i] <= '9') || num[i] == '.'))
-				return kp_aws__error(err, KP_EINVAL, field,
-						     "kubelet.%s: not a percentage", field);
-		double p = strtod(num, &end);
-		if (!end || *end || p != p)
+		/* strings.Trim(v, "%") then ParseFloat */
+		double p;
+		if (kp_aws__parse_decimal(value, n - 1, &p))
 			return kp_aws__error(err, KP_EINVAL, field, "kubelet.%s: not a percentage", field);
 		if (p == 100)
 			p = 0;
