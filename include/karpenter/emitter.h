@@ -123,10 +123,11 @@ int kp_emitter_bool(kp_emitter *em, int b);
 int kp_emitter_null(kp_emitter *em);
 
 /**
- * @brief A JSON value given as text, written as if each of its members had
- *        been written by the calls above (strings unescaped and written in
- *        the emitter's format, integers as written, other numbers as
- *        kp_emitter_number writes them).
+ * @brief A JSON value given as text, read as kp_decode reads JSON (a lone
+ *        surrogate escape is U+FFFD, NUL is refused) and written as if each
+ *        of its members had been written by the calls above: strings in
+ *        the emitter's format, numbers as written (in YAML a number with a
+ *        fraction or an exponent in YAML 1.1's float form, 1e2 as 1.0e+2).
  * @return KP_OK, or KP_EPARSE for text that is not one JSON value (the
  *         emitter is then failed; what came before the fault may have been
  *         written)

@@ -92,7 +92,8 @@ typedef struct kp_nodeclass_status {
 	const char *reason;     /**< the Ready condition's reason, or NULL */
 	int64_t generation;     /**< metadata.generation; 0 = not known */
 	uint32_t terminating;   /**< 1 if metadata.deletionTimestamp is set */
-	uint32_t no_conditions; /**< 1 if status.conditions is absent or empty */
+	uint32_t ready_unknown; /**< 1 if its Ready condition is absent or Unknown (no status
+	                             controller has decided yet: upstream's IsUnknown) */
 } kp_nodeclass_status;
 
 /** Static initializer for kp_nodeclass_status. @since 0.1 */

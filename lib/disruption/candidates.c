@@ -325,7 +325,7 @@ static const kp_pdb *pdb_of(const kp__dstate *st, const kp_pod *p, size_t *n, si
 	*n = 0;
 	if (!pod_evictable(p, st->now_ms))
 		return NULL;
-	*n = kp__pdbs_selecting(s->pdbs, s->n_pdbs, p, first);
+	*n = kp__pdbs_selecting(&st->pdbs, p, first);
 	if (*n != 1)
 		return NULL;
 	const kp_pdb *b = s->pdbs[first[0]];
@@ -572,7 +572,9 @@ int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 	st->opts = opts;
 	st->now_ms = spec->now_ms;
 	st->explain = explain;
-	int rc = pair_nodes(st);
+	int rc = kp__pdb_index_init(&st->pdbs, spec->pdbs, spec->n_pdbs);
+	if (rc == KP_OK)
+		rc = pair_nodes(st);
 	if (rc == KP_OK)
 		qsort(st->nodes, st->n_nodes, sizeof(*st->nodes), cmp_dnode);
 	if (rc == KP_OK)
@@ -592,6 +594,7 @@ int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 
 void kp__dstate_free(kp__dstate *st)
 {
+	kp__pdb_index_dispose(&st->pdbs);
 	for (size_t i = 0; i < st->n_nodes; i++) {
 		kp__dnode *d = &st->nodes[i];
 		kp__free(KP__DMUT(d->pods));

@@ -11,6 +11,7 @@
 #include <karpenter/scheduling.h>
 
 #include "kp_internal.h"
+#include "state/state.h"
 
 #include <stdint.h>
 
@@ -85,6 +86,7 @@ typedef struct kp__dstate {
 	size_t n_closed;
 	const char **deleting_kept;
 	size_t n_deleting_kept;
+	kp__pdb_index pdbs; /* spec->pdbs by namespace */
 } kp__dstate;
 
 int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,

@@ -638,6 +638,61 @@ KP_EXPORT int kp_emitter_close(kp_emitter *em, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* A document tree (tree.h)                                            */
 
+/* Whether the n bytes at s are a JSON integer: -?(0|[1-9][0-9]*). */
+static int json_integer(const char *s, size_t n)
+{
+	const char *end = s + n;
+	if (s < end && *s == '-')
+		s++;
+	if (s < end && *s == '0')
+		return s + 1 == end;
+	if (s >= end || *s < '1' || *s > '9')
+		return 0;
+	while (s < end && *s >= '0' && *s <= '9')
+		s++;
+	return s == end;
+}
+
+/* A number as a reader wrote it: JSON keeps the text, and so does YAML for
+ * an integer; any other number is written in YAML 1.1's float form (a '.'
+ * in the mantissa, a sign in the exponent: 1e2 is 1.0e+2), which YAML 1.1
+ * and 1.2 readers both read as the same number (YAML 1.1 reads 1e2 as a
+ * string). The digits are kept: no rounding through a double. */
+static int number_text(kp_emitter *w, const char *text, size_t len)
+{
+	if (!w->yaml || json_integer(text, len))
+		return literal(w, text, len);
+	const char *e = memchr(text, 'e', len);
+	if (!e)
+		e = memchr(text, 'E', len);
+	size_t mant = e ? (size_t)(e - text) : len;
+	int dot = memchr(text, '.', mant) != NULL;
+	int sign = e && e + 1 < text + len && (e[1] == '+' || e[1] == '-');
+	char small[64];
+	size_t cap = len + 4;
+	char *num = cap <= sizeof(small) ? small : kp__malloc(cap);
+	if (!num)
+		return fail(w, KP_ENOMEM, "out of memory");
+	size_t n = 0;
+	memcpy(num, text, mant);
+	n = mant;
+	if (!dot) {
+		memcpy(num + n, ".0", 2);
+		n += 2;
+	}
+	if (e) {
+		num[n++] = *e;
+		if (!sign)
+			num[n++] = '+';
+		memcpy(num + n, e + 1, len - mant - 1);
+		n += len - mant - 1;
+	}
+	int rc = literal(w, num, n);
+	if (num != small)
+		kp__free(num);
+	return rc;
+}
+
 static int emit_node(kp_emitter *w, const kp__node *n)
 {
 	switch (n->type) {
@@ -646,7 +701,7 @@ static int emit_node(kp_emitter *w, const kp__node *n)
 	case KP__N_BOOL:
 		return kp_emitter_bool(w, n->boolean);
 	case KP__N_NUMBER:
-		return literal(w, n->text, n->len);
+		return number_text(w, n->text, n->len);
 	case KP__N_STRING:
 		return kp_emitter_string_n(w, n->text, n->len);
 	default:
@@ -713,261 +768,9 @@ void kp__json_write_string(kp__buf *out, const char *s, size_t len)
 /* ------------------------------------------------------------------ */
 /* Splicing JSON text                                                  */
 
-typedef struct jtext {
-	const char *p, *end;
-	kp__buf str; /* the current string, unescaped */
-} jtext;
-
-static void skip_ws(jtext *t)
-{
-	while (t->p < t->end && (*t->p == ' ' || *t->p == '\t' || *t->p == '\n' || *t->p == '\r'))
-		t->p++;
-}
-
-static int hex4(const char *p, const char *end, uint32_t *out)
-{
-	uint32_t v = 0;
-	if (end - p < 4)
-		return -1;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (uint32_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (uint32_t)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (uint32_t)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static size_t utf8_put(char *b, uint32_t cp)
-{
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	b[0] = (char)(0xF0 | (cp >> 18));
-	b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	b[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
-/* The \u escape at t->p (after "\u"): one code point, a surrogate pair
- * joined; -1 for a lone surrogate. */
-static int read_u(jtext *t, uint32_t *out)
-{
-	uint32_t cp, lo;
-	if (hex4(t->p, t->end, &cp))
-		return -1;
-	t->p += 4;
-	if (cp >= 0xD800 && cp <= 0xDBFF) {
-		if (t->end - t->p < 6 || t->p[0] != '\\' || t->p[1] != 'u' ||
-		    hex4(t->p + 2, t->end, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-			return -1;
-		t->p += 6;
-		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-	} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-		return -1;
-	}
-	*out = cp;
-	return 0;
-}
-
-/* A string at t->p (after its opening quote), unescaped into t->str. */
-static int read_string(jtext *t)
-{
-	t->str.len = 0;
-	while (t->p < t->end && *t->p != '"') {
-		const char *run = t->p;
-		while (t->p < t->end && *t->p != '"' && *t->p != '\\')
-			t->p++;
-		if (t->p > run)
-			kp__buf_put(&t->str, run, (size_t)(t->p - run));
-		if (t->p >= t->end || *t->p == '"')
-			break;
-		if (t->end - t->p < 2)
-			return -1;
-		char c = t->p[1], b[4];
-		size_t n = 1;
-		t->p += 2;
-		switch (c) {
-		case '"': case '\\': case '/': b[0] = c; break;
-		case 'n': b[0] = '\n'; break;
-		case 'r': b[0] = '\r'; break;
-		case 't': b[0] = '\t'; break;
-		case 'b': b[0] = '\b'; break;
-		case 'f': b[0] = '\f'; break;
-		case 'u': {
-			uint32_t cp;
-			if (read_u(t, &cp))
-				return -1;
-			n = utf8_put(b, cp);
-			break;
-		}
-		default:
-			return -1;
-		}
-		kp__buf_put(&t->str, b, n);
-	}
-	if (t->p >= t->end || t->str.failed)
-		return -1;
-	t->p++; /* closing quote */
-	return 0;
-}
-
-static int splice_value(kp_emitter *w, jtext *t, int depth);
-
-static int splice_container(kp_emitter *w, jtext *t, int depth, int obj)
-{
-	t->p++;
-	begin(w, obj);
-	skip_ws(t);
-	if (t->p < t->end && *t->p == (obj ? '}' : ']')) {
-		t->p++;
-		end(w, obj);
-		return 0;
-	}
-	for (;;) {
-		skip_ws(t);
-		if (obj) {
-			if (t->p >= t->end || *t->p != '"')
-				return -1;
-			t->p++;
-			if (read_string(t))
-				return -1;
-			key_n(w, t->str.data ? t->str.data : "", t->str.len);
-			skip_ws(t);
-			if (t->p >= t->end || *t->p != ':')
-				return -1;
-			t->p++;
-		}
-		if (splice_value(w, t, depth + 1))
-			return -1;
-		skip_ws(t);
-		if (t->p < t->end && *t->p == ',') {
-			t->p++;
-			continue;
-		}
-		if (t->p < t->end && *t->p == (obj ? '}' : ']')) {
-			t->p++;
-			break;
-		}
-		return -1;
-	}
-	end(w, obj);
-	return 0;
-}
-
-static int literal_is(jtext *t, const char *word)
-{
-	size_t n = strlen(word);
-	if ((size_t)(t->end - t->p) < n || memcmp(t->p, word, n) != 0)
-		return 0;
-	t->p += n;
-	return 1;
-}
-
-/* Whether the n bytes at s are a JSON integer: -?(0|[1-9][0-9]*). */
-static int json_integer(const char *s, size_t n)
-{
-	const char *end = s + n;
-	if (s < end && *s == '-')
-		s++;
-	if (s < end && *s == '0')
-		return s + 1 == end;
-	if (s >= end || *s < '1' || *s > '9')
-		return 0;
-	while (s < end && *s >= '0' && *s <= '9')
-		s++;
-	return s == end;
-}
-
-/* A number of spliced text. An integer is written as it is, so that every
- * int64 (and any longer one) reads back as written ("-0" as 0); only a
- * fraction or an exponent goes through a double, written in its shortest
- * form ("-1.5e3" is written -1500). */
-static int splice_number(kp_emitter *w, jtext *t)
-{
-	size_t n = 0;
-	while (t->p + n < t->end && t->p[n] && strchr("+-.eE0123456789", t->p[n]))
-		n++;
-	if (!n)
-		return -1;
-	if (json_integer(t->p, n)) {
-		if (n == 2 && !memcmp(t->p, "-0", 2))
-			literal(w, "0", 1);
-		else
-			literal(w, t->p, n);
-		t->p += n;
-		return 0;
-	}
-	char small[64];
-	char *num = n < sizeof(small) ? small : kp__malloc(n + 1);
-	if (!num) {
-		fail(w, KP_ENOMEM, "out of memory");
-		return -1;
-	}
-	memcpy(num, t->p, n);
-	num[n] = '\0';
-	char *endp = NULL;
-	double d = strtod(num, &endp);
-	int ok = endp == num + n;
-	if (num != small)
-		kp__free(num);
-	if (!ok)
-		return -1;
-	kp_emitter_number(w, d);
-	t->p += n;
-	return 0;
-}
-
-static int splice_value(kp_emitter *w, jtext *t, int depth)
-{
-	if (depth > SPLICE_MAX_DEPTH)
-		return -1;
-	skip_ws(t);
-	if (t->p >= t->end)
-		return -1;
-	char c = *t->p;
-	if (c == '{' || c == '[')
-		return splice_container(w, t, depth, c == '{');
-	if (c == '"') {
-		t->p++;
-		if (read_string(t))
-			return -1;
-		kp_emitter_string_n(w, t->str.data ? t->str.data : "", t->str.len);
-		return 0;
-	}
-	if (literal_is(t, "true"))
-		kp_emitter_bool(w, 1);
-	else if (literal_is(t, "false"))
-		kp_emitter_bool(w, 0);
-	else if (literal_is(t, "null"))
-		kp_emitter_null(w);
-	else if (c == '-' || (c >= '0' && c <= '9'))
-		return splice_number(w, t);
-	else
-		return -1;
-	return 0;
-}
-
+/* Parsed by the library's JSON reader (its escapes, its U+FFFD for a lone
+ * surrogate, its refusal of NUL), bounded by the text's size, then
+ * written as a tree. */
 KP_EXPORT int kp_emitter_json(kp_emitter *em, const char *text, size_t len)
 {
 	if (!em)
@@ -976,16 +779,17 @@ KP_EXPORT int kp_emitter_json(kp_emitter *em, const char *text, size_t len)
 		return em->error;
 	if (!text)
 		return fail(em, KP_EPARSE, "not one JSON value");
-	jtext t = { text, text + len, { 0 } };
-	int rc = splice_value(em, &t, 0);
-	if (!rc) {
-		skip_ws(&t);
-		rc = t.p == t.end ? 0 : -1;
-	}
-	if (t.str.failed)
-		fail(em, KP_ENOMEM, "out of memory");
-	kp__buf_dispose(&t.str);
-	if (rc)
-		fail(em, KP_EPARSE, "not one JSON value");
+	kp__budget b = { .max_nodes = len + 16, .max_text = len + 16, .max_depth = SPLICE_MAX_DEPTH };
+	kp__node *docs = NULL;
+	kp_error e = KP_ERROR_INIT;
+	int rc = kp__json_parse(&docs, text, len, &b, &e);
+	if (rc == KP_OK && (!docs || docs->n != 1))
+		rc = KP_EPARSE;
+	if (rc == KP_OK)
+		emit_node(em, docs->items[0]);
+	else
+		fail(em, rc == KP_ENOMEM ? KP_ENOMEM : KP_EPARSE,
+		     rc == KP_ENOMEM ? "out of memory" : "not one JSON value");
+	kp__node_free(docs);
 	return em->error;
 }

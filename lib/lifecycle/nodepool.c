@@ -77,8 +77,8 @@ static int emit(kp_lifecycle_result *r, np_view *v, const char *ctrl, const char
 }
 
 /* NodeClassReady from the node class (upstream readiness controller): not
- * found, being deleted, without conditions (its Ready condition reads
- * Unknown), or its Ready condition's status, reason and message. */
+ * found, being deleted, its Ready condition absent or Unknown, or its Ready
+ * condition's status, reason and message. */
 static int node_class_ready(np_view *v, const kp_nodeclass_status *c, int64_t now)
 {
 	if (!c)
@@ -87,7 +87,7 @@ static int node_class_ready(np_view *v, const kp_nodeclass_status *c, int64_t no
 	if (c->terminating)
 		return set(v, "NodeClassReady", KP__COND_FALSE, "NodeClassTerminating",
 			   "NodeClass is Terminating", now);
-	if (c->no_conditions)
+	if (c->ready_unknown)
 		return set(v, "NodeClassReady", KP__COND_FALSE, "NodeClassReadinessUnknown",
 			   "Node Class Readiness Unknown", now);
 	if (c->ready)

@@ -238,6 +238,8 @@ typedef struct node_work {
 	int have_nc;
 	int64_t term_ms; /* node termination time, 0 = none */
 	int32_t *pdb_used; /* evictions this round per in->pdbs[i] */
+	kp__pdb_index pdbs; /* in->pdbs by namespace, built at the first eviction */
+	int have_pdbs;
 } node_work;
 
 /* pod rules: lib/state (state.h) */
@@ -295,7 +297,12 @@ static int tier_of(const kp_pod *p)
 static const kp_pdb *pdb_blocking(node_work *w, const kp_pod *p, const char **why)
 {
 	size_t first[2];
-	size_t n = kp__pdbs_selecting(w->in->pdbs, w->in->n_pdbs, p, first);
+	if (!w->have_pdbs) {
+		if (kp__pdb_index_init(&w->pdbs, w->in->pdbs, w->in->n_pdbs) != KP_OK)
+			return NULL; /* out of memory: have_pdbs stays 0, the caller fails */
+		w->have_pdbs = 1;
+	}
+	size_t n = kp__pdbs_selecting(&w->pdbs, p, first);
 	if (!n)
 		return NULL;
 	size_t hit_i = first[0];
@@ -399,6 +406,8 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 			       : KP_OK;
 	const char *why = NULL;
 	const kp_pdb *pdb = pdb_blocking(w, p, &why);
+	if (!w->have_pdbs)
+		return oom(err);
 	if (pdb) {
 		if (blocked_add(&w->arena, blocked,
 				kp__strdup_printf("pod %s/%s: %s (PodDisruptionBudget %s/%s)", ns,
@@ -948,6 +957,7 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 	rc = w->pdb_used ? terminate(w, err) : oom(err);
 	if (rc)
 		kp__lc_rollback(r, mark);
+	kp__pdb_index_dispose(&w->pdbs);
 	kp__lc_arena_free(&w->arena);
 	kp__free(w);
 	return rc;

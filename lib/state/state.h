@@ -85,10 +85,20 @@ const char *kp__object_namespace(const kp_object_meta *m);
  * pod's labels (policy/v1: a null selector selects nothing, an empty one
  * every pod of the namespace). */
 int kp__pdb_selects(const kp_pdb *b, const kp_pod *p);
-/* How many of @p pdbs select @p p; the indexes of the first two in first[]
- * (pdb.Limits: more than one refuses every eviction). */
-size_t kp__pdbs_selecting(const kp_pdb *const *pdbs, size_t n_pdbs, const kp_pod *p,
-			  size_t first[2]);
+/* The PDBs of a cluster by namespace, so that each pod is checked against
+ * its own namespace's PDBs only (pods plus PDBs, not their product). */
+typedef struct kp__pdb_index {
+	const kp_pdb *const *pdbs;
+	struct kp__pdb_entry *by_ns; /* (namespace, index), sorted */
+	size_t n;
+} kp__pdb_index;
+/* Index @p pdbs (borrowed; they must outlive the index). KP_OK or
+ * KP_ENOMEM. */
+int kp__pdb_index_init(kp__pdb_index *ix, const kp_pdb *const *pdbs, size_t n_pdbs);
+void kp__pdb_index_dispose(kp__pdb_index *ix);
+/* How many PDBs select @p p; the indexes (into the indexed array) of the
+ * first two in first[] (pdb.Limits: more than one refuses every eviction). */
+size_t kp__pdbs_selecting(const kp__pdb_index *ix, const kp_pod *p, size_t first[2]);
 /* A PDB that never allows an eviction, whatever its status
  * (pdb.Limits.isFullyBlocked): maxUnavailable 0 or "0%", minAvailable
  * "100%". */

@@ -115,6 +115,18 @@ START_TEST(strings_read_back)
 	ck_assert_int_eq(kp_emitter_close(em, NULL), KP_OK);
 	ck_assert_str_eq(s.data, "[\"\\t\\u0001\x7f\\u2028\\ufffd\",\"a\\u0000b\"]");
 	free(s.data);
+	/* spliced text is read as kp_decode reads JSON: a lone surrogate is
+	 * U+FFFD, numbers keep their text, NUL is refused */
+	em = emitter(&s, KP_FORMAT_JSON, KP_EMITTER_INDENT_COMPACT);
+	static const char spliced[] = " [\"\\ud800x\", 1.50, -0, {\"k\": \"\\u00e9\"}] ";
+	ck_assert_int_eq(kp_emitter_json(em, spliced, strlen(spliced)), KP_OK);
+	ck_assert_int_eq(kp_emitter_close(em, NULL), KP_OK);
+	ck_assert_str_eq(s.data, "[\"\xef\xbf\xbdx\",1.50,-0,{\"k\":\"\xc3\xa9\"}]");
+	free(s.data);
+	em = emitter(&s, KP_FORMAT_JSON, KP_EMITTER_INDENT_COMPACT);
+	ck_assert_int_eq(kp_emitter_json(em, "\"a\\u0000\"", 9), KP_EPARSE);
+	ck_assert_int_eq(kp_emitter_close(em, NULL), KP_EPARSE);
+	free(s.data);
 	em = emitter(&s, KP_FORMAT_YAML, 0);
 	kp_emitter_begin_object(em);
 	static const char *const v[] = { "yes", "1100m", "0x1F", "a: b", "", "-x", "plain", "\x7f" };

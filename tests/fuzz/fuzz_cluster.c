@@ -185,16 +185,17 @@ int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms)
 		c->classes[i].kind = KP_KWOK_NODECLASS_KIND;
 		c->classes[i].name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
 		c->classes[i].ready = 1;
-		if (nc->status)
-			for (size_t j = 0; j < nc->status->n_conditions; j++) {
-				const kp_condition *cond = nc->status->conditions[j];
-				if (cond && cond->type && !strcmp(cond->type, "Ready")) {
-					c->classes[i].ready = cond->status && !strcmp(cond->status, "True");
-					c->classes[i].message = cond->message;
-					c->classes[i].reason = cond->reason;
-				}
-			}
-		c->classes[i].no_conditions = !nc->status || !nc->status->n_conditions;
+		const kp_condition *cond =
+			nc->status ? kp_condition_find(nc->status->conditions, nc->status->n_conditions,
+						       "Ready")
+				   : NULL;
+		if (cond) {
+			c->classes[i].ready = cond->status && !strcmp(cond->status, "True");
+			c->classes[i].message = cond->message;
+			c->classes[i].reason = cond->reason;
+		}
+		/* as kubectl-karpenter reads it (cluster_input.c) */
+		c->classes[i].ready_unknown = !cond || !cond->status || !strcmp(cond->status, "Unknown");
 		c->classes[i].generation = nc->metadata ? nc->metadata->generation : 0;
 		c->classes[i].terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 		c->class_ptrs[i] = &c->classes[i];

@@ -513,7 +513,7 @@ START_TEST(nodepool_readiness_from_node_class)
 			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
 	ck_assert_str_eq(got->status->conditions[0]->message, "no subnets found");
 	/* no conditions at all: its readiness is unknown, the NodePool not Ready */
-	cls.no_conditions = 1;
+	cls.ready_unknown = 1;
 	cls.reason = cls.message = NULL;
 	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
 	got = lc_action(&w, 0)->object;
@@ -522,7 +522,7 @@ START_TEST(nodepool_readiness_from_node_class)
 			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
 	ck_assert_str_eq(got->status->conditions[0]->message, "Node Class Readiness Unknown");
 	/* being deleted, even while Ready */
-	cls.no_conditions = 0;
+	cls.ready_unknown = 0;
 	cls.ready = 1;
 	cls.terminating = 1;
 	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);

@@ -138,13 +138,24 @@ START_TEST(pdbs)
 	const int want[5] = { 1, 0, 1, 0, 0 };
 	for (int i = 0; i < 5; i++)
 		ck_assert_msg(kp__pdb_selects(&b[i], &x.p) == want[i], "pdb %d", i);
+	/* by namespace, and in the input's order within it */
 	size_t first[2];
-	ck_assert_uint_eq(kp__pdbs_selecting(ptr, 5, &x.p, first), 2);
+	kp__pdb_index ix;
+	ck_assert_int_eq(kp__pdb_index_init(&ix, ptr, 5), KP_OK);
+	ck_assert_uint_eq(kp__pdbs_selecting(&ix, &x.p, first), 2);
 	ck_assert_uint_eq(first[0], 0);
 	ck_assert_uint_eq(first[1], 2);
 	x.m.namespace_ = "shop";
-	ck_assert_uint_eq(kp__pdbs_selecting(ptr, 5, &x.p, first), 1);
+	ck_assert_uint_eq(kp__pdbs_selecting(&ix, &x.p, first), 1);
 	ck_assert_uint_eq(first[0], 3);
+	x.m.namespace_ = "aaa"; /* before every namespace */
+	ck_assert_uint_eq(kp__pdbs_selecting(&ix, &x.p, first), 0);
+	x.m.namespace_ = "zzz"; /* after every namespace */
+	ck_assert_uint_eq(kp__pdbs_selecting(&ix, &x.p, first), 0);
+	kp__pdb_index_dispose(&ix);
+	ck_assert_int_eq(kp__pdb_index_init(&ix, NULL, 0), KP_OK);
+	ck_assert_uint_eq(kp__pdbs_selecting(&ix, &x.p, first), 0);
+	kp__pdb_index_dispose(&ix);
 	/* never allows an eviction */
 	ck_assert(!kp__pdb_never_allows(&b[0]));
 	specs[0].max_unavailable.type = KP_INT_OR_STRING_INT;

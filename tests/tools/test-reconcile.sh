@@ -174,6 +174,18 @@ check "node class without conditions: NodeClassReadinessUnknown" contains "$out"
 	'"reason": "NodeClassReadinessUnknown"'
 check "node class without conditions: the NodePool is not Ready" contains "$out" \
 	'"message": "Ready=False: NodeClassReady=False"'
+# Ready=Unknown, or other conditions without Ready: unknown too (upstream's
+# Get(Ready).IsUnknown())
+sed -e 's/status: "False", reason: SubnetsNotFound, message: "no subnets"/status: "Unknown", reason: AwaitingReconciliation, message: "waiting"/' \
+	"$tmpd/class.yaml" >"$tmpd/unknown.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/unknown.yaml" --now "$now" -o json
+check "node class Ready=Unknown: NodeClassReadinessUnknown" contains "$out" \
+	'"reason": "NodeClassReadinessUnknown"'
+sed -e 's/type: Ready, status: "False", reason: SubnetsNotFound/type: SubnetsReady, status: "True", reason: SubnetsReady/' \
+	"$tmpd/class.yaml" >"$tmpd/noready.yaml"
+run_cmd "$tool" reconcile -f "$tmpd/noready.yaml" --now "$now" -o json
+check "node class without a Ready condition: NodeClassReadinessUnknown" contains "$out" \
+	'"reason": "NodeClassReadinessUnknown"'
 sed -e 's/^metadata: {name: default, generation: 2}$/metadata: {name: default, generation: 1, deletionTimestamp: "2025-01-01T11:00:00Z", finalizers: [x]}/' \
 	-e 's/status: "False", reason: SubnetsNotFound/status: "True", reason: Ready/' \
 	"$tmpd/class.yaml" >"$tmpd/terminating.yaml"

@@ -680,7 +680,8 @@ END_TEST
 
 START_TEST(splice_escapes)
 {
-	/* \u escapes, a surrogate pair, \/ and the short escapes */
+	/* \u escapes, a surrogate pair, \/ and the short escapes; a lone
+	 * surrogate reads as U+FFFD (the library's JSON reader, as Go's) */
 	splice_text = "{\"k\\u00e9\":\"a\\/b\\ud83d\\ude00\\n\\u2028\",\"n\":-1.5e3,\"t\":[true,false,null]}";
 	splice_len = strlen(splice_text);
 	int rc;
@@ -688,11 +689,11 @@ START_TEST(splice_escapes)
 	ck_assert_int_eq(splice_rc, 0);
 	ck_assert_int_eq(rc, 0);
 	assert_text_eq(json, "{\n    \"k\xc3\xa9\": \"a/b\xf0\x9f\x98\x80\\n\\u2028\",\n"
-			     "    \"n\": -1500,\n    \"t\": [\n        true,\n        false,\n"
+			     "    \"n\": -1.5e3,\n    \"t\": [\n        true,\n        false,\n"
 			     "        null\n    ]\n}\n");
 	free(json);
 	static const char *const bad[] = {
-		"", "{", "{\"a\" 1}", "[1,]", "\"\\ud800\"", "\"\\udc00\"", "\"\\x\"", "nul",
+		"", "{", "{\"a\" 1}", "[1,]", "\"\\u0000\"", "\"\\x\"", "nul",
 		"[1] 2", "{\"a\":1,}", "\"open",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -706,9 +707,9 @@ START_TEST(splice_escapes)
 }
 END_TEST
 
-/* Integers are spliced as written: every int64 (2^53 + 1 here) and longer
- * ones read back as they were; a fraction or an exponent goes through a
- * double as before. */
+/* Numbers are spliced as written: every int64 (2^53 + 1 here) and longer
+ * ones read back as they were; in YAML a number with an exponent gets
+ * YAML 1.1's float form (YAML 1.1 reads 1e2 as a string). */
 START_TEST(splice_integers_exact)
 {
 	splice_text = "{\"a\":9007199254740993,\"b\":-0,\"c\":123456789012345678901234567890,"
@@ -718,14 +719,14 @@ START_TEST(splice_integers_exact)
 	char *json = stream(CLI_WRITER_JSON, splice_calls, &rc);
 	ck_assert_int_eq(splice_rc, 0);
 	ck_assert_int_eq(rc, 0);
-	assert_text_eq(json, "{\n    \"a\": 9007199254740993,\n    \"b\": 0,\n"
-			     "    \"c\": 123456789012345678901234567890,\n    \"d\": 100,\n"
+	assert_text_eq(json, "{\n    \"a\": 9007199254740993,\n    \"b\": -0,\n"
+			     "    \"c\": 123456789012345678901234567890,\n    \"d\": 1e2,\n"
 			     "    \"e\": -9223372036854775808\n}\n");
 	char *yaml = stream(CLI_WRITER_YAML, splice_calls, &rc);
 	ck_assert_int_eq(splice_rc, 0);
 	ck_assert_int_eq(rc, 0);
-	assert_text_eq(yaml, "a: 9007199254740993\nb: 0\nc: 123456789012345678901234567890\n"
-			     "d: 100\ne: -9223372036854775808\n");
+	assert_text_eq(yaml, "a: 9007199254740993\nb: -0\nc: 123456789012345678901234567890\n"
+			     "d: 1.0e+2\ne: -9223372036854775808\n");
 	free(json);
 	free(yaml);
 	/* not numbers */

@@ -353,7 +353,7 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 		st->reason = c->reason;
 	}
 	/* what the lifecycle's nodepool.readiness and registrationhealth read */
-	st->no_conditions = !nc->status || !nc->status->n_conditions;
+	st->ready_unknown = !c || !c->status || !strcmp(c->status, "Unknown");
 	st->generation = nc->metadata ? nc->metadata->generation : 0;
 	st->terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 }
