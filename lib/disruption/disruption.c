@@ -532,8 +532,7 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 				cmd->n_dn = 0;
 			}
 		}
-		if (st.nodes || st.cluster)
-			kp__dstate_free(&st);
+		kp__dstate_free(&st); /* whatever the build got to */
 		if (!cmd)
 			break;
 	}
