@@ -136,6 +136,38 @@ check "reconcile --provider aws launches on the AWS provider" contains "$out" "p
 run_cmd "$tool" simulate --region us-west-2 -f "$m/general-purpose.yaml"
 check "simulate: AWS options need --provider aws" [ "$rc" -eq 2 ]
 
+cat >"$tmpd/kubelet.yaml" <<'EOF'
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: np}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc}
+      requirements:
+      - {key: node.kubernetes.io/instance-type, operator: In, values: [m5.xlarge]}
+      - {key: topology.kubernetes.io/zone, operator: In, values: [test-zone-1b]}
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: nc}
+spec:
+  amiSelectorTerms: [{alias: bottlerocket@latest}]
+  role: r
+  subnetSelectorTerms: [{tags: {a: b}}]
+  securityGroupSelectorTerms: [{tags: {a: b}}]
+  kubelet:
+    maxPods: 20
+    kubeReserved: {cpu: 200m}
+    systemReserved: {memory: 1Gi}
+    evictionHard: {memory.available: 5%}
+  blockDeviceMappings:
+  - deviceName: /dev/xvdb
+    ebs: {volumeSize: 80Gi}
+EOF
+run_cmd "$tool" instance-types --provider aws -f "$tmpd/kubelet.yaml" --nodepool np -o json
+v=$(printf '%s' "$out" | json_get m5.xlarge "(t['capacity']['pods'], t['capacity']['ephemeral-storage'], t['overhead']['kubeReserved'], t['overhead']['systemReserved'], t['overhead']['evictionThreshold']['memory'], [(o['zone'], o['capacityType']) for o in t['offerings'] if o['available']])")
+check "EC2NodeClass kubelet, Bottlerocket, xvdb size, zone requirement" [ "$v" = "('20', '80Gi', {'cpu': '200m', 'ephemeral-storage': '1Gi', 'memory': '475Mi'}, {'memory': '1Gi'}, '794558464', [('test-zone-1b', 'on-demand'), ('test-zone-1b', 'spot')])" ]
 run_cmd "$tool" instance-types
 check "kwok by default" sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q "^c-1x-amd64-linux "' _ "$rc" "$out"
 run_cmd "$tool" instance-types -f "$(dirname "$0")/fixtures/simulate/nodepool.yaml" --nodepool default
