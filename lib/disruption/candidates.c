@@ -20,14 +20,6 @@
 #include "disruption_private.h"
 #include "state/state.h"
 
-int kp__dptrs_push(kp__dptrs *v, void *p)
-{
-	if (kp__grow((void **)&v->items, &v->cap, v->count + 1, sizeof(*v->items)))
-		return KP_ENOMEM;
-	v->items[v->count++] = p;
-	return KP_OK;
-}
-
 int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const char *f, ...)
 {
 	if (!st->explain)
@@ -48,7 +40,7 @@ int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const
 	char *m = kp__strdup_vprintf(f, ap);
 	va_end(ap);
 	w->message = m;
-	if (!m || kp__dptrs_push(&n->why, w)) {
+	if (!m || kp__ptrs_push(&n->why, w)) {
 		kp__free(m);
 		kp__free(w);
 		return KP_ENOMEM;

@@ -9,26 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <karpenter/codec.h>
 #include <karpenter/labels.h>
-#include <karpenter/quantity.h>
 #include <karpenter/requirements.h>
-#include <karpenter/timestamp.h>
 
 #include "common/sized.h"
 #include "common/map.h"
 #include "disruption_private.h"
-#include "document/tree.h"
 
 struct kp_disruption_result {
-	kp__dptrs cmds;  /* kp__cmd * */
+	kp__ptrs cmds;  /* kp__cmd * */
 	kp_disruption_node *nodes;
 	const kp_disruption_node **node_ptrs;
 	size_t n_nodes;
 	kp_disruption_budget_status *budgets;
 	size_t n_budgets;
-	kp__dptrs strs;  /* owned strings */
-	kp__dptrs whys;  /* owned kp_disruption_why * */
+	kp__ptrs strs;  /* owned strings */
+	kp__ptrs whys;  /* owned kp_disruption_why * */
 	double before, after;
 };
 
@@ -37,7 +33,7 @@ static const char *keep(kp_disruption_result *r, const char *s, int *oom)
 	if (!s)
 		return NULL;
 	char *d = kp__strdup(s);
-	if (!d || kp__dptrs_push(&r->strs, d)) {
+	if (!d || kp__ptrs_push(&r->strs, d)) {
 		kp__free(d);
 		*oom = 1;
 		return NULL;
@@ -98,7 +94,7 @@ static int explain_nodes(kp_disruption_result *r, kp__dstate *st)
 			return KP_ENOMEM;
 		x->reasons = reasons;
 		for (size_t k = 0; k < d->why.count; k++) {
-			if (kp__dptrs_push(&r->whys, d->why.items[k]))
+			if (kp__ptrs_push(&r->whys, d->why.items[k]))
 				return KP_ENOMEM;
 			reasons[x->n_reasons++] = d->why.items[k];
 			d->why.items[k] = NULL; /* owned by the result now */
@@ -160,8 +156,8 @@ static double cluster_cost(const kp__dstate *st)
 
 typedef struct work {
 	kp_cluster_spec spec;
-	kp__dptrs nodes, ncs, pods;
-	kp__dptrs own_nodes, own_ncs, own_pods;
+	kp__ptrs nodes, ncs, pods;
+	kp__ptrs own_nodes, own_ncs, own_pods;
 } work;
 
 static void work_free(work *w)
@@ -172,7 +168,7 @@ static void work_free(work *w)
 		kp_nodeclaim_free(w->own_ncs.items[i]);
 	for (size_t i = 0; i < w->own_pods.count; i++)
 		kp_pod_free(w->own_pods.items[i]);
-	kp__dptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
+	kp__ptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		kp__free(all[i]->items);
 }
@@ -193,18 +189,18 @@ static int work_init(work *w, const kp_cluster_spec *spec)
 	memset(w, 0, sizeof(*w));
 	w->spec = *spec; /* read with its size by kp_disruption_run */
 	for (size_t i = 0; i < spec->n_nodes; i++)
-		if (kp__dptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
+		if (kp__ptrs_push(&w->nodes, KP__DMUT(spec->nodes[i])))
 			return KP_ENOMEM;
 	for (size_t i = 0; i < spec->n_nodeclaims; i++)
-		if (kp__dptrs_push(&w->ncs, KP__DMUT(spec->nodeclaims[i])))
+		if (kp__ptrs_push(&w->ncs, KP__DMUT(spec->nodeclaims[i])))
 			return KP_ENOMEM;
 	for (size_t i = 0; i < spec->n_pods; i++)
-		if (kp__dptrs_push(&w->pods, KP__DMUT(spec->pods[i])))
+		if (kp__ptrs_push(&w->pods, KP__DMUT(spec->pods[i])))
 			return KP_ENOMEM;
 	return work_sync(w);
 }
 
-static void drop(kp__dptrs *v, const void *p)
+static void drop(kp__ptrs *v, const void *p)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < v->count; i++)
@@ -213,25 +209,86 @@ static void drop(kp__dptrs *v, const void *p)
 	v->count = k;
 }
 
-/* A JSON string (quoted, escaped) into @p b: names and labels are
- * caller data and may hold any character. */
-static void put_str(kp__buf *b, const char *text)
+/* The replacement's status once launched, registered and initialized at
+ * now, with its provider ID and node name: built as structs and copied by
+ * the library (no text in between). */
+static int launched_status(work *w, kp_nodeclaim *nc, const char *name, const char *pid,
+			   kp_error *err)
 {
-	kp__json_write_string(b, text ? text : "", text ? strlen(text) : 0);
+	static const char *const types[] = { "Launched", "Registered", "Initialized" };
+	kp_condition conds[3], *ptrs[3];
+	for (size_t i = 0; i < 3; i++) {
+		kp_condition c = KP_CONDITION_INIT;
+		c.type = types[i];
+		c.status = "True";
+		c.reason = types[i];
+		c.message = "";
+		c.last_transition_time_ms = w->spec.now_ms;
+		conds[i] = c;
+		ptrs[i] = &conds[i];
+	}
+	kp_nodeclaim_status st = KP_NODECLAIM_STATUS_INIT;
+	st.provider_id = pid;
+	st.node_name = name;
+	st.conditions = ptrs;
+	st.n_conditions = 3;
+	kp_nodeclaim view = *nc;
+	view.status = &st;
+	kp_nodeclaim *copy = NULL;
+	int rc = kp_nodeclaim_copy(&copy, &view, err);
+	if (rc)
+		return rc;
+	kp_nodeclaim_status *old = nc->status;
+	nc->status = copy->status;
+	copy->status = old;
+	kp_nodeclaim_free(copy);
+	return KP_OK;
 }
 
-static void put_resources(kp__buf *b, const kp_resource_list *l)
+/* The replacement's Node: registered and initialized, Ready, with the
+ * NodeClaim's labels and the instance type's capacity and allocatable. */
+static int launched_node(work *w, const kp_nodeclaim *nc, const kp_instance_type *it,
+			 const char *name, const char *pid, kp_node **out, kp_error *err)
 {
-	for (size_t i = 0; l && i < l->count; i++) {
-		char q[128];
-		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) < 0)
-			continue;
-		if (i)
-			kp__buf_putc(b, ',');
-		put_str(b, l->items[i].name);
-		kp__buf_putc(b, ':');
-		put_str(b, q);
+	kp_object_meta meta = KP_OBJECT_META_INIT;
+	meta.name = name;
+	kp_node_spec spec = KP_NODE_SPEC_INIT;
+	spec.provider_id = pid;
+	kp_condition ready = KP_CONDITION_INIT, *ready_ptr = &ready;
+	ready.type = "Ready";
+	ready.status = "True";
+	ready.last_transition_time_ms = w->spec.now_ms;
+	kp_node_status st = KP_NODE_STATUS_INIT;
+	if (it && it->capacity)
+		st.capacity = *it->capacity;
+	if (it && it->allocatable)
+		st.allocatable = *it->allocatable;
+	st.conditions = &ready_ptr;
+	st.n_conditions = 1;
+	kp_node view = KP_NODE_INIT;
+	view.metadata = &meta;
+	view.spec = &spec;
+	view.status = &st;
+	kp_node *node = NULL;
+	int rc = kp_object_copy((void **)&node, KP_KIND_NODE, &view, err);
+	if (rc)
+		return rc;
+	kp_labels *l = &node->metadata->labels;
+	rc = kp_labels_set(l, KP_LABEL_HOSTNAME, name, err);
+	const kp_labels *ncl = nc->metadata ? &nc->metadata->labels : NULL;
+	for (size_t i = 0; rc == KP_OK && ncl && i < ncl->count; i++)
+		if (strcmp(ncl->items[i].key, KP_LABEL_HOSTNAME))
+			rc = kp_labels_set(l, ncl->items[i].key, ncl->items[i].value, err);
+	if (rc == KP_OK)
+		rc = kp_labels_set(l, KP_LABEL_NODE_REGISTERED, "true", err);
+	if (rc == KP_OK)
+		rc = kp_labels_set(l, KP_LABEL_NODE_INITIALIZED, "true", err);
+	if (rc) {
+		kp_node_free(node);
+		return rc;
 	}
+	*out = node;
+	return KP_OK;
 }
 
 /* The replacement launched, registered and initialized at now. */
@@ -242,7 +299,7 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 	int rc = kp_nodeclaim_copy(&nc, x->nodeclaim, err);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_ncs, nc)) {
+	if (kp__ptrs_push(&w->own_ncs, nc)) {
 		kp_nodeclaim_free(nc);
 		return KP_ENOMEM;
 	}
@@ -260,70 +317,21 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 			return rc;
 	}
 	const char *name = nc->metadata && nc->metadata->name ? nc->metadata->name : "replacement";
-	char now[40];
-	kp_time_format_rfc3339(w->spec.now_ms, now, sizeof(now));
 	char *pid = kp__strdup_printf("disrupt://%s", name);
 	if (!pid)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	kp__buf b = { 0 };
-	kp__buf_puts(&b, "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":\"NodeClaim\",\"metadata\":{\"name\":");
-	put_str(&b, name);
-	kp__buf_puts(&b, "},\"status\":{\"providerID\":");
-	put_str(&b, pid);
-	kp__buf_puts(&b, ",\"nodeName\":");
-	put_str(&b, name);
-	kp__buf_puts(&b, ",\"conditions\":[");
-	static const char *const conds[] = { "Launched", "Registered", "Initialized" };
-	for (size_t i = 0; i < 3; i++)
-		kp__buf_printf(&b, "%s{\"type\":\"%s\",\"status\":\"True\",\"reason\":\"%s\",\"message\":\"\","
-			       "\"lastTransitionTime\":\"%s\"}", i ? "," : "", conds[i], conds[i], now);
-	kp__buf_puts(&b, "]}}");
-	kp_nodeclaim *st = NULL;
-	rc = b.failed ? KP_ENOMEM : kp_decode_one((void **)&st, KP_KIND_NODECLAIM, b.data, b.len, NULL, err);
-	if (rc == KP_OK) {
-		kp_nodeclaim_status *tmp = nc->status;
-		nc->status = st->status;
-		st->status = tmp;
-		kp_nodeclaim_free(st);
-	}
-	b.len = 0;
-	kp__buf_puts(&b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":");
-	put_str(&b, name);
-	kp__buf_puts(&b, ",\"labels\":{");
-	put_str(&b, KP_LABEL_HOSTNAME);
-	kp__buf_putc(&b, ':');
-	put_str(&b, name);
-	const kp_labels *l = nc->metadata ? &nc->metadata->labels : NULL;
-	for (size_t i = 0; l && i < l->count; i++) {
-		if (!strcmp(l->items[i].key, KP_LABEL_HOSTNAME))
-			continue;
-		kp__buf_putc(&b, ',');
-		put_str(&b, l->items[i].key);
-		kp__buf_putc(&b, ':');
-		put_str(&b, l->items[i].value);
-	}
-	kp__buf_printf(&b, ",\"%s\":\"true\",\"%s\":\"true\"}},\"spec\":{\"providerID\":",
-		       KP_LABEL_NODE_REGISTERED, KP_LABEL_NODE_INITIALIZED);
-	put_str(&b, pid);
-	kp__buf_puts(&b, "},\"status\":{\"capacity\":{");
-	put_resources(&b, it ? it->capacity : NULL);
-	kp__buf_puts(&b, "},\"allocatable\":{");
-	put_resources(&b, it ? it->allocatable : NULL);
-	kp__buf_printf(&b, "},\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
-			   "\"lastTransitionTime\":\"%s\"}]}}", now);
-	kp__free(pid);
 	kp_node *node = NULL;
+	rc = launched_status(w, nc, name, pid, err);
 	if (rc == KP_OK)
-		rc = b.failed ? KP_ENOMEM
-			      : kp_decode_one((void **)&node, KP_KIND_NODE, b.data, b.len, NULL, err);
-	kp__buf_dispose(&b);
+		rc = launched_node(w, nc, it, name, pid, &node, err);
+	kp__free(pid);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_nodes, node)) {
+	if (kp__ptrs_push(&w->own_nodes, node)) {
 		kp_node_free(node);
 		return KP_ENOMEM;
 	}
-	if (kp__dptrs_push(&w->ncs, nc) || kp__dptrs_push(&w->nodes, node))
+	if (kp__ptrs_push(&w->ncs, nc) || kp__ptrs_push(&w->nodes, node))
 		return KP_ENOMEM;
 	return KP_OK;
 }
@@ -367,7 +375,7 @@ static int move_pod(work *w, const kp__map *idx, const kp_disruption_move *m, kp
 	int rc = kp_pod_copy(&c, p, err);
 	if (rc)
 		return rc;
-	if (kp__dptrs_push(&w->own_pods, c)) {
+	if (kp__ptrs_push(&w->own_pods, c)) {
 		kp_pod_free(c);
 		return KP_ENOMEM;
 	}
@@ -514,7 +522,7 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 			cmd = NULL;
 		}
 		if (rc == KP_OK && cmd) {
-			rc = kp__dptrs_push(&r->cmds, cmd);
+			rc = kp__ptrs_push(&r->cmds, cmd);
 			if (rc)
 				kp__cmd_free(cmd);
 			else if (pass < limit)

@@ -11,6 +11,7 @@
 #include <karpenter/scheduling.h>
 
 #include "kp_internal.h"
+#include "common/ptrs.h"
 #include "state/state.h"
 
 #include <stdint.h>
@@ -22,12 +23,7 @@
 enum { KP__R_EMPTY = 0, KP__R_DRIFTED = 1, KP__R_UNDERUTILIZED = 2, KP__N_REASONS = 3 };
 extern const char *const kp__disruption_reasons[KP__N_REASONS];
 
-/* A growable array of pointers. */
-typedef struct kp__dptrs {
-	void **items;
-	size_t count, cap;
-} kp__dptrs;
-int kp__dptrs_push(kp__dptrs *v, void *p);
+/* Growable arrays of pointers: common/ptrs.h. */
 
 /* One node of the cluster as upstream's cluster state sees it: a Node
  * and/or its NodeClaim, with its pods. */
@@ -63,7 +59,7 @@ typedef struct kp__dnode {
 	 * "namespace/name" keys for kp_sched_options.kept_pods */
 	char **kept;
 	size_t n_kept;
-	kp__dptrs why;          /* kp_disruption_why * */
+	kp__ptrs why;          /* kp_disruption_why * */
 } kp__dnode;
 
 /* A pass's view of the cluster. */
@@ -100,7 +96,7 @@ int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const
 /* A computed command (the result's struct plus what it owns). */
 typedef struct kp__cmd {
 	kp_disruption_command pub;
-	kp__dptrs cands, repls, moves;
+	kp__ptrs cands, repls, moves;
 	kp__dnode **dn;  /* the candidates' state nodes (valid for the pass only) */
 	size_t n_dn;
 	kp_nodeclaim **owned_ncs;

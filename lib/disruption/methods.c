@@ -414,7 +414,7 @@ static int cmd_add_candidates(kp__cmd *c, kp__dnode *const *dn, size_t n)
 		const kp__dnode *d = dn[i];
 		c->dn[c->n_dn++] = dn[i];
 		kp_disruption_candidate *k = kp__calloc(1, sizeof(*k));
-		if (!k || kp__dptrs_push(&c->cands, k)) {
+		if (!k || kp__ptrs_push(&c->cands, k)) {
 			kp__free(k);
 			return KP_ENOMEM;
 		}
@@ -449,7 +449,7 @@ static int cmd_add_moves(kp__cmd *c, const kp_sched_result *res)
 		if (!k)
 			continue;
 		kp_disruption_move *m = kp__calloc(1, sizeof(*m));
-		if (!m || kp__dptrs_push(&c->moves, m)) {
+		if (!m || kp__ptrs_push(&c->moves, m)) {
 			kp__free(m);
 			rc = KP_ENOMEM;
 			break;
@@ -592,7 +592,7 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 {
 	kp_disruption_replacement *x = kp__calloc(1, sizeof(*x));
 	kp_nodeclaim *nc = NULL;
-	if (!x || kp__dptrs_push(&c->repls, x)) {
+	if (!x || kp__ptrs_push(&c->repls, x)) {
 		kp__free(x);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}

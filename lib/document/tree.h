@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "kp_internal.h"
+#include "common/buf.h"
 
 enum kp__node_type {
 	KP__N_NULL = 0,
@@ -139,21 +140,7 @@ void kp__node_remove(kp__node *obj, size_t i);
 /* Whether text (NUL-terminated) is valid UTF-8 without NUL bytes. */
 int kp__utf8_valid(const char *s, size_t len);
 
-/* Growable output buffer. */
-typedef struct kp__buf {
-	char *data;
-	size_t len;
-	size_t cap;
-	int failed; /* an allocation failed; data is then unusable */
-} kp__buf;
-
-void kp__buf_put(kp__buf *b, const char *s, size_t n);
-void kp__buf_puts(kp__buf *b, const char *s);
-void kp__buf_putc(kp__buf *b, char c);
-void kp__buf_printf(kp__buf *b, const char *fmt, ...) KP_PRINTF(2, 3);
-/* Take the NUL-terminated text (NULL if failed); the buffer is reset. */
-char *kp__buf_take(kp__buf *b, size_t *len);
-void kp__buf_dispose(kp__buf *b);
+/* The growable output buffer: common/buf.h. */
 
 /* JSON: parse one stream of whitespace-separated values. Each value is
  * appended to *docs (an array node created here). Errors name the line. */

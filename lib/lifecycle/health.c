@@ -91,12 +91,12 @@ static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		return KP_OK;
 	char now[KP_TIME_BUF_SIZE], msg[256]; /* a constant key and a time */
 	kp_time_format_rfc3339(in->now_ms / 1000 * 1000, now, sizeof(now));
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp__ncv view;
 	kp__ncv_init(&view, nc);
 	if (kp__labels_put(&a, &view.meta.annotations, KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP,
 			   now) < 0) {
-		kp__lc_arena_free(&a);
+		kp__arena_free(&a);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	snprintf(msg, sizeof(msg), "annotated nodeclaim %s=%s: an unhealthy Node is repaired "
@@ -111,7 +111,7 @@ static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	x.message = msg;
 	x.object = &view.nc;
 	int rc = kp__lc_action(r, &x, err);
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }
 

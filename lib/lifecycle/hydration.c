@@ -12,7 +12,7 @@
 
 /* v1.NodeClassLabelKey of the NodeClaim's class in *key (arena) and the
  * class name in *value: 1, 0 without a ref, -1 out of memory. */
-static int nodeclass_label(kp__lc_arena *a, const kp_nodeclaim *nc, const char **key,
+static int nodeclass_label(kp__arena *a, const kp_nodeclaim *nc, const char **key,
 			   const char **value)
 {
 	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
@@ -24,7 +24,7 @@ static int nodeclass_label(kp__lc_arena *a, const kp_nodeclaim *nc, const char *
 }
 
 /* Label the object (meta is the view's) and list the patch when it changed. */
-static int label_object(kp_lifecycle_result *r, kp__lc_arena *a, const kp_nodeclaim *nc,
+static int label_object(kp_lifecycle_result *r, kp__arena *a, const kp_nodeclaim *nc,
 			kp_object_meta *meta, const void *object, uint32_t kind,
 			const char *controller, kp_error *err)
 {
@@ -60,12 +60,12 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !kp__lc_manages(in, nc))
 		return rc;
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
 	rc = label_object(r, &a, nc, &v.meta, &v.nc, KP_KIND_NODECLAIM,
 			  KP_LIFECYCLE_CONTROLLER_NODECLAIM_HYDRATION, err);
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }
 
@@ -80,7 +80,7 @@ KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifec
 	const kp_nodeclaim *nc = kp__nodeclaim_for_node(r, in, node);
 	if (!nc || !kp__lc_manages(in, nc))
 		return KP_OK;
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp_node v;
 	kp_object_meta m;
 	kp__copy_sized(&v, node, sizeof(v));
@@ -88,6 +88,6 @@ KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifec
 	v.metadata = &m;
 	rc = label_object(r, &a, nc, &m, &v, KP_KIND_NODE, KP_LIFECYCLE_CONTROLLER_NODE_HYDRATION,
 			  err);
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }

@@ -363,13 +363,13 @@ int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
 }
 
-char *kp__nodeclass_label_key(kp__lc_arena *a, const char *group, const char *kind)
+char *kp__nodeclass_label_key(kp__arena *a, const char *group, const char *kind)
 {
 	if (!kind)
 		return NULL;
 	const char *g = group ? group : "";
 	size_t gl = strlen(g), kl = strlen(kind);
-	char *key = kp__lc_alloc(a, gl + kl + 2);
+	char *key = kp__arena_alloc(a, gl + kl + 2);
 	if (!key)
 		return NULL;
 	memcpy(key, g, gl);

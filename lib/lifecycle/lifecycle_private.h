@@ -17,17 +17,12 @@
 #include <karpenter/lifecycle.h>
 
 #include "kp_internal.h"
+#include "common/arena.h"
 
 /* ---- scratch arena ---- */
-typedef struct kp__lc_arena {
-	void **blocks;
-	size_t n, cap;
-} kp__lc_arena;
-void *kp__lc_alloc(kp__lc_arena *a, size_t size); /* zeroed; NULL when out of memory */
-char *kp__lc_strdup(kp__lc_arena *a, const char *s);
-/* printf into the arena at full length; NULL when out of memory. */
-char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
-void kp__lc_arena_free(kp__lc_arena *a);
+/* Work memory: the library's arena (common/arena.h). kp__lc_strdup copies
+ * NULL as "" (the lifecycle writes no NULL text into an object). */
+char *kp__lc_strdup(kp__arena *a, const char *s);
 
 /* ---- appending to a result ---- */
 typedef struct kp__lc_act {
@@ -79,7 +74,7 @@ void kp__condset_nodeclaim(kp__condset *cs, const kp_object_meta *m, int64_t now
 void kp__condset_nodepool(kp__condset *cs, const kp_object_meta *m, int64_t now_ms);
 /* For(): the root then each dependent set Unknown AwaitingReconciliation
  * when absent. 1 if changed, 0 if not, -1 when out of memory. */
-int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n);
+int kp__cond_init(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n);
 /*
  * Set a condition as operatorpkg's ConditionSet.Set does, after For():
  * unchanged when status, reason and message are the same at the current
@@ -90,24 +85,24 @@ int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds,
  * UnhealthyDependents or True). Returns 1 if changed, 0 if not, -1 when
  * out of memory. The array is replaced by an arena copy.
  */
-int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+int kp__cond_set(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
 		 const char *type, const char *status, const char *reason, const char *message);
 /* Remove a condition; 1 if removed, 0 if absent, -1 when out of memory. */
-int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type);
+int kp__cond_clear(kp__arena *a, kp_condition ***conds, size_t *n, const char *type);
 
 /* ---- strings, labels, taints, finalizers on views ---- */
 int kp__has_finalizer(const kp_object_meta *m, const char *f);
 /* 1 added, 0 present, -1 out of memory */
-int kp__add_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f);
+int kp__add_finalizer(kp__arena *a, kp_object_meta *m, const char *f);
 /* 1 removed, 0 absent, -1 out of memory */
-int kp__remove_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f);
+int kp__remove_finalizer(kp__arena *a, kp_object_meta *m, const char *f);
 /* Set key=value in a view's map (arena copy). 1 changed, 0 same, -1 OOM. */
-int kp__labels_put(kp__lc_arena *a, kp_labels *l, const char *key, const char *value);
+int kp__labels_put(kp__arena *a, kp_labels *l, const char *key, const char *value);
 /* lo.Assign(dst, src): every pair of src into dst. 1 changed, 0 same, -1 OOM. */
-int kp__labels_assign(kp__lc_arena *a, kp_labels *dst, const kp_labels *src);
+int kp__labels_assign(kp__arena *a, kp_labels *dst, const kp_labels *src);
 /* Taint list helpers on a view (contiguous kp_taint arrays). */
 int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want);
-int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *add);
+int kp__taints_append(kp__arena *a, kp_taint **t, size_t *n, const kp_taint *add);
 
 /* NULL checks and kp_lifecycle_input's struct_size (every entry point). */
 int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
@@ -160,7 +155,7 @@ int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nod
 int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
 /* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);
  * NULL without a kind or out of memory. */
-char *kp__nodeclass_label_key(kp__lc_arena *a, const char *group, const char *kind);
+char *kp__nodeclass_label_key(kp__arena *a, const char *group, const char *kind);
 /* "graceful", "eventual" or "forceful" (upstream DisruptionTerminationMode) */
 const char *kp__termination_mode(const kp_nodeclaim *nc);
 /* Format a Go duration for messages. */
@@ -181,7 +176,7 @@ typedef struct kp__ncv {
 } kp__ncv;
 void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc);
 /* kp__cond_set on the view's status; marks status_changed */
-int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status,
+int kp__ncv_set(kp__arena *a, kp__ncv *v, const char *type, const char *status,
 		const char *reason, const char *message, int64_t now_ms);
 
 /* ---- NodePool registration health (registration.c) ---- */

@@ -27,7 +27,7 @@
 typedef struct nc_work {
 	const kp_lifecycle_input *in;
 	kp_lifecycle_result *r;
-	kp__lc_arena arena;
+	kp__arena arena;
 	kp_nodeclaim nc;
 	kp_object_meta meta;
 	kp_nodeclaim_spec spec;
@@ -134,7 +134,7 @@ static void status_why(nc_work *w, const char *reason, const char *prefix, const
 
 static const char *status_message(nc_work *w)
 {
-	return kp__lc_printf(&w->arena, "%s%s", w->status_prefix ? w->status_prefix : "",
+	return kp__arena_printf(&w->arena, "%s%s", w->status_prefix ? w->status_prefix : "",
 			     w->status_arg ? w->status_arg : "");
 }
 
@@ -158,10 +158,10 @@ static const char *conditions_message(nc_work *w)
 		int same_gen = g && g->observed_generation == c->observed_generation;
 		if (same_status && same_reason && same_gen)
 			continue;
-		msg = kp__lc_printf(&w->arena, "%s%s%s=%s", msg, sep, c->type,
+		msg = kp__arena_printf(&w->arena, "%s%s%s=%s", msg, sep, c->type,
 				    c->status ? c->status : "");
 		if (msg && !same_gen && c->observed_generation)
-			msg = kp__lc_printf(&w->arena, "%s (observedGeneration %lld)", msg,
+			msg = kp__arena_printf(&w->arena, "%s (observedGeneration %lld)", msg,
 					    (long long)c->observed_generation);
 		sep = ", ";
 	}
@@ -242,7 +242,7 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 	const kp_nodeclaim *nc = &w->nc;
 	if (rc == KP_EINSUFFICIENT || rc == KP_ENOTREADY) {
 		int ice = rc == KP_EINSUFFICIENT;
-		char *ev = kp__lc_printf(&w->arena, "NodeClaim %s event: %s", w->meta.name, msg);
+		char *ev = kp__arena_printf(&w->arena, "NodeClaim %s event: %s", w->meta.name, msg);
 		if (!ev)
 			return oom(err);
 		w->deleted = 1;
@@ -265,7 +265,7 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 
 static int launch_record(nc_work *w, const kp_nodeclaim *created, kp_error *err)
 {
-	char *msg = kp__lc_printf(
+	char *msg = kp__arena_printf(
 		&w->arena, "launched nodeclaim: provider-id %s, instance-type %s, zone %s, "
 		"capacity-type %s",
 		created->status && created->status->provider_id ? created->status->provider_id : "",
@@ -360,9 +360,9 @@ static int add_owner_ref(nc_work *w)
 		    strcmp(o->uid ? o->uid : "", w->meta.uid ? w->meta.uid : "") == 0)
 			return 0;
 	}
-	kp_owner_reference **list = kp__lc_alloc(&w->arena,
+	kp_owner_reference **list = kp__arena_alloc(&w->arena,
 						    (m->n_owner_references + 1) * sizeof(*list));
-	kp_owner_reference *o = kp__lc_alloc(&w->arena, sizeof(*o));
+	kp_owner_reference *o = kp__arena_alloc(&w->arena, sizeof(*o));
 	if (!list || !o)
 		return -1;
 	o->struct_size = sizeof(*o);
@@ -405,7 +405,7 @@ static int sync_node(nc_work *w)
 	    kp__labels_assign(&w->arena, &w->node_meta.labels, &w->meta.labels) < 0)
 		return -1;
 	const kp_taint unreg = KP_TAINT_UNREGISTERED_NO_EXECUTE;
-	kp_taint *kept = kp__lc_alloc(&w->arena, (w->node_spec.n_taints + 1) * sizeof(*kept));
+	kp_taint *kept = kp__arena_alloc(&w->arena, (w->node_spec.n_taints + 1) * sizeof(*kept));
 	if (!kept)
 		return -1;
 	size_t k = 0;
@@ -454,7 +454,7 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	node_view(w, node);
 	if (sync_node(w) < 0)
 		return oom(err);
-	char *msg = kp__lc_printf(&w->arena, "registered nodeclaim: Node %s synced (labels, "
+	char *msg = kp__arena_printf(&w->arena, "registered nodeclaim: Node %s synced (labels, "
 				  "annotations, taints, owner reference, finalizer), "
 				  "karpenter.sh/unregistered taint removed",
 				  kp__meta_name(node->metadata));
@@ -506,12 +506,12 @@ static int step_registration(nc_work *w, kp_error *err)
 /* Initialization                                                      */
 
 /* "key[=value]:Effect" (arena); NULL when out of memory. */
-static const char *format_taint(kp__lc_arena *a, const kp_taint *t)
+static const char *format_taint(kp__arena *a, const kp_taint *t)
 {
 	const char *eff = kp_taint_effect_name(t->effect);
 	if (!t->value || !*t->value)
-		return kp__lc_printf(a, "%s:%s", t->key, eff);
-	return kp__lc_printf(a, "%s=%s:%s", t->key, t->value, eff);
+		return kp__arena_printf(a, "%s:%s", t->key, eff);
+	return kp__arena_printf(a, "%s=%s:%s", t->key, t->value, eff);
 }
 
 static const kp_taint *startup_taint_left(const kp_node_spec *ns, const kp_nodeclaim_spec *s)
@@ -548,7 +548,7 @@ static const char *resource_not_registered(const kp_node *node, const kp_nodecla
 
 /* Why the Node is not initialized: the reason, and the message in *msg
  * (arena; NULL with a reason when out of memory). */
-static const char *not_initialized(kp__lc_arena *a, const kp_node *node,
+static const char *not_initialized(kp__arena *a, const kp_node *node,
 				   const kp_nodeclaim_spec *s, const char **msg)
 {
 	const char *t;
@@ -559,17 +559,17 @@ static const char *not_initialized(kp__lc_arena *a, const kp_node *node,
 	const kp_taint *taint = startup_taint_left(node->spec, s);
 	if (taint) {
 		t = format_taint(a, taint);
-		*msg = t ? kp__lc_printf(a, "StartupTaint \"%s\" still exists", t) : NULL;
+		*msg = t ? kp__arena_printf(a, "StartupTaint \"%s\" still exists", t) : NULL;
 		return "StartupTaintsExist";
 	}
 	if ((taint = ephemeral_taint_left(node->spec)) != NULL) {
 		t = format_taint(a, taint);
-		*msg = t ? kp__lc_printf(a, "KnownEphemeralTaint \"%s\" still exists", t) : NULL;
+		*msg = t ? kp__arena_printf(a, "KnownEphemeralTaint \"%s\" still exists", t) : NULL;
 		return "KnownEphemeralTaintsExist";
 	}
 	const char *res = resource_not_registered(node, s);
 	if (res) {
-		*msg = kp__lc_printf(a, "Resource \"%s\" was requested but not registered", res);
+		*msg = kp__arena_printf(a, "Resource \"%s\" was requested but not registered", res);
 		return "ResourceNotRegistered";
 	}
 	return NULL;
@@ -602,7 +602,7 @@ static int step_initialization(nc_work *w, kp_error *err)
 	if (ch < 0)
 		return oom(err);
 	if (ch) {
-		const char *msg = kp__lc_printf(&w->arena, "initialized nodeclaim: Node %s labelled "
+		const char *msg = kp__arena_printf(&w->arena, "initialized nodeclaim: Node %s labelled "
 						"karpenter.sh/initialized=true", w->node_meta.name);
 		if (!msg)
 			return oom(err);
@@ -625,7 +625,7 @@ static int timeout_delete(nc_work *w, int64_t timeout_ms, const char *reason,
 {
 	char d[64];
 	kp__fmt_duration_ms(timeout_ms, d, sizeof(d));
-	const char *msg = kp__lc_printf(&w->arena, "terminating due to timeout: %s after %s (%s)",
+	const char *msg = kp__arena_printf(&w->arena, "terminating due to timeout: %s after %s (%s)",
 					metric_reason, d, why);
 	if (!msg)
 		return oom(err);
@@ -758,7 +758,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_
 		nc_work w;
 		nc_work_init(&w, r, in, nc);
 		rc = lifecycle_live(&w, err);
-		kp__lc_arena_free(&w.arena);
+		kp__arena_free(&w.arena);
 	}
 	if (rc)
 		kp__lc_rollback(r, mark);
@@ -917,7 +917,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 	}
 	if (rc)
 		kp__lc_rollback(r, mark);
-	kp__lc_arena_free(&w.arena);
+	kp__arena_free(&w.arena);
 	return rc;
 }
 

@@ -20,7 +20,7 @@
 typedef struct np_view {
 	kp_nodepool np;
 	kp_nodepool_status status;
-	kp__lc_arena arena;
+	kp__arena arena;
 	int changed;
 } np_view;
 
@@ -113,7 +113,7 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	kp_validation *val = NULL;
 	if (ch >= 0 && (rc = kp_validate(&val, KP_KIND_NODEPOOL, np, NULL, NULL, err)) == KP_OK) {
 		const kp_field_error *fe = kp_validation_count(val) ? kp_validation_at(val, 0) : NULL;
-		char *m = fe ? kp__lc_printf(&v.arena, "%s: %s", fe->field, fe->message)
+		char *m = fe ? kp__arena_printf(&v.arena, "%s: %s", fe->field, fe->message)
 			     : kp__lc_strdup(&v.arena, "");
 		ch = !m ? -1
 		     : fe ? set(&v, "ValidationSucceeded", KP__COND_FALSE, "NodePoolValidationFailed", m,
@@ -127,14 +127,14 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	if (rc == KP_OK) {
 		const kp_condition *ready = kp_condition_find(v.status.conditions, v.status.n_conditions,
 							 "Ready");
-		const char *msg = kp__lc_printf(&v.arena, "Ready=%s%s%s", ready->status,
+		const char *msg = kp__arena_printf(&v.arena, "Ready=%s%s%s", ready->status,
 						ready->message && *ready->message ? ": " : "",
 						ready->message ? ready->message : "");
 		rc = msg ? emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
 				KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err)
 			 : kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	kp__lc_arena_free(&v.arena);
+	kp__arena_free(&v.arena);
 	return rc;
 }
 
@@ -161,7 +161,7 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 			     const kp_object_meta *meta, const kp_labels *add, const char *msg,
 			     kp_error *err)
 {
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp_object_meta m;
 	kp__copy_sized(&m, meta, sizeof(m));
 	int ch = kp__labels_assign(&a, &m.annotations, add), rc = KP_OK;
@@ -191,7 +191,7 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 		x.object = &v;
 		rc = kp__lc_action(r, &x, err);
 	}
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }
 

@@ -39,7 +39,7 @@ typedef struct tracker {
 } tracker;
 
 struct kp__reg_health {
-	kp__lc_arena arena; /* trackers (stable addresses) and condition lists */
+	kp__arena arena; /* trackers (stable addresses) and condition lists */
 	kp__map by_name;
 	tracker **t;
 	size_t n, cap;
@@ -81,7 +81,7 @@ void kp__reg_health_free(kp__reg_health *h)
 {
 	if (!h)
 		return;
-	kp__lc_arena_free(&h->arena);
+	kp__arena_free(&h->arena);
 	kp__map_free(&h->by_name);
 	kp__free(h->t);
 	kp__free(h);
@@ -112,7 +112,7 @@ static tracker *tracker_of(kp__reg_health *h, const kp_nodepool *np)
 		return NULL;
 	if (!inserted)
 		return at < h->n ? h->t[at] : NULL;
-	tracker *t = kp__lc_alloc(&h->arena, sizeof(*t));
+	tracker *t = kp__arena_alloc(&h->arena, sizeof(*t));
 	if (!t || kp__grow((void **)&h->t, &h->cap, h->n + 1, sizeof(*h->t)) != KP_OK)
 		return NULL; /* the map names a tracker never read: the round fails */
 	t->input = np;

@@ -47,49 +47,9 @@ void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x)
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
 
-void *kp__lc_alloc(kp__lc_arena *a, size_t size)
+char *kp__lc_strdup(kp__arena *a, const char *s)
 {
-	if (kp__grow((void **)&a->blocks, &a->cap, a->n + 1, sizeof(void *)) != KP_OK)
-		return NULL;
-	void *p = kp__calloc(1, size ? size : 1);
-	if (p)
-		a->blocks[a->n++] = p;
-	return p;
-}
-
-char *kp__lc_strdup(kp__lc_arena *a, const char *s)
-{
-	size_t len = strlen(s ? s : "");
-	char *p = kp__lc_alloc(a, len + 1);
-	if (p && len)
-		memcpy(p, s, len);
-	return p;
-}
-
-char *kp__lc_printf(kp__lc_arena *a, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	char *p = kp__lc_alloc(a, (size_t)n + 1);
-	if (!p)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-void kp__lc_arena_free(kp__lc_arena *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		kp__free(a->blocks[i]);
-	kp__free(a->blocks);
-	a->blocks = NULL;
-	a->n = a->cap = 0;
+	return kp__arena_strdup(a, s ? s : "");
 }
 
 /* ------------------------------------------------------------------ */
@@ -401,17 +361,17 @@ static void cond_sort(kp_condition **list, size_t n)
 	}
 }
 
-static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+static int set_one(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
 		   const char *type, const char *status, const char *reason, const char *message);
 
 /* recomputeRootCondition: Ready True when every dependent is True at the
  * object's generation; else Unknown ReconcilingDependents, or False
  * UnhealthyDependents when one is False at the generation, with the
  * unhealthy dependents as "Type=Status, ..." (latest transition first). */
-static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds,
+static int recompute_root(kp__arena *a, const kp__condset *cs, kp_condition ***conds,
 			  size_t *n)
 {
-	kp_condition **bad = kp__lc_alloc(a, (*n ? *n : 1) * sizeof(*bad));
+	kp_condition **bad = kp__arena_alloc(a, (*n ? *n : 1) * sizeof(*bad));
 	if (!bad)
 		return -1;
 	size_t nb = 0, len = 1;
@@ -433,7 +393,7 @@ static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition *
 	}
 	if (!nb)
 		return set_one(a, cs, conds, n, KP__COND_ROOT, KP__COND_TRUE, KP__COND_ROOT, "");
-	char *msg = kp__lc_alloc(a, len);
+	char *msg = kp__arena_alloc(a, len);
 	if (!msg)
 		return -1;
 	size_t at = 0;
@@ -444,15 +404,15 @@ static int recompute_root(kp__lc_arena *a, const kp__condset *cs, kp_condition *
 		       any_false ? "UnhealthyDependents" : "ReconcilingDependents", msg);
 }
 
-static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+static int set_one(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
 		   const char *type, const char *status, const char *reason, const char *message)
 {
 	const kp_condition *old = kp_condition_find(*conds, *n, type);
 	if (old && str_eq(old->status, status) && str_eq(old->reason, reason) &&
 	    str_eq(old->message, message) && old->observed_generation == cs->generation)
 		return 0;
-	kp_condition **list = kp__lc_alloc(a, (*n + 1) * sizeof(*list));
-	kp_condition *c = kp__lc_alloc(a, sizeof(*c));
+	kp_condition **list = kp__arena_alloc(a, (*n + 1) * sizeof(*list));
+	kp_condition *c = kp__arena_alloc(a, sizeof(*c));
 	if (!list || !c)
 		return -1;
 	c->struct_size = sizeof(*c);
@@ -477,7 +437,7 @@ static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds
 			continue;
 		if (cs->deleting && x->observed_generation != cs->generation) {
 			/* deleting: every condition observes the current generation */
-			kp_condition *y = kp__lc_alloc(a, sizeof(*y));
+			kp_condition *y = kp__arena_alloc(a, sizeof(*y));
 			if (!y)
 				return -1;
 			kp__copy_sized(y, x, sizeof(*y));
@@ -495,7 +455,7 @@ static int set_one(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds
 	return 1;
 }
 
-int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n)
+int kp__cond_init(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n)
 {
 	int changed = 0;
 	for (size_t i = 0; i <= cs->n_deps; i++) {
@@ -511,7 +471,7 @@ int kp__cond_init(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds,
 	return changed;
 }
 
-int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
+int kp__cond_set(kp__arena *a, const kp__condset *cs, kp_condition ***conds, size_t *n,
 		 const char *type, const char *status, const char *reason, const char *message)
 {
 	int init = kp__cond_init(a, cs, conds, n);
@@ -521,12 +481,12 @@ int kp__cond_set(kp__lc_arena *a, const kp__condset *cs, kp_condition ***conds, 
 	return rc < 0 ? -1 : (rc || init);
 }
 
-int kp__cond_clear(kp__lc_arena *a, kp_condition ***conds, size_t *n, const char *type)
+int kp__cond_clear(kp__arena *a, kp_condition ***conds, size_t *n, const char *type)
 {
 	const kp_condition *old = kp_condition_find(*conds, *n, type);
 	if (!old)
 		return 0;
-	kp_condition **list = kp__lc_alloc(a, (*n ? *n : 1) * sizeof(*list));
+	kp_condition **list = kp__arena_alloc(a, (*n ? *n : 1) * sizeof(*list));
 	if (!list)
 		return -1;
 	size_t m = 0;
@@ -549,11 +509,11 @@ int kp__has_finalizer(const kp_object_meta *m, const char *f)
 	return 0;
 }
 
-int kp__add_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
+int kp__add_finalizer(kp__arena *a, kp_object_meta *m, const char *f)
 {
 	if (kp__has_finalizer(m, f))
 		return 0;
-	const char **list = kp__lc_alloc(a, (m->n_finalizers + 1) * sizeof(*list));
+	const char **list = kp__arena_alloc(a, (m->n_finalizers + 1) * sizeof(*list));
 	if (!list)
 		return -1;
 	for (size_t i = 0; i < m->n_finalizers; i++)
@@ -564,11 +524,11 @@ int kp__add_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
 	return 1;
 }
 
-int kp__remove_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
+int kp__remove_finalizer(kp__arena *a, kp_object_meta *m, const char *f)
 {
 	if (!kp__has_finalizer(m, f))
 		return 0;
-	const char **list = kp__lc_alloc(a, m->n_finalizers * sizeof(*list));
+	const char **list = kp__arena_alloc(a, m->n_finalizers * sizeof(*list));
 	if (!list)
 		return -1;
 	size_t k = 0;
@@ -580,12 +540,12 @@ int kp__remove_finalizer(kp__lc_arena *a, kp_object_meta *m, const char *f)
 	return 1;
 }
 
-int kp__labels_put(kp__lc_arena *a, kp_labels *l, const char *key, const char *value)
+int kp__labels_put(kp__arena *a, kp_labels *l, const char *key, const char *value)
 {
 	const char *cur = kp_labels_get(l, key);
 	if (cur && str_eq(cur, value))
 		return 0;
-	kp_label *items = kp__lc_alloc(a, (l->count + 1) * sizeof(*items));
+	kp_label *items = kp__arena_alloc(a, (l->count + 1) * sizeof(*items));
 	if (!items)
 		return -1;
 	size_t k = 0;
@@ -610,7 +570,7 @@ int kp__labels_put(kp__lc_arena *a, kp_labels *l, const char *key, const char *v
 	return 1;
 }
 
-int kp__labels_assign(kp__lc_arena *a, kp_labels *dst, const kp_labels *src)
+int kp__labels_assign(kp__arena *a, kp_labels *dst, const kp_labels *src)
 {
 	int changed = 0;
 	for (size_t i = 0; src && i < src->count; i++) {
@@ -630,9 +590,9 @@ int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want)
 	return 0;
 }
 
-int kp__taints_append(kp__lc_arena *a, kp_taint **t, size_t *n, const kp_taint *add)
+int kp__taints_append(kp__arena *a, kp_taint **t, size_t *n, const kp_taint *add)
 {
-	kp_taint *list = kp__lc_alloc(a, (*n + 1) * sizeof(*list));
+	kp_taint *list = kp__arena_alloc(a, (*n + 1) * sizeof(*list));
 	if (!list)
 		return -1;
 	if (*n)
@@ -673,7 +633,7 @@ void kp__ncv_init(kp__ncv *v, const kp_nodeclaim *nc)
 	v->status_changed = 0;
 }
 
-int kp__ncv_set(kp__lc_arena *a, kp__ncv *v, const char *type, const char *status, const char *reason,
+int kp__ncv_set(kp__arena *a, kp__ncv *v, const char *type, const char *status, const char *reason,
 		   const char *message, int64_t now_ms)
 {
 	kp__condset cs;

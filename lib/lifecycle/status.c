@@ -122,7 +122,7 @@ static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		rc = node_shape(r, nc, node, &issues, err);
 	if (rc)
 		return rc;
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
 	int ch = 0;
@@ -138,7 +138,7 @@ static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 		rc = status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY, &v,
 				   KP_LIFECYCLE_REASON_CONSISTENCY,
 				   issues ? "Consistency Check Failed" : "ConsistentStateFound=True", err);
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }
 

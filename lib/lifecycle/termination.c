@@ -60,7 +60,7 @@ static void format_rfc3339_s(int64_t ms, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* NodeClaim finalizer                                                 */
 
-static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v,
+static int annotate_termination_time(kp_lifecycle_result *r, kp__arena *a, kp__ncv *v,
 				     const kp_nodeclaim *nc, kp_error *err)
 {
 	if (kp_labels_get(&nc->metadata->annotations, KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP))
@@ -75,11 +75,11 @@ static int annotate_termination_time(kp_lifecycle_result *r, kp__lc_arena *a, kp
 	if (!w || kp__labels_put(a, &v->meta.annotations,
 				 KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, w) < 0)
 		return oom(err);
-	const char *msg = kp__lc_printf(a, "annotated nodeclaim %s=%s (deletionTimestamp + "
+	const char *msg = kp__arena_printf(a, "annotated nodeclaim %s=%s (deletionTimestamp + "
 					"terminationGracePeriod %s)",
 					KP_ANNOTATION_NODECLAIM_TERMINATION_TIMESTAMP, when,
 					tgp->text ? tgp->text : "");
-	const char *ev = kp__lc_printf(a, "All pods will be deleted by %s", when);
+	const char *ev = kp__arena_printf(a, "All pods will be deleted by %s", when);
 	if (!msg || !ev)
 		return oom(err);
 	kp__lc_act x = { 0 };
@@ -152,7 +152,7 @@ static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
-static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv *v, kp_error *err)
+static int remove_nc_finalizer(kp_lifecycle_result *r, kp__arena *a, kp__ncv *v, kp_error *err)
 {
 	if (kp__remove_finalizer(a, &v->meta, KP_FINALIZER_TERMINATION) < 0)
 		return oom(err);
@@ -173,7 +173,7 @@ static int remove_nc_finalizer(kp_lifecycle_result *r, kp__lc_arena *a, kp__ncv 
 	return kp__lc_action(r, &x, err);
 }
 
-static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp__lc_arena *a,
+static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp__arena *a,
 			     kp__ncv *v, int *done, kp_error *err)
 {
 	*done = 1;
@@ -206,7 +206,7 @@ int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *
 {
 	if (!kp__has_finalizer(nc->metadata, KP_FINALIZER_TERMINATION))
 		return KP_OK;
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	kp__ncv v;
 	kp__ncv_init(&v, nc);
 	int done = 0;
@@ -218,7 +218,7 @@ int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *
 		rc = finalize_instance(r, in, &a, &v, &done, err);
 	if (rc == KP_OK && nodes == 0 && done)
 		rc = remove_nc_finalizer(r, &a, &v, err);
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return rc;
 }
 
@@ -228,7 +228,7 @@ int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *
 typedef struct node_work {
 	const kp_lifecycle_input *in;
 	kp_lifecycle_result *r;
-	kp__lc_arena arena;
+	kp__arena arena;
 	const kp_node *input;
 	kp_node node;
 	kp_object_meta meta;
@@ -375,12 +375,12 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 }
 
 /* Append "; <text>" to *blocked (arena, full length). 0, or -1 out of memory. */
-static int blocked_add(kp__lc_arena *a, char **blocked, char *text)
+static int blocked_add(kp__arena *a, char **blocked, char *text)
 {
 	if (!text)
 		return -1;
 	size_t old = *blocked ? strlen(*blocked) : 0, add = strlen(text);
-	char *s = kp__lc_alloc(a, old + add + 3);
+	char *s = kp__arena_alloc(a, old + add + 3);
 	if (s) {
 		if (old)
 			memcpy(s, *blocked, old);
@@ -425,9 +425,9 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 		kp__free(ev);
 		return rc;
 	}
-	const char *msg = kp__lc_printf(&w->arena, "evicting pod from draining Node %s",
+	const char *msg = kp__arena_printf(&w->arena, "evicting pod from draining Node %s",
 					w->meta.name);
-	const char *ev = kp__lc_printf(&w->arena, "Evicted pod: %s", eviction_reason(w));
+	const char *ev = kp__arena_printf(&w->arena, "Evicted pod: %s", eviction_reason(w));
 	if (!msg || !ev)
 		return oom(err);
 	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP_LIFECYCLE_REASON_EVICT, msg, 0,
@@ -459,7 +459,7 @@ static int taint_node(node_work *w)
 	const kp_taint t = KP_TAINT_DISRUPTED_NO_SCHEDULE;
 	int changed = 0;
 	if (!kp__taints_has_match(w->spec.taints, w->spec.n_taints, &t)) {
-		kp_taint *kept = kp__lc_alloc(&w->arena, (w->spec.n_taints + 1) * sizeof(*kept));
+		kp_taint *kept = kp__arena_alloc(&w->arena, (w->spec.n_taints + 1) * sizeof(*kept));
 		if (!kept)
 			return -1;
 		size_t k = 0;
@@ -511,7 +511,7 @@ static int drain(node_work *w, drain_state *d, kp_error *err)
 	while (kp__lc_iter_next(&it))
 		on++;
 	for (int t = 0; t < 4; t++)
-		if (!(tiers[t] = kp__lc_alloc(&w->arena, (on + 1) * sizeof(void *))))
+		if (!(tiers[t] = kp__arena_alloc(&w->arena, (on + 1) * sizeof(void *))))
 			return oom(err);
 	int rc = drain_collect(w, tiers, nt, d, err);
 	for (int t = 0; rc == KP_OK && t < 4; t++) {
@@ -558,7 +558,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 					 "Drained") &&
 	    kp__ncv_set(&w->arena, &w->nc, "Drained", KP__COND_UNKNOWN, "Draining", "Draining", now) < 0)
 		return oom(err);
-	drain_state *d = kp__lc_alloc(&w->arena, sizeof(*d));
+	drain_state *d = kp__arena_alloc(&w->arena, sizeof(*d));
 	if (!d)
 		return oom(err);
 	kp__lc_mark before = kp__lc_mark_get(w->r);
@@ -650,13 +650,13 @@ static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
 	size_t n = 0;
 	if (kp_cloudprovider_supported_node_classes(&gk, &n, in->provider, NULL) != KP_OK)
 		return 0;
-	kp__lc_arena a = { 0 };
+	kp__arena a = { 0 };
 	int hit = 0;
 	for (size_t i = 0; !hit && i < n; i++) {
 		const char *key = kp__nodeclass_label_key(&a, gk[i].group, gk[i].kind);
 		hit = key && kp_labels_get(&node->metadata->labels, key) != NULL;
 	}
-	kp__lc_arena_free(&a);
+	kp__arena_free(&a);
 	return hit;
 }
 
@@ -667,7 +667,7 @@ static int termination_time(node_work *w, kp_error *err)
 				   : NULL;
 	if (!v)
 		return KP_OK;
-	const char *ev = kp__lc_printf(&w->arena, "All pods will be deleted by %s", v);
+	const char *ev = kp__arena_printf(&w->arena, "All pods will be deleted by %s", v);
 	if (!ev)
 		return oom(err);
 	int rc = kp__lc_event(w->r, KP_KIND_NODE, NULL, w->meta.name, "Warning",
@@ -732,7 +732,7 @@ static const kp_volume_attachment *const *attachments(const kp_lifecycle_input *
 
 /* The PV of a pod's volume through its PVC (a generic ephemeral volume's
  * PVC is "<pod>-<volume>"), or NULL. */
-static const char *volume_pv(kp__lc_arena *a, const kp_pod *p, const kp_volume *v,
+static const char *volume_pv(kp__arena *a, const kp_pod *p, const kp_volume *v,
 			     const kp_pvc *const *pvcs, size_t n)
 {
 	const char *claim = NULL;
@@ -740,7 +740,7 @@ static const char *volume_pv(kp__lc_arena *a, const kp_pod *p, const kp_volume *
 		claim = v->persistent_volume_claim->claim_name;
 	else if (v->ephemeral && v->name) {
 		size_t len = strlen(p->metadata->name) + strlen(v->name) + 2;
-		char *c = kp__lc_alloc(a, len);
+		char *c = kp__arena_alloc(a, len);
 		if (c)
 			snprintf(c, len, "%s-%s", p->metadata->name, v->name);
 		claim = c;
@@ -775,7 +775,7 @@ static int kept_volumes(node_work *w, const char ***pvs, size_t *n, kp_error *er
 			if (!pv)
 				continue;
 			if (*n == cap) {
-				const char **grown = kp__lc_alloc(&w->arena, (cap * 2 + 4) * sizeof(*grown));
+				const char **grown = kp__arena_alloc(&w->arena, (cap * 2 + 4) * sizeof(*grown));
 				if (!grown)
 					return oom(err);
 				if (*n)
@@ -839,7 +839,7 @@ static int await_volumes(node_work *w, int *wait, kp_error *err)
 	int rc = KP_OK;
 	if (va && n && (rc = kept_volumes(w, &kept, &n_kept, err)) != KP_OK)
 		return rc;
-	if (va && n && !(pending = kp__lc_alloc(&w->arena, n * sizeof(*pending))))
+	if (va && n && !(pending = kp__arena_alloc(&w->arena, n * sizeof(*pending))))
 		return oom(err);
 	for (size_t i = 0; va && i < n; i++) {
 		const kp_volume_attachment *x = va[i];
@@ -889,7 +889,7 @@ static int terminate(node_work *w, kp_error *err)
 	int rc;
 	const kp_node *node = w->input;
 	if (w->have_nc && !w->nc_in->metadata->deletion_timestamp_ms) {
-		const char *msg = kp__lc_printf(&w->arena, "deleting NodeClaim %s of deleting Node %s",
+		const char *msg = kp__arena_printf(&w->arena, "deleting NodeClaim %s of deleting Node %s",
 						w->nc.meta.name, w->meta.name);
 		if (!msg)
 			return oom(err);
@@ -953,12 +953,12 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lif
 		w->have_nc = 1;
 	}
 	kp__lc_mark mark = kp__lc_mark_get(r);
-	w->pdb_used = kp__lc_alloc(&w->arena, (in->n_pdbs + 1) * sizeof(int32_t));
+	w->pdb_used = kp__arena_alloc(&w->arena, (in->n_pdbs + 1) * sizeof(int32_t));
 	rc = w->pdb_used ? terminate(w, err) : oom(err);
 	if (rc)
 		kp__lc_rollback(r, mark);
 	kp__pdb_index_dispose(&w->pdbs);
-	kp__lc_arena_free(&w->arena);
+	kp__arena_free(&w->arena);
 	kp__free(w);
 	return rc;
 }

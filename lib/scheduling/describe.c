@@ -25,27 +25,27 @@ static const char *ignored_why(uint32_t why)
 
 static void describe_pools(sc_buf *b, const struct kp_cluster *c)
 {
-	kp__buf_catf(b, "nodepools (in the order they are tried):\n");
+	kp__buf_printf(b, "nodepools (in the order they are tried):\n");
 	for (size_t k = 0; k < c->n_pools; k++) {
 		const sc_pool *p = &c->pools[c->pool_order[k]];
-		kp__buf_catf(b, "  %s: weight %d, ", p->name, (int)p->weight);
+		kp__buf_printf(b, "  %s: weight %d, ", p->name, (int)p->weight);
 		if (p->usable)
-			kp__buf_catf(b, "usable, %zu instance types\n", p->n_opts);
+			kp__buf_printf(b, "usable, %zu instance types\n", p->n_opts);
 		else
-			kp__buf_catf(b, "not usable: %s: %s\n", kp_sched_reason_code_name(p->unusable_code),
+			kp__buf_printf(b, "not usable: %s: %s\n", kp_sched_reason_code_name(p->unusable_code),
 				     p->unusable_msg ? p->unusable_msg : "");
 	}
 }
 
 static void describe_nodes(sc_buf *b, const struct kp_cluster *c)
 {
-	kp__buf_catf(b, "nodes (in the order they are tried):\n");
+	kp__buf_printf(b, "nodes (in the order they are tried):\n");
 	for (size_t i = 0; i < c->n_nodes; i++) {
 		const sc_node *n = &c->nodes[i];
-		kp__buf_catf(b, "  %s: ", n->name);
+		kp__buf_printf(b, "  %s: ", n->name);
 		if (n->pool >= 0)
-			kp__buf_catf(b, "NodePool %s, ", c->pools[n->pool].name);
-		kp__buf_catf(b, "%s, %s%s%s, %zu bound pods\n", n->managed ? "managed" : "unmanaged",
+			kp__buf_printf(b, "NodePool %s, ", c->pools[n->pool].name);
+		kp__buf_printf(b, "%s, %s%s%s, %zu bound pods\n", n->managed ? "managed" : "unmanaged",
 			     n->initialized ? "initialized" : "not initialized",
 			     n->deleting ? ", deleting" : "", n->inflight ? ", in flight" : "",
 			     n->n_pods);
@@ -63,13 +63,13 @@ static void describe_pods(sc_buf *b, const struct kp_cluster *c)
 		daemon += (st & SC_POD_DAEMON) != 0;
 		ignored += (st & SC_POD_IGNORED) != 0;
 	}
-	kp__buf_catf(b, "pods: %zu pending, %zu bound (%zu reschedulable), %zu of DaemonSets, "
+	kp__buf_printf(b, "pods: %zu pending, %zu bound (%zu reschedulable), %zu of DaemonSets, "
 			"%zu ignored\n", pending, bound, resched, daemon, ignored);
 	/* In the caller's order, as results are. */
 	for (size_t k = 0; k < c->n_pods; k++) {
 		const sc_pod *p = &c->pods[c->pod_at_spec[k]];
 		if (p->state & SC_POD_IGNORED)
-			kp__buf_catf(b, "  ignored %s/%s: %s\n", p->ns, p->name, ignored_why(p->ignored_why));
+			kp__buf_printf(b, "  ignored %s/%s: %s\n", p->ns, p->name, ignored_why(p->ignored_why));
 	}
 }
 
@@ -80,13 +80,13 @@ KP_EXPORT int kp_cluster_describe(char **out, const kp_cluster *cluster, kp_erro
 	if (!out || !cluster)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	sc_buf b = { 0 };
-	kp__buf_catf(&b, "snapshot: %zu NodePools, %zu nodes, %zu pods in %zu classes, "
+	kp__buf_printf(&b, "snapshot: %zu NodePools, %zu nodes, %zu pods in %zu classes, "
 			 "%zu topology groups\n", cluster->n_pools, cluster->n_nodes, cluster->n_pods,
 		     cluster->n_classes, kp__topo_group_count(cluster));
 	describe_pools(&b, cluster);
 	describe_nodes(&b, cluster);
 	describe_pods(&b, cluster);
-	*out = kp__buf_cstr(&b);
+	*out = kp__buf_take(&b, NULL);
 	return *out ? KP_OK : kp__error(err, KP_ENOMEM, NULL, "out of memory");
 }
 

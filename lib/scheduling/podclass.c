@@ -1208,6 +1208,6 @@ int kp__sched_pods_bind(struct kp_cluster *c, const kp_cluster_spec *spec, kp_er
 		kp__free(ds_bound[k]);
 	kp__free(ds_bound);
 	kp__map_free(&classes);
-	kp__buf_free(&key);
+	kp__buf_dispose(&key);
 	return rc;
 }

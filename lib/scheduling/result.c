@@ -666,9 +666,9 @@ static int diagnose(sc_sim *s, kp_sched_result *res, uint32_t pod, struct reason
 		char *msg = NULL;
 		if (groups[g].count > 1) {
 			sc_buf b = { 0 };
-			kp__buf_catf(&b, "%s (and %zu other node%s)", gm, groups[g].count - 1,
+			kp__buf_printf(&b, "%s (and %zu other node%s)", gm, groups[g].count - 1,
 				     groups[g].count > 2 ? "s" : "");
-			if (!(msg = kp__buf_cstr(&b))) {
+			if (!(msg = kp__buf_take(&b, NULL))) {
 				rc = KP_ENOMEM;
 				break;
 			}

@@ -34,23 +34,16 @@
 
 #include <karpenter/scheduling.h>
 
+#include "common/arena.h"
+#include "common/buf.h"
 #include "common/map.h"
 #include "kp_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Arena: bump allocation for everything a snapshot or a result keeps  */
 
-typedef struct sc_arena_chunk sc_arena_chunk;
-typedef struct sc_arena {
-	sc_arena_chunk *head;
-	size_t used, cap;
-	int failed; /* an allocation failed: callers check once at the end */
-} sc_arena;
-
-void *kp__arena_alloc(sc_arena *a, size_t size);              /* zeroed, 8-aligned */
-char *kp__arena_strdup(sc_arena *a, const char *s);          /* NULL stays NULL */
-char *kp__arena_printf(sc_arena *a, const char *fmt, ...) KP_PRINTF(2, 3);
-void kp__arena_free(sc_arena *a);
+/* The arena: lib/common/arena.h. */
+typedef kp__arena sc_arena;
 
 /* String interning: id <-> string. */
 typedef struct sc_strtab {
@@ -62,23 +55,12 @@ int kp__strtab_intern(sc_strtab *t, const char *s, uint32_t *id);
 int kp__strtab_find(const sc_strtab *t, const char *s, uint32_t *id);
 void kp__strtab_free(sc_strtab *t);
 
-/* Byte buffer used to build canonical keys. */
-typedef struct sc_buf {
-	char *data;
-	size_t len, cap;
-	int failed;
-} sc_buf;
-void kp__buf_bytes(sc_buf *b, const void *p, size_t n);
+/* The string buffer (common/buf.h), also for the canonical keys: binary
+ * fields appended with these. */
+typedef kp__buf sc_buf;
 void kp__buf_str(sc_buf *b, const char *s); /* length-prefixed; NULL != "" */
 void kp__buf_u32(sc_buf *b, uint32_t v);
 void kp__buf_i64(sc_buf *b, int64_t v);
-void kp__buf_free(sc_buf *b);
-/* Text building on the same buffer: raw bytes (no length prefix). */
-void kp__buf_cat(sc_buf *b, const char *s);
-void kp__buf_catf(sc_buf *b, const char *fmt, ...) KP_PRINTF(2, 3);
-/* NUL-terminate and hand over the text (kp__free it); the buffer is left
- * empty. NULL when an allocation failed (the buffer is then freed). */
-char *kp__buf_cstr(sc_buf *b);
 
 /* ------------------------------------------------------------------ */
 /* Resources: interned names, int64 vectors                            */

@@ -144,10 +144,10 @@ static char *fmt_res(const struct kp_cluster *c, const int64_t *v)
 			continue;
 		char q[KP_QUANTITY_STRING_MAX]; /* a formatted quantity: bounded by construction */
 		kp__fit_fmt_value(q, sizeof(q), c, r, v[r]);
-		kp__buf_catf(&b, "%s%s=%s", first ? "" : ", ", c->res.strs[r], q);
+		kp__buf_printf(&b, "%s%s=%s", first ? "" : ", ", c->res.strs[r], q);
 		first = 0;
 	}
-	return kp__buf_cstr(&b);
+	return kp__buf_take(&b, NULL);
 }
 
 /*
@@ -568,8 +568,8 @@ static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, 
 				if (w) {
 					sc_buf b = { 0 };
 					for (size_t k = 0; k < n_bad && k < 16; k++)
-						kp__buf_catf(&b, "%s%s", k ? " " : "", keys[k]);
-					char *names = kp__buf_cstr(&b);
+						kp__buf_printf(&b, "%s%s", k ? " " : "", keys[k]);
+					char *names = kp__buf_take(&b, NULL);
 					kp__why(w, KP_REASON_MIN_VALUES, keys[0],
 						"minValues requirement is not met for label(s) "
 						"(label(s)=[%s])", names ? names : "");

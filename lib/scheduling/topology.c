@@ -186,10 +186,10 @@ static void key_selector(sc_buf *b, const kp_label_selector *s)
 		if (i && !cmp_buf(&items[i - 1], &items[i]))
 			continue;
 		kp__buf_u32(b, (uint32_t)items[i].len);
-		kp__buf_bytes(b, items[i].data, items[i].len);
+		kp__buf_put(b, (const char *)items[i].data, items[i].len);
 	}
 	for (size_t i = 0; i < k; i++)
-		kp__buf_free(&items[i]);
+		kp__buf_dispose(&items[i]);
 	kp__free(items);
 }
 
@@ -288,12 +288,12 @@ static int group_intern(struct kp_cluster *c, const struct group_def *d, uint32_
 		}
 	}
 	if (b.failed) {
-		kp__buf_free(&b);
+		kp__buf_dispose(&b);
 		return KP_ENOMEM;
 	}
 	int inserted = 0;
 	int rc = kp__map_put(&c->topo.group_by_key, b.data, b.len, (uint32_t)c->topo.n_groups, out, &inserted);
-	kp__buf_free(&b);
+	kp__buf_dispose(&b);
 	if (rc != KP_OK)
 		return rc;
 	if (!inserted) {
@@ -700,8 +700,8 @@ static int bucket_add(struct sel_bucket *b, uint32_t g)
 static void label_key(sc_buf *k, const char *key, const char *value)
 {
 	k->len = 0;
-	kp__buf_bytes(k, key, strlen(key) + 1);
-	kp__buf_bytes(k, value, strlen(value));
+	kp__buf_put(k, (const char *)key, strlen(key) + 1);
+	kp__buf_put(k, (const char *)value, strlen(value));
 }
 
 static int sel_index_put(struct sel_index *x, sc_buf *k, const char *key, const char *value,
@@ -749,7 +749,7 @@ static int sel_index_build(const struct kp_cluster *c, struct sel_index *x)
 	int rc = KP_OK;
 	for (size_t g = 0; g < c->topo.n_groups && rc == KP_OK; g++)
 		rc = sel_index_group(x, &k, &c->topo.groups[g], (uint32_t)g);
-	kp__buf_free(&k);
+	kp__buf_dispose(&k);
 	return rc;
 }
 
@@ -811,7 +811,7 @@ static int classes_sel_groups(struct kp_cluster *c)
 	for (size_t i = 0; i < c->n_classes && rc == KP_OK; i++)
 		rc = class_sel_groups(c, &x, &c->classes[i], &k, &cand, &cap);
 	kp__free(cand);
-	kp__buf_free(&k);
+	kp__buf_dispose(&k);
 	sel_index_free(&x);
 	return rc;
 }
@@ -1524,11 +1524,11 @@ static void topo_why(sc_sim *s, sc_why *w, uint32_t gi)
 	sc_buf b = { 0 }; /* domains are input text: allocated */
 	size_t shown = 0;
 	for (size_t i = 0; i < sg->n && shown < 6; i++, shown++)
-		kp__buf_catf(&b, "%s%s=%d", shown ? ", " : "", dom_str(s, sg->d[i].dom),
+		kp__buf_printf(&b, "%s%s=%d", shown ? ", " : "", dom_str(s, sg->d[i].dom),
 			     (int)sg->d[i].cnt);
 	if (sg->n > shown)
-		kp__buf_cat(&b, ", ...");
-	char *counts = kp__buf_cstr(&b);
+		kp__buf_puts(&b, ", ...");
+	char *counts = kp__buf_take(&b, NULL);
 	if (!counts)
 		shown = 0;
 	if (g->type == SC_TOPO_SPREAD)

@@ -111,22 +111,13 @@ void kp__v_pop(kp__vctx *c, kp__vmark m)
 		c->spath.data[m.spath] = '\0';
 }
 
+/* The library's printf-to-heap (kp__strdup_vprintf), failing the context
+ * when it cannot. */
 KP_PRINTF(2, 0) static char *vprintf_new(kp__vctx *c, const char *fmt, va_list ap)
 {
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0) {
-		vfail(c, KP_EINVAL);
-		return NULL;
-	}
-	char *s = kp__malloc((size_t)n + 1);
-	if (!s) {
+	char *s = kp__strdup_vprintf(fmt, ap);
+	if (!s)
 		vfail(c, KP_ENOMEM);
-		return NULL;
-	}
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }
 

@@ -22,6 +22,11 @@ void *kp__calloc(size_t n, size_t size)
 	return kp_calloc(n ? n : 1, size ? size : 1);
 }
 
+void *kp__realloc(void *ptr, size_t size)
+{
+	return kp_realloc(ptr, size ? size : 1);
+}
+
 void kp__free(void *ptr)
 {
 	kp_free(ptr);

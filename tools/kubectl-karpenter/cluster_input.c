@@ -20,26 +20,6 @@
 #include "cli.h"
 #include "cluster_input.h"
 
-int cli_ptrvec_push(cli_ptrvec *v, const void *p)
-{
-	if (v->count == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		const void **items = realloc((void *)v->items, cap * sizeof(*items));
-		if (!items)
-			return -1;
-		v->items = items;
-		v->cap = cap;
-	}
-	v->items[v->count++] = p;
-	return 0;
-}
-
-void cli_ptrvec_free(cli_ptrvec *v)
-{
-	free((void *)v->items);
-	v->items = NULL;
-	v->count = v->cap = 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Objects by kind, and duplicates                                     */
@@ -52,12 +32,12 @@ struct cli_seen {
 
 static void objects_free(cli_objects *o)
 {
-	cli_ptrvec *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
+	kp__ptrs *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
 			      &o->pods,      &o->daemonsets, &o->pdbs,             &o->pvcs,
 			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces,
 			      &o->volume_attachments, &o->ec2_nodeclasses };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		cli_ptrvec_free(all[i]);
+		kp__ptrs_dispose(all[i]);
 	free(o->seen);
 	o->seen = NULL;
 	o->n_seen = o->cap_seen = 0;
@@ -129,7 +109,7 @@ static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
 
 /* The vector a decoded object of @p kind goes to, or NULL for a kind the
  * command does not read. */
-static cli_ptrvec *vector_of(cli_cluster_input *in, uint32_t kind)
+static kp__ptrs *vector_of(cli_cluster_input *in, uint32_t kind)
 {
 	cli_objects *o = &in->objs;
 	if (kind == in->kwok_kind)
@@ -191,7 +171,7 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 	cli_objects *o = &in->objs;
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		cli_ptrvec *v = vector_of(in, d->kind);
+		kp__ptrs *v = vector_of(in, d->kind);
 		if (!v) {
 			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind this command reads\n",
 				prog, fname, d->kind_name, d->name, d->api_version);
@@ -211,7 +191,7 @@ static int collect(cli_cluster_input *in, size_t file, const kp_validate_options
 		     d->kind == in->kwok_kind) &&
 		    default_and_validate(d, fname, vo, prog, err, invalid))
 			return -1;
-		if (cli_ptrvec_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
+		if (kp__ptrs_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
 			fprintf(err, "%s: out of memory\n", prog);
 			return -1;
 		}

@@ -21,27 +21,20 @@
 #include <karpenter/karpenter.h>
 
 #include "aws_input.h"
+#include "common/ptrs.h"
 #include "manifests.h"
 
-/* A growable array of borrowed pointers. */
-typedef struct cli_ptrvec {
-	const void **items;
-	size_t count, cap;
-} cli_ptrvec;
-
-/* Append; 0 or -1 when out of memory. */
-int cli_ptrvec_push(cli_ptrvec *v, const void *p);
-void cli_ptrvec_free(cli_ptrvec *v);
+/* Growable arrays of borrowed pointers: the library's (common/ptrs.h). */
 
 /* The decoded objects by kind, in input order (kp_cluster_new orders them
  * canonically). */
 typedef struct cli_objects {
-	cli_ptrvec nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs,
+	kp__ptrs nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs,
 		pvs, storage_classes, csi_nodes, namespaces;
 	/* only when cli_cluster_input.read_volume_attachments is set */
-	cli_ptrvec volume_attachments;
+	kp__ptrs volume_attachments;
 	/* only with --provider aws (cli_cluster_input.aws) */
-	cli_ptrvec ec2_nodeclasses;
+	kp__ptrs ec2_nodeclasses;
 	struct cli_seen *seen; /* for duplicate detection */
 	size_t n_seen, cap_seen;
 } cli_objects;

@@ -100,7 +100,7 @@ static const char *obj_name(const void *o)
 /* Objects of @p add replace those of @p base with the same namespace and
  * name, or join it: the base's objects by "namespace\0name" in the
  * library's hash map (nested scans took 89 s for 100,000 objects). */
-static int merge_vec(cli_ptrvec *base, const cli_ptrvec *add, uint32_t kind)
+static int merge_vec(kp__ptrs *base, const kp__ptrs *add, uint32_t kind)
 {
 	kp__map by_name = { 0 };
 	char *key = NULL;
@@ -108,7 +108,7 @@ static int merge_vec(cli_ptrvec *base, const cli_ptrvec *add, uint32_t kind)
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < base->count + add->count; i++) {
 		int adding = i >= base->count;
-		const void *o = adding ? add->items[i - base->count] : base->items[i];
+		void *o = adding ? add->items[i - base->count] : base->items[i];
 		const char *ns = obj_ns(kind, o), *name = obj_name(o);
 		size_t nl = strlen(ns), len = nl + 1 + strlen(name);
 		if (len + 1 > cap) {
@@ -132,7 +132,7 @@ static int merge_vec(cli_ptrvec *base, const cli_ptrvec *add, uint32_t kind)
 		else if (adding && !inserted)
 			base->items[at] = o;
 		else if (adding)
-			rc = cli_ptrvec_push(base, o);
+			rc = kp__ptrs_push(base, o);
 	}
 	kp__map_free(&by_name);
 	free(key);
@@ -143,8 +143,8 @@ static int merge_vec(cli_ptrvec *base, const cli_ptrvec *add, uint32_t kind)
 static int merge(cli_objects *b, const cli_objects *a, uint32_t kwok_kind)
 {
 	struct {
-		cli_ptrvec *base;
-		const cli_ptrvec *add;
+		kp__ptrs *base;
+		const kp__ptrs *add;
 		uint32_t kind;
 	} v[] = {
 		{ &b->nodepools, &a->nodepools, KP_KIND_NODEPOOL },
