@@ -31,5 +31,6 @@ extern const cli_command cli_cmd_hash;
 extern const cli_command cli_cmd_reconcile;
 extern const cli_command cli_cmd_disrupt;
 extern const cli_command cli_cmd_convert;
+extern const cli_command cli_cmd_instance_types;
 
 #endif

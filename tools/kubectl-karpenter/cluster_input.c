@@ -13,6 +13,9 @@
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
 #include <karpenter/sys/kwok.h>
+#ifdef KP_HAVE_AWS
+#include <karpenter/aws_ec2nodeclass.h>
+#endif
 
 #include "cli.h"
 #include "cluster_input.h"
@@ -32,7 +35,7 @@ static void objects_free(cli_objects *o)
 	kp__ptrs *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
 			      &o->pods,      &o->daemonsets, &o->pdbs,             &o->pvcs,
 			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces,
-			      &o->volume_attachments };
+			      &o->volume_attachments, &o->ec2_nodeclasses };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		kp__ptrs_dispose(all[i]);
 	free(o->seen);
@@ -111,6 +114,8 @@ static kp__ptrs *vector_of(cli_cluster_input *in, uint32_t kind)
 	cli_objects *o = &in->objs;
 	if (kind == in->kwok_kind)
 		return &o->kwok_nodeclasses;
+	if (in->aws_kind && kind == in->aws_kind)
+		return &o->ec2_nodeclasses;
 	if (kind == KP_KIND_VOLUME_ATTACHMENT)
 		return in->read_volume_attachments ? &o->volume_attachments : NULL;
 	switch (kind) {
@@ -213,6 +218,15 @@ static int load_catalogue(cli_cluster_input *in, const char *catalogue, const ch
 			  FILE *err)
 {
 	kp_error e = KP_ERROR_INIT;
+	if (in->aws && in->aws->enabled) {
+		/* the types are built per EC2NodeClass (cli_cluster_input_spec) */
+		int rc = cli_aws_catalog_load(&in->aws_catalog, in->aws, prog, err);
+		if (rc == CLI_OK && (kp_wellknown_new(&in->wk, &e) || cli_aws_wellknown(in->wk))) {
+			fprintf(err, "%s: out of memory\n", prog);
+			rc = CLI_INVALID;
+		}
+		return rc;
+	}
 	if (catalogue) {
 		/* Read here rather than by kp_kwok_catalog_load_file, so that a
 		 * catalogue that cannot be read (missing, a directory, too
@@ -267,6 +281,12 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 		fprintf(err, "%s: %s\n", prog, e.message);
 		return CLI_INVALID;
 	}
+#ifdef KP_HAVE_AWS
+	if (in->aws && in->aws->enabled && kp_aws_register(in->registry, NULL, &in->aws_kind, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return CLI_INVALID;
+	}
+#endif
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	vo.wellknown = in->wk;
 	vo.registry = in->registry;
@@ -318,10 +338,68 @@ static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *n
 	st->terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 }
 
+static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec);
+
+/* --provider aws: one catalogue per EC2NodeClass (built from its spec),
+ * each NodePool offered its nodeClassRef's, every EC2NodeClass ready (a
+ * manifest has no status the status controller wrote). */
+static int aws_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog, FILE *err)
+{
+	cli_objects *o = &in->objs;
+	size_t n = o->ec2_nodeclasses.count, n_np = o->nodepools.count;
+	if (in->aws_class_its) /* built once per input */
+		goto done;
+	free(in->classes);
+	free(in->pool_its);
+	in->classes = calloc(n + 1, sizeof(*in->classes) + sizeof(*in->class_ptrs));
+	in->aws_class_its = calloc(n + 1, sizeof(*in->aws_class_its));
+	in->aws_class_names = calloc(n + 1, sizeof(*in->aws_class_names));
+	in->pool_its = calloc(n_np + 1, sizeof(*in->pool_its));
+	if (!in->classes || !in->aws_class_its || !in->aws_class_names || !in->pool_its) {
+		fprintf(err, "%s: out of memory\n", prog);
+		return -1;
+	}
+	in->class_ptrs = (const kp_nodeclass_status **)(void *)(in->classes + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = cli_aws_nodeclass_name(o->ec2_nodeclasses.items[i]);
+		kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
+		in->classes[i] = init;
+		in->classes[i].group = "karpenter.k8s.aws";
+		in->classes[i].kind = "EC2NodeClass";
+		in->classes[i].name = name;
+		in->classes[i].ready = 1;
+		in->class_ptrs[i] = &in->classes[i];
+		in->aws_class_names[i] = name;
+		if (cli_aws_instance_types(&in->aws_class_its[i], in->aws_catalog, in->aws,
+					   o->ec2_nodeclasses.items[i], name, prog, err))
+			return -1;
+	}
+	if (!in->its && cli_aws_instance_types(&in->its, in->aws_catalog, in->aws, NULL, NULL, prog,
+					       err))
+		return -1;
+	for (size_t i = 0; i < n_np; i++) {
+		const kp_nodepool *np = o->nodepools.items[i];
+		const kp_nodeclaim_template *t = np->spec ? np->spec->template_ : NULL;
+		const kp_node_class_reference *ref = t && t->spec ? t->spec->node_class_ref : NULL;
+		in->pool_its[i] = in->its; /* a missing class: the core finds no ready class */
+		for (size_t c = 0; ref && ref->name && c < n; c++)
+			if (!strcmp(in->aws_class_names[c], ref->name))
+				in->pool_its[i] = in->aws_class_its[c];
+	}
+done:
+	spec->instance_types = in->pool_its;
+	spec->nodeclasses = in->class_ptrs;
+	spec->n_nodeclasses = n;
+	fill_objects(in, spec);
+	return 0;
+}
+
 int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
 			   FILE *err)
 {
 	cli_objects *o = &in->objs;
+	if (in->aws_catalog)
+		return aws_spec(in, spec, prog, err);
 	size_t n_classes = o->kwok_nodeclasses.count;
 	free(in->classes);
 	free(in->pool_its);
@@ -345,11 +423,22 @@ int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const c
 		for (size_t i = 0; i < o->nodepools.count; i++)
 			in->pool_its[i] = in->its;
 	}
-	spec->nodepools = (const kp_nodepool *const *)o->nodepools.items;
-	spec->n_nodepools = o->nodepools.count;
 	spec->instance_types = in->pool_its;
 	spec->nodeclasses = in->class_ptrs;
 	spec->n_nodeclasses = n_classes;
+	fill_objects(in, spec);
+	return 0;
+oom:
+	fprintf(err, "%s: out of memory\n", prog);
+	return -1;
+}
+
+/* The objects every provider passes as they are. */
+static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec)
+{
+	cli_objects *o = &in->objs;
+	spec->nodepools = (const kp_nodepool *const *)o->nodepools.items;
+	spec->n_nodepools = o->nodepools.count;
 	spec->nodes = (const kp_node *const *)o->nodes.items;
 	spec->n_nodes = o->nodes.count;
 	spec->nodeclaims = (const kp_nodeclaim *const *)o->nodeclaims.items;
@@ -371,14 +460,15 @@ int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const c
 	spec->namespaces = (const kp_namespace *const *)o->namespaces.items;
 	spec->n_namespaces = o->namespaces.count;
 	spec->wellknown = in->wk;
-	return 0;
-oom:
-	fprintf(err, "%s: out of memory\n", prog);
-	return -1;
 }
 
 void cli_cluster_input_free(cli_cluster_input *in)
 {
+	for (size_t i = 0; in->aws_class_its && i < in->objs.ec2_nodeclasses.count; i++)
+		kp_instance_types_free(in->aws_class_its[i]);
+	free(in->aws_class_its);
+	free((void *)in->aws_class_names);
+	cli_aws_catalog_free(in->aws_catalog);
 	free(in->pool_its);
 	free(in->classes);
 	kp_wellknown_free(in->wk);

@@ -20,6 +20,7 @@
 
 #include <karpenter/karpenter.h>
 
+#include "aws_input.h"
 #include "common/ptrs.h"
 #include "manifests.h"
 
@@ -32,6 +33,8 @@ typedef struct cli_objects {
 		pvs, storage_classes, csi_nodes, namespaces;
 	/* only when cli_cluster_input.read_volume_attachments is set */
 	kp__ptrs volume_attachments;
+	/* only with --provider aws (cli_cluster_input.aws) */
+	kp__ptrs ec2_nodeclasses;
 	struct cli_seen *seen; /* for duplicate detection */
 	size_t n_seen, cap_seen;
 } cli_objects;
@@ -41,6 +44,9 @@ typedef struct cli_cluster_input {
 	 * (reconcile: Node termination waits for them); otherwise they are
 	 * skipped as a kind the command does not read */
 	int read_volume_attachments;
+	/* set by the caller before loading: --provider aws and its options
+	 * (NULL or not enabled: KWOK) */
+	const cli_aws_options *aws;
 	cli_manifests manifests;
 	kp_decode_result **decoded;
 	size_t n_decoded;
@@ -49,6 +55,12 @@ typedef struct cli_cluster_input {
 	kp_wellknown *wk;
 	struct kp_registry *registry; /* the core kinds and KWOKNodeClass */
 	uint32_t kwok_kind;           /* KWOKNodeClass's id in registry */
+	uint32_t aws_kind;            /* EC2NodeClass's id in registry (aws only) */
+	struct kp_aws_catalog *aws_catalog; /* aws only: the catalogue documents */
+	/* aws only, filled by cli_cluster_input_spec: the instance types of
+	 * each EC2NodeClass (in objs.ec2_nodeclasses order) and their names */
+	kp_instance_types **aws_class_its;
+	const char **aws_class_names;
 	/* filled by cli_cluster_input_spec */
 	kp_nodeclass_status *classes;
 	const kp_nodeclass_status **class_ptrs;

@@ -39,6 +39,7 @@ static void disrupt_usage(FILE *out)
 	      "                                 [--instance-types FILE] [--passes N]\n"
 	      "                                 [--apply FILE ...]\n"
 	      "                                 [--feature-gates SpotToSpotConsolidation=true]\n"
+	      "                                 [--provider kwok|aws] [AWS options, as simulate]\n"
 	      "                                 [-o text|json|yaml]\n"
 	      "\n"
 	      "Runs Karpenter's disruption controller offline on a cluster written as\n"
@@ -505,12 +506,14 @@ static const cli_option disrupt_options[] = {
 	{ "--passes", NULL, OPT_PASSES },
 	{ "--apply", NULL, OPT_APPLY },
 	{ "--feature-gates", NULL, OPT_GATES },
+	CLI_AWS_OPTION_ROWS,
 };
 
 typedef struct args {
 	const char **files, **apply;
 	size_t n_files, n_apply;
 	const char *catalogue;
+	cli_aws_options aws; /* --provider aws and its options */
 	int format, have_now;
 	int64_t now_ms;
 	kp_disruption_options opts;
@@ -587,7 +590,17 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 						    &a->opts.flags, PROG, err))
 				return CLI_USAGE;
 			break;
+		default: /* --provider aws and its options */
+			if (cli_aws_take(&a->aws, id, val, PROG, err) != 1)
+				return CLI_USAGE;
+			break;
 		}
+	}
+	if (cli_aws_check(&a->aws, PROG, err))
+		return CLI_USAGE;
+	if (a->aws.enabled) { /* --instance-types is then describe-instance-types output */
+		a->aws.types_file = a->catalogue;
+		a->catalogue = NULL;
 	}
 	if (!a->n_files) {
 		fprintf(err, "%s: no input: give -f FILE or -f DIR (or -f - for stdin)\n", PROG);
@@ -614,9 +627,12 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	memset(&a, 0, sizeof(a));
 	kp_disruption_options_init(&a.opts);
 	a.format = CLI_OUT_TEXT;
+	cli_aws_options aws_init = CLI_AWS_OPTIONS_INIT;
+	a.aws = aws_init;
 	cli_cluster_input in, ap;
 	memset(&in, 0, sizeof(in));
 	memset(&ap, 0, sizeof(ap));
+	in.aws = ap.aws = &a.aws;
 	kp_disruption_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
 	int rc = CLI_INVALID;

@@ -13,6 +13,10 @@
 
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
+#ifdef KP_HAVE_AWS
+#define KP_EXPERIMENTAL_API 1
+#include <karpenter/aws_instancetypes.h>
+#endif
 
 #include "common/map.h"
 #include "kp_internal.h"
@@ -251,8 +255,37 @@ static int load_instances(view *v, const char *path, FILE *err)
 	return rc;
 }
 
+/* --provider aws: libkarpenter-aws's provider offline over the catalogue of
+ * each EC2NodeClass. */
+static int make_aws_provider(view *v, cli_cluster_input *in, FILE *err)
+{
+#ifdef KP_HAVE_AWS
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT; /* builds the catalogues once */
+	if (cli_cluster_input_spec(in, &spec, PROG, err))
+		return -1;
+	kp_aws_provider_options ao = KP_AWS_PROVIDER_OPTIONS_INIT;
+	ao.nodeclass_names = in->aws_class_names;
+	ao.instance_types = in->aws_class_its;
+	ao.n_nodeclasses = in->objs.ec2_nodeclasses.count;
+	kp_error e = KP_ERROR_INIT;
+	if (kp_aws_provider_new(&v->kwok, &ao, &e) != KP_OK) {
+		fprintf(err, "%s: %s\n", PROG, e.message);
+		return -1;
+	}
+	return 0;
+#else
+	(void)v;
+	(void)in;
+	fprintf(err, "%s: this build has no AWS provider\n", PROG);
+	return -1;
+#endif
+}
+
 static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in, FILE *err)
 {
+	int aws = in->aws && in->aws->enabled;
+	if (aws && make_aws_provider(v, in, err))
+		return -1;
 	kp_kwok_provider_options ko = KP_KWOK_PROVIDER_OPTIONS_INIT;
 	ko.instance_types = in->its;
 	ko.nodeclasses = (const kp_kwok_nodeclass *const *)in->objs.kwok_nodeclasses.items;
@@ -260,12 +293,12 @@ static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in,
 	if (!ko.n_nodeclasses)
 		ko.nodeclasses = NULL; /* none given: every node class exists and is ready */
 	kp_error e = KP_ERROR_INIT;
-	if (kp_kwok_provider_new(&v->kwok, &ko, &e) != KP_OK) {
+	if (!aws && kp_kwok_provider_new(&v->kwok, &ko, &e) != KP_OK) {
 		fprintf(err, "%s: %s\n", PROG, e.message);
 		return -1;
 	}
 	kp_cloudprovider_ops ops = KP_CLOUDPROVIDER_OPS_INIT;
-	ops.name = KP_KWOK_PROVIDER_NAME;
+	ops.name = aws ? "aws" : KP_KWOK_PROVIDER_NAME;
 	ops.create = view_create;
 	ops.delete_instance = view_delete;
 	ops.get = view_get;
@@ -603,12 +636,14 @@ static const cli_option reconcile_options[] = {
 	{ "--instances", NULL, OPT_INSTANCES },
 	{ "--now", NULL, OPT_NOW },
 	{ "--feature-gates", NULL, OPT_GATES },
+	CLI_AWS_OPTION_ROWS,
 };
 
 typedef struct args {
 	const char **files;
 	size_t n_files;
 	const char *catalogue, *instances;
+	cli_aws_options aws; /* --provider aws and its options */
 	int format, have_now;
 	int64_t now_ms;
 	uint32_t gates;
@@ -646,6 +681,14 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 			a->catalogue = val;
 		if (id == OPT_INSTANCES)
 			a->instances = val;
+		if (id >= CLI_AWS_OPT_PROVIDER && cli_aws_take(&a->aws, id, val, PROG, err) != 1)
+			return -1;
+	}
+	if (cli_aws_check(&a->aws, PROG, err))
+		return -1;
+	if (a->aws.enabled) { /* --instance-types is then describe-instance-types output */
+		a->aws.types_file = a->catalogue;
+		a->catalogue = NULL;
 	}
 	if (!a->n_files) {
 		fprintf(err, "%s: no input: give -f FILE or -f DIR (or -f - for stdin)\n", PROG);
@@ -681,6 +724,7 @@ static int run(args *a, FILE *out, FILE *err)
 	if (a->instances && (rc = load_instances(v, a->instances, err)) != CLI_OK)
 		goto done;
 	in.read_volume_attachments = 1; /* Node termination waits for them */
+	in.aws = &a->aws;
 	rc = cli_cluster_input_load(&in, a->files, a->n_files, a->catalogue, PROG,
 				    "nothing reconciled", err);
 	if (rc != CLI_OK)
@@ -740,6 +784,8 @@ static int reconcile_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	args a;
 	memset(&a, 0, sizeof(a));
+	cli_aws_options aws_init = CLI_AWS_OPTIONS_INIT;
+	a.aws = aws_init;
 	a.format = CLI_OUT_TEXT;
 	a.files = calloc((size_t)argc + 1, sizeof(*a.files));
 	if (!a.files) {

@@ -32,8 +32,11 @@
 
 static void simulate_usage(FILE *out)
 {
-	fputs("Usage: kubectl-karpenter simulate -f FILE [-f FILE ...] [--instance-types FILE]\n"
+	fprintf(out, "Usage: kubectl-karpenter simulate -f FILE [-f FILE ...] [--instance-types FILE]\n"
 	      "                                  [--max-instance-types N] [-o text|json|yaml]\n"
+	      "                                  [--provider kwok|aws] [--region R] [--offerings FILE]\n"
+	      "                                  [--spot-prices FILE] [--reserved-enis N]\n"
+	      "                                  [--vm-memory-overhead-percent F]\n"
 	      "\n"
 	      "Runs Karpenter's scheduling simulation offline on a cluster written as\n"
 	      "manifests and prints the NodeClaims it would launch, with their instance\n"
@@ -60,10 +63,16 @@ static void simulate_usage(FILE *out)
 	      "  -o, --output FORMAT       text (default), json or yaml; json and yaml are\n"
 	      "                            the document described in the README\n"
 	      "\n"
+	      "With --provider aws, EC2NodeClasses are read and every NodePool gets the\n"
+	      "instance types of its EC2NodeClass as libkarpenter-aws computes them (see\n"
+	      "kubectl-karpenter instance-types --help); spot is priced as on-demand is,\n"
+	      "the cheapest offering standing in for EC2's allocation strategy:\n"
+	      "%s"
+	      "\n"
 	      "Output is deterministic: the same input gives the same bytes.\n"
 	      "Exit codes: 0 every pod is placed, 1 invalid input or some pod cannot be\n"
 	      "placed, 2 usage error (a path that cannot be read, has no manifest file or\n"
-	      "is too large included).\n", out);
+	      "is too large included).\n", cli_aws_usage);
 }
 
 /* ------------------------------------------------------------------ */
@@ -293,6 +302,7 @@ static const cli_option simulate_options[] = {
 	{ "--output", "-o", OPT_OUTPUT },
 	{ "--instance-types", NULL, OPT_INSTANCE_TYPES },
 	{ "--max-instance-types", NULL, OPT_MAX_INSTANCE_TYPES },
+	CLI_AWS_OPTION_ROWS,
 };
 
 static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
@@ -302,6 +312,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	size_t n_files = 0;
 	const char *catalogue = NULL;
+	cli_aws_options aws = CLI_AWS_OPTIONS_INIT;
 	unsigned long max_its = 0;
 	int format = CLI_OUT_TEXT, rc = CLI_USAGE;
 	kp_error e = KP_ERROR_INIT;
@@ -345,8 +356,19 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 			max_its = m;
 			break;
 		}
+		default: /* --provider aws and its options */
+			if (cli_aws_take(&aws, id, val, PROG, err) != 1)
+				goto done;
+			break;
 		}
 	}
+	if (cli_aws_check(&aws, PROG, err))
+		goto done;
+	if (aws.enabled) { /* --instance-types is then describe-instance-types output */
+		aws.types_file = catalogue;
+		catalogue = NULL;
+	}
+	s.in.aws = &aws;
 	if (!n_files) {
 		fprintf(err, "%s: no input: give -f FILE or -f DIR (or -f - for stdin)\n", PROG);
 		simulate_usage(err);

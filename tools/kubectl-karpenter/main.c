@@ -19,6 +19,7 @@ static const cli_command *const commands[] = {
 	&cli_cmd_reconcile,
 	&cli_cmd_disrupt,
 	&cli_cmd_convert,
+	&cli_cmd_instance_types,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
