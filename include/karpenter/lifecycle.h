@@ -118,7 +118,8 @@ enum kp_lifecycle_verb {
  * @brief JSON name of a verb ("patch", "updateStatus", "create", "delete",
  *        "evict", "providerCreate", "providerDelete").
  * @param[in] verb a kp_lifecycle_verb
- * @return static text; "" for an unknown value
+ * @return static text; "Unknown" for an unknown value (as every decision
+ *         header's _name function)
  * @since 0.1
  * Thread-safety: safe.
  */

@@ -57,9 +57,9 @@ char *kp__lc_strdup(kp__arena *a, const char *s)
 
 KP_EXPORT const char *kp_lifecycle_verb_name(uint32_t verb)
 {
-	static const char *const names[] = { "", "patch", "updateStatus", "create", "delete",
+	static const char *const names[] = { "Unknown", "patch", "updateStatus", "create", "delete",
 					     "evict", "providerCreate", "providerDelete" };
-	return verb < sizeof(names) / sizeof(names[0]) ? names[verb] : "";
+	return verb < sizeof(names) / sizeof(names[0]) ? names[verb] : "Unknown";
 }
 
 KP_EXPORT void kp_lifecycle_input_init(kp_lifecycle_input *in)

@@ -547,6 +547,8 @@ START_TEST(api_errors)
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
 	ck_assert_ptr_null(kp_lifecycle_result_action(r, 0));
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
+	ck_assert_str_eq(kp_lifecycle_verb_name(0), "Unknown");
+	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "");
 	kp_lifecycle_input small = w.in;
 	small.struct_size = 8;
