@@ -549,7 +549,7 @@ START_TEST(api_errors)
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
 	ck_assert_str_eq(kp_lifecycle_verb_name(0), "Unknown");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
-	ck_assert_str_eq(kp_lifecycle_verb_name(99), "");
+	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
 	kp_lifecycle_input small = w.in;
 	small.struct_size = 8;
 	ck_assert_int_eq(kp_lifecycle_reconcile(r, &small, &e), KP_EVERSION);
