@@ -490,7 +490,7 @@ static int drift_of(kp__dstate *st, kp__dnode *d, kp_error *err)
 	d->drift_time_ms = st->now_ms;
 	kp__drift_args a = { d->np, d->nc, st->spec->wellknown,
 			     st->spec->instance_types ? st->spec->instance_types[d->pool] : NULL,
-			     st->opts->cloudprovider, st->now_ms, 0 };
+			     st->opts->cloudprovider, st->now_ms, 0, &d->drift_later_ms };
 	int rc = kp__state_drift(&d->drift_reason, &d->drift_msg, &a, err);
 	if (rc == KP_OK && d->drift_reason)
 		d->drifted = 1;

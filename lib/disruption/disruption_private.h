@@ -53,6 +53,7 @@ typedef struct kp__dnode {
 	char *graceful_msg, *eventual_msg;
 	uint32_t drifted;
 	char *drift_reason, *drift_msg;
+	int64_t drift_later_ms; /* not drifted yet: when its instance type drifts it (0: no) */
 	int64_t drift_time_ms;
 	uint32_t cons_state;
 	int64_t cons_at_ms;

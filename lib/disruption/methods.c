@@ -143,6 +143,14 @@ static int drift_filter(kp__dstate *st, kp__dnode *d, int *ok)
 			       "%s", d->eventual_msg);
 	if (is_static(d))
 		return why_static(st, d, KP_DISRUPTION_METHOD_DRIFT);
+	if (!d->drifted && d->drift_later_ms) {
+		/* upstream checks the instance type only an hour after creation */
+		char at[40];
+		kp_time_format_rfc3339(d->drift_later_ms, at, sizeof(at));
+		return kp__dwhy(st, d, KP_BLOCK_NOT_DRIFTED, KP_DISRUPTION_METHOD_DRIFT,
+				"node is not drifted yet: its instance type is no longer offered, "
+				"which drifts a NodeClaim once it is an hour old (at %s)", at);
+	}
 	if (!d->drifted)
 		return kp__dwhy(st, d, KP_BLOCK_NOT_DRIFTED, KP_DISRUPTION_METHOD_DRIFT,
 			       "node is not drifted");

@@ -813,7 +813,7 @@ static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 	if (w->in->provider && m && w->in->now_ms - m->creation_timestamp_ms > 3600 * 1000)
 		rc = kp_cloudprovider_get_instance_types(&its, w->in->provider, np, err);
 	char *dreason = NULL, *dmsg = NULL;
-	kp__drift_args a = { np, &w->nc, NULL, its, w->in->provider, w->in->now_ms, 0 };
+	kp__drift_args a = { np, &w->nc, NULL, its, w->in->provider, w->in->now_ms, 0, NULL };
 	if (rc == KP_OK)
 		rc = kp__state_drift(&dreason, &dmsg, &a, err);
 	kp_instance_types_free(its);

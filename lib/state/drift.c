@@ -11,6 +11,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,14 +58,21 @@ int kp__state_drift(char **reason, char **message, const kp__drift_args *a, kp_e
 	kp_drift_free(dr);
 	const kp_object_meta *m = a->nodeclaim->metadata;
 	int64_t created = m ? m->creation_timestamp_ms : 0;
-	if (a->instance_types && a->now_ms - created > INSTANCE_TYPE_DRIFT_AFTER_MS) {
+	if (a->instance_types) {
 		const kp_labels *l = m ? &m->labels : NULL;
 		const char *it_name = l ? kp_labels_get(l, KP_LABEL_INSTANCE_TYPE) : NULL;
 		const char *zone = l ? kp_labels_get(l, KP_LABEL_TOPOLOGY_ZONE) : NULL;
 		const char *ct = l ? kp_labels_get(l, KP_LABEL_CAPACITY_TYPE) : NULL;
 		const kp_instance_type *it =
 			it_name ? kp_instance_types_find(a->instance_types, it_name) : NULL;
-		if (!offered(it, zone, ct)) {
+		int gone = !offered(it, zone, ct);
+		/* (now - created, as the comparison was, in a range that cannot overflow) */
+		int young = created > a->now_ms ||
+			    a->now_ms - created <= INSTANCE_TYPE_DRIFT_AFTER_MS;
+		if (gone && young) {
+			if (a->later_ms && created < INT64_MAX - INSTANCE_TYPE_DRIFT_AFTER_MS)
+				*a->later_ms = created + INSTANCE_TYPE_DRIFT_AFTER_MS + 1;
+		} else if (gone) {
 			*reason = kp__strdup("InstanceTypeNotFound");
 			*message = kp__strdup_printf("instance type %s is no longer offered in %s as %s",
 						     it_name ? it_name : "(none)",

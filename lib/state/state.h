@@ -134,6 +134,10 @@ typedef struct kp__drift_args {
 	kp_cloudprovider *provider;
 	int64_t now_ms;
 	uint32_t drift_flags;
+	/* optional output: when the instance type is not offered but the
+	 * NodeClaim is not yet an hour old, the first time it drifts for it
+	 * (else left alone), so that callers can say why it is not drifted */
+	int64_t *later_ms;
 } kp__drift_args;
 
 /*

@@ -290,6 +290,30 @@ START_TEST(drift_empty_first_and_condition_counts)
 }
 END_TEST
 
+/* Upstream checks a NodeClaim's instance type only an hour after its
+ * creation: before that the node is not drifted, and the reason says when
+ * it will be (issue 19 item 2); after it, InstanceTypeNotFound. */
+START_TEST(instance_type_drift_waits_an_hour_and_says_so)
+{
+	dh *h = dh_new();
+	dh_nodepool(h, "default", "on-demand", WEOU, "Never", "100%");
+	/* x-9x-amd64-linux is not in the KWOK catalogue */
+	dh_node(h, "young", "default", "x-9x-amd64-linux", "test-zone-a", "on-demand",
+		"2025-01-01T23:30:00Z", "", "");
+	dh_node(h, "old", "default", "x-9x-amd64-linux", "test-zone-a", "on-demand",
+		"2025-01-01T22:00:00Z", "", "");
+	dh_pod(h, "shop", "p1", "old", "1", "");
+	const kp_disruption_result *r = dh_run(h, "2025-01-02T00:00:00Z", 0, 1);
+	assert_reason(r, "young", KP_BLOCK_NOT_DRIFTED, KP_DISRUPTION_METHOD_DRIFT,
+		      "node is not drifted yet: its instance type is no longer offered, which "
+		      "drifts a NodeClaim once it is an hour old (at 2025-01-02T00:30:00.001Z)");
+	const kp_disruption_node *n = dh_find(r, "old");
+	ck_assert(n->drifted);
+	ck_assert_str_eq(n->drift_reason, "InstanceTypeNotFound");
+	dh_free(h);
+}
+END_TEST
+
 START_TEST(drift_ignores_pod_blocks_with_termination_grace_period)
 {
 	dh *h = dh_new();
@@ -896,6 +920,7 @@ int main(void)
 	TCase *tc = tcase_create("scenarios");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, emptiness_deletes_all_empty_within_budget);
+	tcase_add_test(tc, instance_type_drift_waits_an_hour_and_says_so);
 	tcase_add_test(tc, emptiness_respects_budget);
 	tcase_add_test(tc, emptiness_blocked_by_zero_budget);
 	tcase_add_test(tc, emptiness_waits_for_consolidate_after);
