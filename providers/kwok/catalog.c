@@ -18,32 +18,6 @@
 #include "kwok_private.h"
 
 /* ------------------------------------------------------------------ */
-/* Small helpers                                                       */
-
-/* Format the message, then fill err as the core does (kp_error_set). A
- * message longer than kp_error's is cut, as every message is. */
-int kp_kwok__error(kp_error *err, int code, const char *field, const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	char message[sizeof(err->message)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
-	return kp_error_set(err, code, field, message);
-}
-
-char *kp_kwok__strdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
 
 /* ------------------------------------------------------------------ */
 /* Labels derived from the name (upstream parseSizeFromType,           */

@@ -12,6 +12,8 @@
 
 #include <karpenter/kwok.h>
 
+#include "provider_util.h"
+
 /* Put on the definition of every exported function. */
 #define KP_EXPORT __attribute__((visibility("default")))
 
@@ -28,12 +30,9 @@
  */
 #define KP_KWOK_PRICE_MAX 1e6
 
-/* Fill err (if non-NULL): code, field (NULL = ""), printf message. Returns code. */
-int kp_kwok__error(kp_error *err, int code, const char *field, const char *fmt, ...)
-	KP_KWOK_PRINTF(4, 5);
-
-/* strdup through malloc (NULL for NULL or on failure). */
-char *kp_kwok__strdup(const char *s);
+/* Errors and copies: the providers' shared helpers (providers/common). */
+#define kp_kwok__error kp_prov__error
+#define kp_kwok__strdup kp_prov__strdup
 
 /*
  * One offering as upstream's InstanceTypeOptions holds it after decoding:

@@ -18,31 +18,6 @@
 #include "../aws_private.h"
 #include "instancetype.h"
 
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-
-int kp_aws__error(kp_error *err, int code, const char *field, const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	char message[sizeof(err->message)];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
-	return kp_error_set(err, code, field, message);
-}
-
-char *kp_aws__strdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
 
 int kp_aws__strcmp_ptr(const void *a, const void *b)
 {

@@ -14,6 +14,8 @@
 #define KP_EXPERIMENTAL_API 1
 #include <karpenter/aws_instancetypes.h>
 
+#include "provider_util.h"
+
 /* One GPU, inference accelerator or neuron device entry of DescribeInstanceTypes. */
 struct kp_aws_device {
 	char *name;
@@ -112,13 +114,9 @@ struct kp_aws_catalog {
 	size_t n_spot;
 };
 
-/* Helpers shared by the files of this folder. */
-int kp_aws__error(kp_error *err, int code, const char *field, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
-#endif
-	;
-char *kp_aws__strdup(const char *s);
+/* Errors and copies: the providers' shared helpers (providers/common). */
+#define kp_aws__error kp_prov__error
+#define kp_aws__strdup kp_prov__strdup
 int kp_aws__strcmp_ptr(const void *a, const void *b);
 int kp_aws__name_vs_elem(const void *key, const void *elem);
 

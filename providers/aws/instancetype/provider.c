@@ -52,10 +52,7 @@ static void aws_instance_free(struct aws_instance *in)
 {
 	if (!in)
 		return;
-	kp_labels_dispose(&in->view.labels);
-	kp_labels_dispose(&in->view.annotations);
-	kp_resources_dispose(&in->view.capacity);
-	kp_resources_dispose(&in->view.allocatable);
+	kp_prov__instance_dispose(&in->view);
 	free(in->provider_id);
 	free(in->nodeclaim_name);
 	free(in);
