@@ -857,11 +857,20 @@ static void pool_nodeclass_ready(struct kp_cluster *c, const kp_cluster_spec *sp
 	const kp_node_class_reference *ref = ts ? ts->node_class_ref : NULL;
 	if (!spec->nodeclasses || !ref)
 		return;
-	const kp_nodeclass_status *st = find_nodeclass(spec, ref);
+	const kp_nodeclass_status *found = find_nodeclass(spec, ref), *st = found;
+	kp_nodeclass_status full; /* at this library's size (a caller's may be older) */
+	if (found && KP__READ_SIZED(&full, found, kp_nodeclass_status, NULL) == KP_OK)
+		st = &full;
 	const char *kind = ref->kind ? ref->kind : "", *name = ref->name ? ref->name : "";
 	if (!st)
 		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
 			      kp__arena_printf(&c->arena, "node class %s \"%s\" not found", kind, name));
+	else if (st == &full && full.terminating)
+		/* upstream's readiness: NodeClassTerminating, the NodePool not
+		 * Ready, so it provisions nothing (as reconcile says) */
+		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
+			      kp__arena_printf(&c->arena, "node class %s \"%s\" is being deleted", kind,
+					       name));
 	else if (!st->ready)
 		pool_unusable(p, KP_REASON_NODEPOOL_NOT_READY,
 			      kp__arena_printf(&c->arena, "node class %s \"%s\" is not ready%s%s", kind,

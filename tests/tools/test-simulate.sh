@@ -63,6 +63,12 @@ check "invalid input prints no result" [ -z "$out" ]
 run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/nodepool.yaml" -f "$fx/pods.yaml"
 check "an object given twice exits 1" [ "$rc" -eq 1 ]
 check "an object given twice is named" contains "$errout" "NodePool default given twice (in $fx/nodepool.yaml and $fx/nodepool.yaml)"
+# a node class being deleted: its NodePools provision nothing (upstream's
+# readiness: NodeClassTerminating; reconcile says the NodePool is not Ready)
+printf 'apiVersion: karpenter.kwok.sh/v1alpha1\nkind: KWOKNodeClass\nmetadata: {name: default, deletionTimestamp: "2025-01-01T00:00:00Z", finalizers: [x]}\n' >"$tmpd/deleting-class.yaml"
+run_cmd "$tool" simulate -f "$fx/nodepool.yaml" -f "$fx/pods.yaml" -f "$tmpd/deleting-class.yaml"
+check "a node class being deleted: exit 1 (pods unplaced)" [ "$rc" -eq 1 ]
+check "a node class being deleted: named in the reasons" contains "$out" 'node class KWOKNodeClass "default" is being deleted'
 # identity as the API server's and the builder's (kp_kind_namespaced): a Pod
 # written without a namespace is default's
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c}]}\n' >"$tmpd/web.yaml"
