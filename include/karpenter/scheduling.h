@@ -109,6 +109,26 @@ typedef struct kp_nodeclass_status {
 void kp_nodeclass_status_init(kp_nodeclass_status *status);
 
 /**
+ * @brief Fill @p status from a node class's metadata and status conditions,
+ *        by the one rule every reader uses (the builder, kubectl-karpenter,
+ *        the providers): ready when its Ready condition is True or when it
+ *        has none (no status controller has run; the lifecycle still
+ *        reads that as ready_unknown, upstream's IsUnknown), its message
+ *        and reason, ready_unknown when Ready is absent or Unknown,
+ *        generation and terminating from the metadata. group, kind and
+ *        name are left to the caller (name is set from @p meta).
+ * @param[out] status the status (initialized here; its strings borrow from
+ *        @p meta and @p conds)
+ * @param[in] meta the node class's metadata, or NULL
+ * @param[in] conds its status.conditions, or NULL
+ * @param[in] n_conds their number
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+void kp_nodeclass_status_from(kp_nodeclass_status *status, const kp_object_meta *meta,
+			      kp_condition *const *conds, size_t n_conds);
+
+/**
  * @brief Everything a snapshot is built from. Caller-filled; borrowed for
  *        the duration of kp_cluster_new only (the snapshot copies what it
  *        keeps).

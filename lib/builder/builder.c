@@ -444,21 +444,13 @@ static int cmp_held(const void *pa, const void *pb)
  * status controller has not run yet). group is the apiVersion's group. */
 static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, const held *h)
 {
-	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
-	*st = init;
-	const kp__reg_kind *k = kp__registry_kind(b->registry, h->kind);
-	st->group = k->group;
-	st->kind = k->name;
-	st->name = name_of(h);
-	st->ready = 1;
 	kp_condition *const *conds = NULL;
 	size_t n = 0;
 	kp__registry_conditions(b->registry, h->kind, h->object, &conds, &n);
-	const kp_condition *c = kp_condition_find(conds, n, "Ready");
-	if (c) {
-		st->ready = c->status && !strcmp(c->status, "True");
-		st->message = c->message;
-	}
+	kp_nodeclass_status_from(st, meta_of(h->kind, h->object), conds, n);
+	const kp__reg_kind *k = kp__registry_kind(b->registry, h->kind);
+	st->group = k->group;
+	st->kind = k->name;
 }
 
 static kp_instance_types *its_for(const kp_cluster_builder *b, const kp_nodepool *np)

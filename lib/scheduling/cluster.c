@@ -1258,6 +1258,24 @@ KP_EXPORT void kp_nodeclass_status_init(kp_nodeclass_status *status)
 	}
 }
 
+KP_EXPORT void kp_nodeclass_status_from(kp_nodeclass_status *status, const kp_object_meta *meta,
+					kp_condition *const *conds, size_t n_conds)
+{
+	if (!status)
+		return;
+	kp_nodeclass_status_init(status);
+	status->name = meta && meta->name ? meta->name : "";
+	status->generation = meta ? meta->generation : 0;
+	status->terminating = meta && meta->deletion_timestamp_ms;
+	const kp_condition *c = kp_condition_find(conds, n_conds, "Ready");
+	status->ready = !c || (c->status && !strcmp(c->status, "True"));
+	status->ready_unknown = !c || !c->status || !strcmp(c->status, "Unknown");
+	if (c) {
+		status->message = c->message;
+		status->reason = c->reason;
+	}
+}
+
 /* Every object of one kind of the spec: its text and code fields agree.
  * The error names the object: "pods[3].status.phase: ...". */
 static int enums_agree(uint32_t kind, const char *what, const void *const *objs, size_t n,

@@ -179,25 +179,12 @@ int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms)
 	/* The Ready condition of each KWOKNodeClass, as the CLI reads it. */
 	for (size_t i = 0; i < n_classes; i++) {
 		const kp_kwok_nodeclass *nc = c->l[L_NODECLASS].items[i];
-		kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
-		c->classes[i] = init;
+		/* as kubectl-karpenter reads it */
+		kp_nodeclass_status_from(&c->classes[i], nc->metadata,
+					 nc->status ? nc->status->conditions : NULL,
+					 nc->status ? nc->status->n_conditions : 0);
 		c->classes[i].group = KP_KWOK_GROUP;
 		c->classes[i].kind = KP_KWOK_NODECLASS_KIND;
-		c->classes[i].name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
-		c->classes[i].ready = 1;
-		const kp_condition *cond =
-			nc->status ? kp_condition_find(nc->status->conditions, nc->status->n_conditions,
-						       "Ready")
-				   : NULL;
-		if (cond) {
-			c->classes[i].ready = cond->status && !strcmp(cond->status, "True");
-			c->classes[i].message = cond->message;
-			c->classes[i].reason = cond->reason;
-		}
-		/* as kubectl-karpenter reads it (cluster_input.c) */
-		c->classes[i].ready_unknown = !cond || !cond->status || !strcmp(cond->status, "Unknown");
-		c->classes[i].generation = nc->metadata ? nc->metadata->generation : 0;
-		c->classes[i].terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 		c->class_ptrs[i] = &c->classes[i];
 	}
 	for (size_t i = 0; i < c->l[L_NODEPOOL].n; i++)

@@ -318,24 +318,10 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 /* The Ready condition of a KWOKNodeClass as a kp_nodeclass_status. */
 static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *nc)
 {
-	kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
-	*st = init;
+	kp_nodeclass_status_from(st, nc->metadata, nc->status ? nc->status->conditions : NULL,
+				 nc->status ? nc->status->n_conditions : 0);
 	st->group = KP_KWOK_GROUP;
 	st->kind = KP_KWOK_NODECLASS_KIND; /* the kind registered by kp_kwok_register */
-	st->name = nc->metadata && nc->metadata->name ? nc->metadata->name : "";
-	st->ready = 1; /* no Ready condition: the status controller has not run yet */
-	const kp_condition *c = nc->status ? kp_condition_find(nc->status->conditions,
-							       nc->status->n_conditions, "Ready")
-					   : NULL;
-	if (c) {
-		st->ready = c->status && !strcmp(c->status, "True");
-		st->message = c->message;
-		st->reason = c->reason;
-	}
-	/* what the lifecycle's nodepool.readiness and registrationhealth read */
-	st->ready_unknown = !c || !c->status || !strcmp(c->status, "Unknown");
-	st->generation = nc->metadata ? nc->metadata->generation : 0;
-	st->terminating = nc->metadata && nc->metadata->deletion_timestamp_ms;
 }
 
 static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec);
