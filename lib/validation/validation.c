@@ -830,6 +830,7 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.wk = o.wellknown;
 	c.reg_kind = kp__registry_kind(reg, kind);
 	c.info = kp__registry_kind_info(reg, kind);
+	c.reg = reg;
 	/* Every kind shares the object head: struct_size, kind, api_version, metadata. */
 	const kp_object_meta *meta = ((const kp_nodepool *)obj)->metadata;
 	if (v)

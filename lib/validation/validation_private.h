@@ -67,7 +67,9 @@ typedef struct kp__vctx {
 	int failed;          /* KP_ENOMEM or KP_EINVAL (an internal inconsistency) */
 	int blocking;        /* a problem that stops CEL evaluation was found */
 	const void *reg_kind; /* a registered kind (kp__reg_kind), or NULL */
-	const kp__kind_info *info; /* the kind (core or registered) */
+	const kp__kind_info *info; /* the kind (core or registered); a validator's
+				    * rules while it runs */
+	const struct kp_registry *reg; /* the registry of the validation, or NULL */
 } kp__vctx;
 
 /* Saved path lengths (push/pop). */
