@@ -1212,6 +1212,14 @@ KP_EXPORT int kp_validation_sink_items(kp_validation_sink *sink, size_t n)
 	return sink_checked(sink);
 }
 
+KP_EXPORT int kp_validation_sink_props(kp_validation_sink *sink, size_t n)
+{
+	if (!sink)
+		return KP_EINVAL;
+	kp__v_props(sink->c, n);
+	return sink_checked(sink);
+}
+
 KP_EXPORT int kp_validation_sink_required(kp_validation_sink *sink, const char *name,
 					  uint32_t present)
 {

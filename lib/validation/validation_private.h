@@ -111,7 +111,7 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
  * - string: maxLength, minLength, pattern (only the first failing, as
  *   kube-openapi's string validator), then enum;
  * - integer: minimum, maximum;
- * - items: maxItems (call after the items' own checks);
+ * - items: maxItems, minItems (call after the items' own checks);
  * - properties: maxProperties (call before the values' checks);
  * - required: Required value for the absent property `name`.
  */

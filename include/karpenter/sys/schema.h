@@ -511,6 +511,11 @@ int kp_validation_sink_int(kp_validation_sink *sink, int64_t value);
  *  @return KP_OK, KP_EINVAL, KP_ENOMEM @since 0.1 */
 int kp_validation_sink_items(kp_validation_sink *sink, size_t n);
 
+/** @brief maxProperties of a map of @p n entries at the current path (as
+ *  kp_validation_sink_string; call before the values' checks).
+ *  @return KP_OK, KP_EINVAL, KP_ENOMEM @since 0.1 */
+int kp_validation_sink_props(kp_validation_sink *sink, size_t n);
+
 /**
  * @brief The "required" rule of member @p name of the current object:
  * "<path>.name: Required value" unless @p present. The row
