@@ -305,6 +305,9 @@ struct kp_registry {
 	size_t cap;
 	kp__reg_conversion *conversions; /* kp_registry_add_conversion, in order */
 	size_t n_conversions;
+	kp__reg_validator *validators; /* kp_registry_add_validator, in order */
+	size_t n_validators;
+	size_t cap_validators;
 };
 
 KP_EXPORT int kp_registry_new(kp_registry **out, kp_error *err)
@@ -321,15 +324,20 @@ KP_EXPORT int kp_registry_new(kp_registry **out, kp_error *err)
 	return KP_OK;
 }
 
+static void rule_set_dispose(kp__rule_set *rs)
+{
+	for (size_t i = 0; i < rs->n_strs; i++)
+		kp__free(rs->strs[i]);
+	kp__free(rs->strs);
+	kp__free(rs->rules);
+}
+
 static void kind_dispose(kp__reg_kind *k)
 {
 	if (k->ops.destroy && k->self)
 		k->ops.destroy(k->self);
 	kp_schema_free(k->schema);
-	for (size_t i = 0; i < k->n_rule_strs; i++)
-		kp__free(k->rule_strs[i]);
-	kp__free(k->rule_strs);
-	kp__free(k->rules);
+	rule_set_dispose(&k->rules);
 	kp__free(k->group);
 	kp__free(k->api_version);
 	kp__free(k->name);
@@ -359,6 +367,14 @@ KP_EXPORT void kp_registry_free(kp_registry *r)
 		kp__free(c->node_class_kind);
 	}
 	kp__free(r->conversions);
+	for (size_t i = 0; i < r->n_validators; i++) {
+		kp__reg_validator *v = &r->validators[i];
+		if (v->ops.destroy)
+			v->ops.destroy(v->self);
+		rule_set_dispose(&v->rules);
+		kp__free(v->name);
+	}
+	kp__free(r->validators);
 	kp__free(r);
 }
 
@@ -452,15 +468,15 @@ static int read_ops(kp__reg_kind *k, const kp_kind_ops *ops, kp_error *err)
 	return KP_OK;
 }
 
-static const char *rule_str(kp__reg_kind *k, char *s)
+static const char *rule_str(kp__rule_set *k, char *s)
 {
 	if (s)
-		k->rule_strs[k->n_rule_strs++] = s;
+		k->strs[k->n_strs++] = s;
 	return s;
 }
 
 /* One row of the inventory: id "<Kind>:<path>:<keyword>", texts copied. */
-static int add_rule(kp__reg_kind *k, const char *kind, uint32_t source, uint32_t flags,
+static int add_rule(kp__rule_set *k, const char *kind, uint32_t source, uint32_t flags,
 		    const char *path, const char *keyword, const char *text, const char *message)
 {
 	kp__buf b = { 0 };
@@ -480,7 +496,7 @@ static int add_rule(kp__reg_kind *k, const char *kind, uint32_t source, uint32_t
 	return KP_OK;
 }
 
-static int has_rule(const kp__reg_kind *k, const char *path, const char *keyword)
+static int has_rule(const kp__rule_set *k, const char *path, const char *keyword)
 {
 	for (size_t i = 0; i < k->n_rules; i++)
 		if (strcmp(k->rules[i].path, path) == 0 && strcmp(k->rules[i].keyword, keyword) == 0)
@@ -497,43 +513,56 @@ static const struct {
 };
 #define N_METADATA_RULES (sizeof(metadata_rules) / sizeof(metadata_rules[0]))
 
-/* Copy the kind's rule inventory, then add the API server's metadata rows
- * it does not have (every registered kind is cluster-scoped and has
- * ObjectMeta: its metadata problems carry the core's messages). */
-static int fill_rules(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
+/* Copy a provider's rule table (read with its record size) into a rule
+ * set with room for `extra` more rows. */
+static int copy_rules(kp__rule_set *k, const char *kind, const kp_crd_rule *rules, size_t n,
+		      uint32_t rule_size, size_t extra, kp_error *err)
 {
-	if (sp->n_rules && !sp->rules)
-		return kp__error(err, KP_EINVAL, "rules", "%s: NULL rules with a count", sp->kind);
-	if (sp->n_rules > SIZE_MAX / 8 - N_METADATA_RULES)
-		return kp__error(err, KP_EINVAL, "rules", "%s: too many rules", sp->kind);
-	size_t cap = sp->n_rules + N_METADATA_RULES;
-	k->rules = kp__calloc(cap, sizeof(*k->rules));
-	k->rule_strs = kp__calloc(cap, 5 * sizeof(*k->rule_strs));
-	if (!k->rules || !k->rule_strs)
+	if (n && !rules)
+		return kp__error(err, KP_EINVAL, "rules", "%s: NULL rules with a count", kind);
+	if (n > SIZE_MAX / 8 - extra)
+		return kp__error(err, KP_EINVAL, "rules", "%s: too many rules", kind);
+	size_t cap = n + extra;
+	k->rules = kp__calloc(cap ? cap : 1, sizeof(*k->rules));
+	k->strs = kp__calloc(cap ? cap : 1, 5 * sizeof(*k->strs));
+	if (!k->rules || !k->strs)
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
-	for (size_t i = 0; i < sp->n_rules; i++) {
+	for (size_t i = 0; i < n; i++) {
 		kp_crd_rule r;
-		int rc = read_record(&r, sizeof(r), sp->rules, i, sp->rule_size, FIRST_CRD_RULE,
+		int rc = read_record(&r, sizeof(r), rules, i, rule_size, FIRST_CRD_RULE,
 				     "kp_crd_rule", err);
 		if (rc)
 			return rc;
 		if (!r.path || !r.keyword || r.source < KP_RULE_SOURCE_OPENAPI ||
 		    r.source > KP_RULE_SOURCE_DECODE)
 			return kp__error(err, KP_EINVAL, "rules", "%s: rule %zu: path, keyword and a "
-					 "known source are required", sp->kind, i);
-		if (add_rule(k, sp->kind, r.source, r.flags, r.path, r.keyword, r.text, r.message))
+					 "known source are required", kind, i);
+		if (add_rule(k, kind, r.source, r.flags, r.path, r.keyword, r.text, r.message))
 			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
+	return KP_OK;
+}
+
+/* Copy the kind's rule inventory, then add the API server's metadata rows
+ * it does not have (every registered kind is cluster-scoped and has
+ * ObjectMeta: its metadata problems carry the core's messages). */
+static int fill_rules(kp__reg_kind *k, const kp_kind_spec *sp, kp_error *err)
+{
+	kp__rule_set *rs = &k->rules;
+	int rc = copy_rules(rs, sp->kind, sp->rules, sp->n_rules, sp->rule_size, N_METADATA_RULES,
+			    err);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < N_METADATA_RULES; i++) {
-		if (has_rule(k, metadata_rules[i].path, metadata_rules[i].keyword))
+		if (has_rule(rs, metadata_rules[i].path, metadata_rules[i].keyword))
 			continue;
-		if (add_rule(k, sp->kind, KP_RULE_SOURCE_METADATA, 0, metadata_rules[i].path,
+		if (add_rule(rs, sp->kind, KP_RULE_SOURCE_METADATA, 0, metadata_rules[i].path,
 			     metadata_rules[i].keyword, metadata_rules[i].text,
 			     metadata_rules[i].message))
 			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
-	k->info.rules = k->rules;
-	k->info.n_rules = k->n_rules;
+	k->info.rules = rs->rules;
+	k->info.n_rules = rs->n_rules;
 	return KP_OK;
 }
 
@@ -609,8 +638,8 @@ KP_EXPORT int kp_registry_add_kind(kp_registry *r, const kp_kind_spec *spec,
 	}
 	k.self = self;
 	k.info.kind = KP_KIND_FIRST_REGISTERED + (uint32_t)r->n;
-	for (size_t i = 0; i < k.n_rules; i++)
-		k.rules[i].kind = k.info.kind;
+	for (size_t i = 0; i < k.rules.n_rules; i++)
+		k.rules.rules[i].kind = k.info.kind;
 	r->kinds[r->n++] = k;
 	if (out_kind)
 		*out_kind = k.info.kind;
@@ -759,4 +788,36 @@ KP_EXPORT int kp_conversion_sink_emit(kp_conversion_sink *sink, const char *json
 KP_EXPORT int kp_conversion_sink_report(kp_conversion_sink *sink, const char *line)
 {
 	return sink && line ? sink->report(sink->ctx, line) : KP_EINVAL;
+}
+
+/* ---- validators (kp_registry_add_validator is lib/validation's: it checks
+ * the rows against the kind's inventory) ---------------------------------- */
+
+int kp__rule_set_copy(kp__rule_set *rs, const char *kind, const kp_crd_rule *rules, size_t n,
+		      uint32_t rule_size, kp_error *err)
+{
+	return copy_rules(rs, kind, rules, n, rule_size, 0, err);
+}
+
+void kp__rule_set_dispose(kp__rule_set *rs)
+{
+	rule_set_dispose(rs);
+	memset(rs, 0, sizeof(*rs));
+}
+
+int kp__registry_append_validator(kp_registry *r, const kp__reg_validator *v)
+{
+	if (kp__grow((void **)&r->validators, &r->cap_validators, r->n_validators + 1,
+		     sizeof(*r->validators)))
+		return KP_ENOMEM;
+	r->validators[r->n_validators++] = *v;
+	return KP_OK;
+}
+
+const kp__reg_validator *kp__registry_validator(const kp_registry *r, uint32_t kind, size_t i)
+{
+	for (size_t j = 0; r && j < r->n_validators; j++)
+		if (r->validators[j].kind == kind && i-- == 0)
+			return &r->validators[j];
+	return NULL;
 }

@@ -14,6 +14,14 @@
 
 #include "schema/schema.h"
 
+/* A rule inventory owned by the registry: rows and their copied texts. */
+typedef struct kp__rule_set {
+	kp_validation_rule *rules;
+	size_t n_rules;
+	char **strs;               /* rule ids and copied texts */
+	size_t n_strs;
+} kp__rule_set;
+
 /* One registered kind. */
 typedef struct kp__reg_kind {
 	kp__kind_info info;        /* id, names, strictness, compiled root type */
@@ -24,13 +32,22 @@ typedef struct kp__reg_kind {
 	char *hash_version;        /* NULL: none */
 	kp_schema *schema;         /* owns info.type */
 	const kp__field *hash_field; /* the hash_root member, or NULL */
-	kp_validation_rule *rules; /* the rule inventory (info.rules), owned */
-	size_t n_rules;
-	char **rule_strs;          /* rule ids and copied texts */
-	size_t n_rule_strs;
+	kp__rule_set rules;        /* the rule inventory (info.rules), owned */
 	kp_kind_ops ops;           /* zero when none was given */
 	void *self;
 } kp__reg_kind;
+
+/* One validator added to a kind (kp_registry_add_validator): the ops
+ * copied, its rules owned; info is the kind's, with the validator's rules,
+ * so that the sink's checks find them while it runs. */
+typedef struct kp__reg_validator {
+	uint32_t kind;
+	kp__kind_info info;
+	kp__rule_set rules;
+	kp_validator_ops ops;
+	void *self;
+	char *name;
+} kp__reg_validator;
 
 /* One registered conversion (kp_registry_add_conversion): the ops copied,
  * their names owned. */
@@ -53,6 +70,18 @@ struct kp_conversion_sink {
 /* Registered conversions, in order of registration. */
 size_t kp__registry_conversion_count(const kp_registry *r);
 const kp__reg_conversion *kp__registry_conversion(const kp_registry *r, size_t i);
+
+/* Copy a provider's rule table into an empty rule set (kp_crd_rule records
+ * of rule_size bytes); release with kp__rule_set_dispose. */
+int kp__rule_set_copy(kp__rule_set *rs, const char *kind, const kp_crd_rule *rules, size_t n,
+		      uint32_t rule_size, kp_error *err);
+void kp__rule_set_dispose(kp__rule_set *rs);
+/* Keep a validator (its ops, rules and name now owned by the registry):
+ * KP_OK or KP_ENOMEM (then nothing is kept). */
+int kp__registry_append_validator(kp_registry *r, const kp__reg_validator *v);
+/* Validators added to `kind`, in order of registration: the i-th, or NULL
+ * past the last. */
+const kp__reg_validator *kp__registry_validator(const kp_registry *r, uint32_t kind, size_t i);
 
 /* The registered kind `kind` (>= KP_KIND_FIRST_REGISTERED), or NULL. */
 const kp__reg_kind *kp__registry_kind(const kp_registry *r, uint32_t kind);

@@ -380,11 +380,27 @@ static void too_many(kp__vctx *c, const kp_validation_rule *r, size_t n)
 	kp__free(m);
 }
 
+/* kube-openapi's TooFewItems, which the API server reports as
+ * field.Invalid with the list's size as the value. */
+static void too_few(kp__vctx *c, const kp_validation_rule *r, size_t n)
+{
+	char *d = kp__v_printf(c, "%s in body should have at least %lld items", vstr_get(&c->path),
+			       atoll(r->text));
+	char *m = d ? kp__v_printf(c, "Invalid value: %zu: %s", n, d) : NULL;
+	if (m)
+		kp__v_report(c, KP__VP_OPENAPI, KP_FIELD_ERROR_INVALID, r, NULL, m, d);
+	kp__free(d);
+	kp__free(m);
+}
+
 void kp__v_items(kp__vctx *c, size_t n)
 {
 	const kp_validation_rule *r = rule_opt(c, "maxItems");
 	if (r && (long long)n > atoll(r->text))
 		too_many(c, r, n);
+	r = rule_opt(c, "minItems");
+	if (r && (long long)n < atoll(r->text))
+		too_few(c, r, n);
 }
 
 void kp__v_props(kp__vctx *c, size_t n)
@@ -821,6 +837,7 @@ int kp__validate_walk(kp_validation **out, uint32_t kind, const void *object,
 	c.wk = o.wellknown;
 	c.reg_kind = kp__registry_kind(reg, kind);
 	c.info = kp__registry_kind_info(reg, kind);
+	c.reg = reg;
 	/* Every kind shares the object head: struct_size, kind, api_version, metadata. */
 	const kp_object_meta *meta = ((const kp_nodepool *)obj)->metadata;
 	if (v)

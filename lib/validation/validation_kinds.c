@@ -1160,17 +1160,99 @@ KP_EXPORT int kp_validation_sink_add(kp_validation_sink *sink, const char *field
 	return sink->c->failed == KP_ENOMEM ? KP_ENOMEM : KP_OK;
 }
 
-static void walk_registered(kp__vctx *c, const void *obj, const void *old)
+KP_EXPORT int kp_validation_sink_push_index(kp_validation_sink *sink, size_t index)
 {
-	const kp__reg_kind *k = c->reg_kind;
-	if (!k || !k->ops.validate)
-		return;
+	if (!sink)
+		return KP_EINVAL;
+	if (sink->depth >= SINK_DEPTH)
+		return KP_ERANGE;
+	sink->marks[sink->depth++] = kp__v_push_index(sink->c, index);
+	return sink_status(sink);
+}
+
+KP_EXPORT int kp_validation_sink_push_key(kp_validation_sink *sink, const char *key)
+{
+	if (!sink || !key)
+		return KP_EINVAL;
+	if (sink->depth >= SINK_DEPTH)
+		return KP_ERANGE;
+	sink->marks[sink->depth++] = kp__v_push_key(sink->c, key);
+	return sink_status(sink);
+}
+
+/* KP_EINVAL when the check found its inventory row missing (the caller's
+ * walk and rules disagree), else the sink's status. */
+static int sink_checked(kp_validation_sink *sink)
+{
+	return sink->c->failed == KP_EINVAL ? KP_EINVAL : sink_status(sink);
+}
+
+KP_EXPORT int kp_validation_sink_string(kp_validation_sink *sink, const char *value)
+{
+	if (!sink)
+		return KP_EINVAL;
+	if (value)
+		kp__v_string(sink->c, value);
+	return sink_checked(sink);
+}
+
+KP_EXPORT int kp_validation_sink_int(kp_validation_sink *sink, int64_t value)
+{
+	if (!sink)
+		return KP_EINVAL;
+	kp__v_int(sink->c, value);
+	return sink_checked(sink);
+}
+
+KP_EXPORT int kp_validation_sink_items(kp_validation_sink *sink, size_t n)
+{
+	if (!sink)
+		return KP_EINVAL;
+	kp__v_items(sink->c, n);
+	return sink_checked(sink);
+}
+
+KP_EXPORT int kp_validation_sink_props(kp_validation_sink *sink, size_t n)
+{
+	if (!sink)
+		return KP_EINVAL;
+	kp__v_props(sink->c, n);
+	return sink_checked(sink);
+}
+
+KP_EXPORT int kp_validation_sink_required(kp_validation_sink *sink, const char *name,
+					  uint32_t present)
+{
+	if (!sink || !name)
+		return KP_EINVAL;
+	kp__v_required(sink->c, name, present != 0);
+	return sink_checked(sink);
+}
+
+KP_EXPORT int kp_validation_sink_cel(kp_validation_sink *sink, uint32_t index, uint32_t result,
+				     const char *type_name, const char *value,
+				     const char *eval_error)
+{
+	if (!sink || result > KP_CEL_ERROR || index > INT32_MAX)
+		return KP_EINVAL;
+	static const int results[] = { KP__CEL_TRUE, KP__CEL_FALSE, KP__CEL_ERROR };
+	kp__v_cel(sink->c, NULL, (int)index, results[result], type_name ? type_name : "object",
+		  value, eval_error);
+	return sink_checked(sink);
+}
+
+/* Run one validate callback (a registered kind's or a validator's) on a
+ * fresh sink at the object's root. */
+static void run_callback(kp__vctx *c, int (*validate)(void *, const void *, const void *,
+						      kp_validation_sink *, kp_error *),
+			 void *self, const void *obj, const void *old)
+{
 	kp_validation_sink sink;
 	memset(&sink, 0, sizeof(sink));
 	sink.c = c;
 	kp_error e;
 	memset(&e, 0, sizeof(e));
-	int rc = k->ops.validate(k->self, obj, old, &sink, &e);
+	int rc = validate(self, obj, old, &sink, &e);
 	while (sink.depth)
 		kp_validation_sink_pop(&sink);
 	if (rc == KP_ENOMEM && !c->failed)
@@ -1180,14 +1262,47 @@ static void walk_registered(kp__vctx *c, const void *obj, const void *old)
 				e.field, e.message, "");
 }
 
+static void walk_registered(kp__vctx *c, const void *obj, const void *old)
+{
+	const kp__reg_kind *k = c->reg_kind;
+	if (k && k->ops.validate)
+		run_callback(c, k->ops.validate, k->self, obj, old);
+}
+
+/* The validators added to c->kind (kp_registry_add_validator), in order of
+ * registration. */
+static void run_validators(kp__vctx *c, const void *obj, const void *old)
+{
+	const kp__kind_info *own = c->info;
+	const kp__reg_validator *v;
+	for (size_t i = 0; !c->failed && (v = kp__registry_validator(c->reg, c->kind, i)); i++) {
+		c->info = &v->info; /* the sink's checks find the validator's rules */
+		run_callback(c, v->ops.validate, v->self, obj, old);
+	}
+	c->info = own;
+}
+
+/* The kind's own walk: a core kind's, or a registered kind's callback. */
+static kp__v_walk own_walk(uint32_t kind)
+{
+	if (kind >= KP_KIND_FIRST_REGISTERED)
+		return walk_registered;
+	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
+		if (walks[i].kind == kind)
+			return walks[i].walk;
+	return NULL;
+}
+
+/* The owner's rules, then the added ones. */
+static void walk_all(kp__vctx *c, const void *obj, const void *old)
+{
+	own_walk(c->kind)(c, obj, old);
+	run_validators(c, obj, old);
+}
+
 KP_EXPORT int kp_validate(kp_validation **out, uint32_t kind, const void *object,
 			  const void *old_object, const kp_validate_options *opts, kp_error *err)
 {
-	if (kind >= KP_KIND_FIRST_REGISTERED)
-		return kp__validate_walk(out, kind, object, old_object, opts, walk_registered, err);
-	kp__v_walk walk = NULL;
-	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
-		if (walks[i].kind == kind)
-			walk = walks[i].walk;
-	return kp__validate_walk(out, kind, object, old_object, opts, walk, err);
+	return kp__validate_walk(out, kind, object, old_object, opts,
+				 own_walk(kind) ? walk_all : NULL, err);
 }

@@ -67,7 +67,9 @@ typedef struct kp__vctx {
 	int failed;          /* KP_ENOMEM or KP_EINVAL (an internal inconsistency) */
 	int blocking;        /* a problem that stops CEL evaluation was found */
 	const void *reg_kind; /* a registered kind (kp__reg_kind), or NULL */
-	const kp__kind_info *info; /* the kind (core or registered) */
+	const kp__kind_info *info; /* the kind (core or registered); a validator's
+				    * rules while it runs */
+	const struct kp_registry *reg; /* the registry of the validation, or NULL */
 } kp__vctx;
 
 /* Saved path lengths (push/pop). */
@@ -109,7 +111,7 @@ const kp_validation_rule *kp__v_rule(kp__vctx *c, const char *suffix, const char
  * - string: maxLength, minLength, pattern (only the first failing, as
  *   kube-openapi's string validator), then enum;
  * - integer: minimum, maximum;
- * - items: maxItems (call after the items' own checks);
+ * - items: maxItems, minItems (call after the items' own checks);
  * - properties: maxProperties (call before the values' checks);
  * - required: Required value for the absent property `name`.
  */

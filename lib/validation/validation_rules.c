@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "common/sized.h"
 #include "crd.h"
 #include "validation_private.h"
 #include "schema/metadata_rules.h"
@@ -463,16 +464,28 @@ static const char *crd_rule_text(const kp__kind_info *info, const char *path, co
 
 const kp__crd_rules kp__crd_rules_v1 = { crd_rule_text, kp__regex_match };
 
-KP_EXPORT size_t kp_registry_rule_count(const kp_registry *registry, uint32_t kind)
+/* The kind's own rows (its CRD's, or the core inventory's). */
+static size_t own_rule_count(const kp__kind_info *info, uint32_t kind)
 {
-	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
-	if (!info)
-		return 0;
 	if (info->rules)
 		return info->n_rules;
 	size_t n = 0;
 	for (size_t i = 0; i < N_RULES; i++)
 		n += rules[i].kind == kind;
+	return n;
+}
+
+/* A kind's rules: its own, then those of its validators in order of
+ * registration (kp_registry_add_validator). */
+KP_EXPORT size_t kp_registry_rule_count(const kp_registry *registry, uint32_t kind)
+{
+	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
+	if (!info)
+		return 0;
+	size_t n = own_rule_count(info, kind);
+	const kp__reg_validator *v;
+	for (size_t i = 0; (v = kp__registry_validator(registry, kind, i)) != NULL; i++)
+		n += v->rules.n_rules;
 	return n;
 }
 
@@ -482,10 +495,94 @@ KP_EXPORT const kp_validation_rule *kp_registry_rule_at(const kp_registry *regis
 	const kp__kind_info *info = kp__registry_kind_info(registry, kind);
 	if (!info)
 		return NULL;
+	size_t own = own_rule_count(info, kind);
+	if (index >= own) {
+		index -= own;
+		const kp__reg_validator *v;
+		for (size_t i = 0; (v = kp__registry_validator(registry, kind, i)) != NULL; i++) {
+			if (index < v->rules.n_rules)
+				return &v->rules.rules[index];
+			index -= v->rules.n_rules;
+		}
+		return NULL;
+	}
 	if (info->rules)
-		return index < info->n_rules ? &info->rules[index] : NULL;
+		return &info->rules[index];
 	for (size_t i = 0; i < N_RULES; i++)
 		if (rules[i].kind == kind && index-- == 0)
 			return &rules[i];
 	return NULL;
+}
+
+/* ---- kp_registry_add_validator --------------------------------------------- */
+
+#define FIRST_VALIDATOR_OPS KP__SIZE_THROUGH(kp_validator_ops, destroy)
+
+/* Whether the kind (with the validators it has) already has a row for the
+ * path and keyword of `row`. */
+static int kind_has_rule(const kp_registry *r, uint32_t kind, const kp_validation_rule *row)
+{
+	const kp_validation_rule *x;
+	for (size_t i = 0; (x = kp_registry_rule_at(r, kind, i)) != NULL; i++)
+		if (!strcmp(x->path, row->path) && !strcmp(x->keyword, row->keyword))
+			return 1;
+	return 0;
+}
+
+KP_EXPORT int kp_registry_add_validator(kp_registry *r, uint32_t kind, const kp_validator_ops *ops,
+					void *self, kp_error *err)
+{
+	if (!r || !ops)
+		return kp__error(err, KP_EINVAL, NULL, "kp_registry_add_validator: NULL argument");
+	kp__reg_validator v;
+	memset(&v, 0, sizeof(v));
+	int rc = kp__read_sized(&v.ops, sizeof(v.ops), ops, FIRST_VALIDATOR_OPS, "kp_validator_ops",
+				err);
+	if (rc)
+		return rc;
+	if (v.ops.abi_major != KP_ABI_MAJOR)
+		return kp__error(err, KP_EVERSION, "abi_major",
+				 "kp_validator_ops: built for ABI %u, this library is ABI %u",
+				 (unsigned)v.ops.abi_major, (unsigned)KP_ABI_MAJOR);
+	if (v.ops.flags)
+		return kp__error(err, KP_EINVAL, "flags", "kp_validator_ops: unknown flags");
+	if (!v.ops.validate)
+		return kp__error(err, KP_EINVAL, "validate", "kp_validator_ops: validate is NULL");
+	const kp__kind_info *info = kp__registry_kind_info(r, kind);
+	if (!info || (kind < KP_KIND_FIRST_REGISTERED && kind != KP_KIND_NODEPOOL &&
+		      kind != KP_KIND_NODECLAIM))
+		return kp__error(err, KP_EINVAL, "kind",
+				 "kp_registry_add_validator: kind %u has no validation",
+				 (unsigned)kind);
+	v.kind = kind;
+	v.info = *info;
+	rc = kp__rule_set_copy(&v.rules, info->name, v.ops.rules, v.ops.n_rules, v.ops.rule_size,
+			       err);
+	for (size_t i = 0; rc == KP_OK && i < v.rules.n_rules; i++) {
+		kp_validation_rule *row = &v.rules.rules[i];
+		row->kind = kind;
+		int dup = kind_has_rule(r, kind, row);
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(v.rules.rules[j].path, row->path) &&
+			      !strcmp(v.rules.rules[j].keyword, row->keyword);
+		if (dup)
+			rc = kp__error(err, KP_EINVAL, "rules",
+				       "%s: rule %zu: %s %s is already a rule of the kind",
+				       info->name, i, row->path, row->keyword);
+	}
+	if (rc == KP_OK) {
+		v.name = kp__strdup(v.ops.name ? v.ops.name : "");
+		v.ops.name = v.name;
+		v.ops.rules = NULL; /* the copies are in v.rules */
+		v.info.rules = v.rules.rules;
+		v.info.n_rules = v.rules.n_rules;
+		v.self = self;
+		if (!v.name || kp__registry_append_validator(r, &v) != KP_OK)
+			rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	if (rc) {
+		kp__rule_set_dispose(&v.rules);
+		kp__free(v.name);
+	}
+	return rc;
 }

@@ -31,6 +31,14 @@ static inline int strncasecmp_ascii(const char *a, const char *b, size_t n)
 
 struct kp_registry;
 struct kp_error;
+struct kp_crd_rule;
+struct kp_validation_sink;
+/* EC2NodeClass's rule inventory and validate slot, and the AWS build's
+ * NodePool/NodeClaim validators (ec2nodeclass_validation.c). */
+const struct kp_crd_rule *kp__aws_ec2nodeclass_rules(size_t *n);
+int kp__aws_ec2nodeclass_validate(void *self, const void *object, const void *old_object,
+				  struct kp_validation_sink *sink, struct kp_error *err);
+int kp__aws_register_validators(struct kp_registry *registry, struct kp_error *err);
 /* Register EC2NodeClass's conversions (ec2nodeclass_conversion.c). */
 int kp__aws_register_conversions(struct kp_registry *registry, struct kp_error *err);
 

@@ -432,8 +432,10 @@ KP_EXPORT int kp_aws_register(kp_registry *registry, const kp_aws_register_optio
 	spec.type = v5 ? &t_nodeclass_v5 : &t_nodeclass_v6;
 	spec.hash_root = "spec";
 	spec.hash_version = v5 ? "v5" : "v6";
+	spec.rules = kp__aws_ec2nodeclass_rules(&spec.n_rules);
 	kp_kind_ops ops = KP_KIND_OPS_INIT;
 	ops.name = "aws";
+	ops.validate = kp__aws_ec2nodeclass_validate;
 	ops.hash = ec2_hash;
 	ops.destroy = ec2_kind_free;
 	rc = kp_registry_add_kind(registry, &spec, &ops, k, out_kind, err);
@@ -441,5 +443,6 @@ KP_EXPORT int kp_aws_register(kp_registry *registry, const kp_aws_register_optio
 		ec2_kind_free(k);
 		return rc;
 	}
-	return kp__aws_register_conversions(registry, err);
+	rc = kp__aws_register_validators(registry, err);
+	return rc ? rc : kp__aws_register_conversions(registry, err);
 }

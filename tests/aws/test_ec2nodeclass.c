@@ -430,7 +430,10 @@ START_TEST(validate_metadata)
 	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
 	o.registry = reg;
 	static const char m[] = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
-				"metadata:\n  name: Not_A_Name\n  namespace: x\nspec:\n  role: r\n";
+				"metadata:\n  name: Not_A_Name\n  namespace: x\nspec:\n  role: r\n"
+				"  amiSelectorTerms: [{alias: al2023@latest}]\n"
+				"  subnetSelectorTerms: [{id: subnet-1}]\n"
+				"  securityGroupSelectorTerms: [{id: sg-1}]\n";
 	void *obj = NULL;
 	ck_assert_int_eq(kp_decode_one(&obj, kind, m, strlen(m), &o, NULL), KP_OK);
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # kubectl-karpenter validate: output lines and exit codes (0 valid, 1 invalid, 2 usage)
 # over the upstream v1 example manifests and this repository's fixtures.
-# usage: test-validate.sh TOOL SHARED_DATA_DIR FIXTURES_DIR
-tool=$1 data=$2 fx=$3
+# usage: test-validate.sh TOOL SHARED_DATA_DIR FIXTURES_DIR HAVE_AWS
+tool=$1 data=$2 fx=$3 aws=$4
 . "$(dirname "$0")/tap.sh"
 
 skip() {
@@ -16,7 +16,8 @@ same() {
 	cmp -s "$2" "$tmpd/got" || diff "$2" "$tmpd/got" | sed 's/^/# /'
 }
 
-AWS_SKIP="is validated by the AWS provider, not built yet"
+# Without libkarpenter-aws, EC2NodeClasses are skipped with this reason.
+AWS_SKIP="is validated by the AWS provider, not in this build"
 
 # ---------------------------------------------------------------- usage
 run_cmd "$tool" validate
@@ -55,7 +56,7 @@ check "validate --help exits 0" [ "$rc" -eq 0 ]
 check "validate --help documents --strict" contains "$out" "--strict=false       drop unknown fields with a warning"
 
 run_cmd "$tool" --help
-check "the command list has validate" contains "$out" "  validate   Validate NodePools, NodeClaims and KWOKNodeClasses offline"
+check "the command list has validate" contains "$out" "  validate   Validate NodePools, NodeClaims and node classes offline"
 
 # ------------------------------------------------------- upstream manifests
 if [ -d "$data/manifests/v1" ]; then
@@ -68,9 +69,12 @@ NodePool/windows2022: spec.template.spec.nodeClassRef.group: Invalid value: "kar
 EOF
 	printf '%s\n' "$out" | grep -v "^EC2NodeClass/[a-z0-9-]*: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP\$" >"$tmpd/got"
 	check "v1 manifests: the only problem is windows-custom-userdata's group" cmp -s "$tmpd/want" "$tmpd/got"
-	check "v1 manifests: 22 EC2NodeClasses skipped" [ "$(printf '%s\n' "$out" | grep -c ": skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP\$")" -eq 22 ]
-	check "v1 manifests: EC2NodeClass skip line" contains "$out" "EC2NodeClass/windows2022: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP"
-	check "v1 manifests: summary" [ "$errout" = "kubectl-karpenter validate: 45 objects in 22 files: 22 valid, 1 invalid (1 problem), 22 skipped" ]
+	if [ "$aws" = true ]; then
+		check "v1 manifests: every EC2NodeClass validated (AWS build)" [ "$errout" = "kubectl-karpenter validate: 45 objects in 22 files: 44 valid, 1 invalid (1 problem), 0 skipped" ]
+	else
+		check "v1 manifests: 22 EC2NodeClasses skipped" [ "$(printf '%s\n' "$out" | grep -c ": skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP\$")" -eq 22 ]
+		check "v1 manifests: summary" [ "$errout" = "kubectl-karpenter validate: 45 objects in 22 files: 22 valid, 1 invalid (1 problem), 22 skipped" ]
+	fi
 
 	bad=0
 	for f in "$data"/manifests/v1/*.yaml; do
@@ -82,17 +86,30 @@ EOF
 
 	run_cmd sh -c '"$1" validate -f - <"$2"' _ "$tool" "$data/manifests/v1/windows-custom-userdata.yaml"
 	check "stdin (-f -): exit 1" [ "$rc" -eq 1 ]
-	cat >"$tmpd/want" <<EOF
+	if [ "$aws" = true ]; then
+		cat >"$tmpd/want" <<EOF
+NodePool/windows2022: spec.template.spec.nodeClassRef.group: Invalid value: "karpenter.k8s.aws/v1": spec.template.spec.nodeClassRef.group in body should match '^[^/]*\$'
+EOF
+		same "stdin (-f -): exact output" "$tmpd/want"
+		check "stdin (-f -): summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 1 valid, 1 invalid (1 problem), 0 skipped" ]
+	else
+		cat >"$tmpd/want" <<EOF
 NodePool/windows2022: spec.template.spec.nodeClassRef.group: Invalid value: "karpenter.k8s.aws/v1": spec.template.spec.nodeClassRef.group in body should match '^[^/]*\$'
 EC2NodeClass/windows2022: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP
 EOF
-	same "stdin (-f -): exact output" "$tmpd/want"
-	check "stdin (-f -): summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 0 valid, 1 invalid (1 problem), 1 skipped" ]
+		same "stdin (-f -): exact output" "$tmpd/want"
+		check "stdin (-f -): summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 0 valid, 1 invalid (1 problem), 1 skipped" ]
+	fi
 
 	run_cmd "$tool" validate -f "$data/manifests/v1/general-purpose.yaml"
 	check "a valid manifest: exit 0" [ "$rc" -eq 0 ]
-	check "a valid manifest: only the skip line" [ "$out" = "EC2NodeClass/default: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP" ]
-	check "a valid manifest: summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 1 valid, 0 invalid (0 problems), 1 skipped" ]
+	if [ "$aws" = true ]; then
+		check "a valid manifest: no output" [ -z "$out" ]
+		check "a valid manifest: summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 2 valid, 0 invalid (0 problems), 0 skipped" ]
+	else
+		check "a valid manifest: only the skip line" [ "$out" = "EC2NodeClass/default: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP" ]
+		check "a valid manifest: summary" [ "$errout" = "kubectl-karpenter validate: 2 objects in 1 file: 1 valid, 0 invalid (0 problems), 1 skipped" ]
+	fi
 else
 	for t in "v1 manifests" "every other v1 manifest alone" "stdin (-f -)" "a valid manifest"; do
 		skip "$t" "upstream data $data/manifests/v1 is missing (set -Dshared_data=DIR)"
@@ -130,14 +147,80 @@ same "--runtime=false: only the API server's problems" "$tmpd/want5"
 
 run_cmd "$tool" validate -f "$fx/cli-mixed.yaml"
 check "mixed List: exit 1" [ "$rc" -eq 1 ]
-cat >"$tmpd/want" <<EOF
+if [ "$aws" = true ]; then
+	cat >"$tmpd/want" <<EOF
+EC2NodeClass/default: spec.amiSelectorTerms: Required value
+EC2NodeClass/default: spec.securityGroupSelectorTerms: Required value
+EC2NodeClass/default: spec.subnetSelectorTerms: Required value
+EC2NodeClass/default: <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+ConfigMap/settings: skipped: v1 ConfigMap is not a Karpenter kind
+NodeOverlay/overlay: skipped: karpenter.sh/v1alpha1 NodeOverlay is not validated by this build
+NodePool/old: apiVersion: Invalid value: "karpenter.sh/v1beta1": the v1 CRDs serve karpenter.sh/v1 only (no matches for kind "NodePool" in version "karpenter.sh/v1beta1")
+EOF
+	same "mixed List: the EC2NodeClass's problems, skipped kinds and an unserved version" "$tmpd/want"
+	check "mixed List: summary" [ "$errout" = "kubectl-karpenter validate: 6 objects in 1 file: 2 valid, 2 invalid (5 problems), 2 skipped" ]
+else
+	cat >"$tmpd/want" <<EOF
 EC2NodeClass/default: skipped: karpenter.k8s.aws/v1 EC2NodeClass $AWS_SKIP
 ConfigMap/settings: skipped: v1 ConfigMap is not a Karpenter kind
 NodeOverlay/overlay: skipped: karpenter.sh/v1alpha1 NodeOverlay is not validated by this build
 NodePool/old: apiVersion: Invalid value: "karpenter.sh/v1beta1": the v1 CRDs serve karpenter.sh/v1 only (no matches for kind "NodePool" in version "karpenter.sh/v1beta1")
 EOF
-same "mixed List: skipped kinds and an unserved version" "$tmpd/want"
-check "mixed List: summary" [ "$errout" = "kubectl-karpenter validate: 6 objects in 1 file: 2 valid, 1 invalid (1 problem), 3 skipped" ]
+	same "mixed List: skipped kinds and an unserved version" "$tmpd/want"
+	check "mixed List: summary" [ "$errout" = "kubectl-karpenter validate: 6 objects in 1 file: 2 valid, 1 invalid (1 problem), 3 skipped" ]
+fi
+
+# ------------------------------------------------------ EC2NodeClass (AWS)
+if [ "$aws" = true ]; then
+	cat >"$tmpd/aws.yaml" <<'EOF'
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: bad}
+spec:
+  role: r
+  instanceProfile: p
+  amiFamily: AL2
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{id: subnet-1, tags: {a: b}}]
+  securityGroupSelectorTerms: [{id: sg-1}]
+  tags: {karpenter.sh/nodepool: x}
+---
+apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata: {name: old}
+spec: {}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: aws}
+spec:
+  template:
+    metadata: {labels: {karpenter.k8s.aws/team: a}}
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: bad}
+      requirements:
+      - {key: karpenter.k8s.aws/instance-family, operator: In, values: [m5]}
+      - {key: karpenter.k8s.aws/instance-pods, operator: Exists}
+EOF
+	run_cmd "$tool" validate -f "$tmpd/aws.yaml"
+	check "EC2NodeClass: exit 1" [ "$rc" -eq 1 ]
+	cat >"$tmpd/want" <<'EOF'
+EC2NodeClass/bad: spec: Invalid value: must specify exactly one of ['role', 'instanceProfile']
+EC2NodeClass/bad: spec: Invalid value: if set, amiFamily must be 'AL2023' or 'Custom' when using an AL2023 alias
+EC2NodeClass/bad: spec.subnetSelectorTerms: Invalid value: 'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term
+EC2NodeClass/bad: spec.tags: Invalid value: tag contains a restricted tag matching karpenter.sh/nodepool
+EC2NodeClass/old: apiVersion: Invalid value: "karpenter.k8s.aws/v1beta1": the CRD serves karpenter.k8s.aws/v1 only (no matches for kind "EC2NodeClass" in version "karpenter.k8s.aws/v1beta1")
+NodePool/aws: spec.template.metadata.labels: Invalid value: label domain "karpenter.k8s.aws" is restricted
+NodePool/aws: spec.template.spec.requirements[1].key: Invalid value: "karpenter.k8s.aws/instance-pods": label domain "karpenter.k8s.aws" is restricted
+EOF
+	same "EC2NodeClass and the AWS NodePool rules: exact output" "$tmpd/want"
+	check "EC2NodeClass: summary" [ "$errout" = "kubectl-karpenter validate: 3 objects in 1 file: 0 valid, 3 invalid (7 problems), 0 skipped" ]
+	# the AWS rules apply only to NodePools of the karpenter.k8s.aws group
+	sed -n '/^kind: NodePool/,$p' "$tmpd/aws.yaml" | sed 's/group: karpenter.k8s.aws,/group: example.com,/' >"$tmpd/body.yaml"
+	{ echo "apiVersion: karpenter.sh/v1"; cat "$tmpd/body.yaml"; } >"$tmpd/other.yaml"
+	run_cmd "$tool" validate -f "$tmpd/other.yaml"
+	check "another group's NodePool: the AWS rules do not apply" sh -c '[ "$1" -eq 0 ] && [ -z "$2" ]' _ "$rc" "$out"
+fi
 
 run_cmd "$tool" validate -f "$fx/cli-nodeclaim.json"
 check "JSON NodeClaim: exit 1" [ "$rc" -eq 1 ]

@@ -1,7 +1,10 @@
 /*
  * kubectl-karpenter validate: decode manifests, apply the CRD defaults and
- * validate every NodePool, NodeClaim and KWOKNodeClass as the API server
- * and Karpenter's controllers would, with no cluster.
+ * validate every NodePool, NodeClaim, KWOKNodeClass and (in a build with
+ * libkarpenter-aws) EC2NodeClass as the API server and Karpenter's
+ * controllers would, with no cluster. The AWS build's extra NodePool and
+ * NodeClaim rules apply to those whose nodeClassRef.group is
+ * karpenter.k8s.aws.
  * SPDX-License-Identifier: Apache-2.0
  */
 #define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass is registered (karpenter/sys/kwok.h) */
@@ -12,6 +15,9 @@
 #include <karpenter/karpenter.h>
 #include <karpenter/kwok.h>
 #include <karpenter/sys/schema.h>
+#ifdef KP_HAVE_AWS
+#include <karpenter/aws_ec2nodeclass.h>
+#endif
 
 #include "cli.h"
 #include "cluster_input.h"
@@ -24,9 +30,11 @@ static void validate_usage(FILE *out)
 	      "\n"
 	      "Decodes every object in the files (YAML or JSON; \"-\" reads stdin, a\n"
 	      "directory stands for its *.yaml, *.yml and *.json files, sorted),\n"
-	      "applies the v1 CRDs' defaults and validates each NodePool, NodeClaim and\n"
-	      "KWOKNodeClass as kube-apiserver would for the v1 CRDs (OpenAPI schema and\n"
-	      "x-kubernetes-validations rules), then as Karpenter's controllers would\n"
+	      "applies the v1 CRDs' defaults and validates each NodePool, NodeClaim,\n"
+	      "KWOKNodeClass and EC2NodeClass as kube-apiserver would for the v1 CRDs\n"
+	      "(OpenAPI schema and x-kubernetes-validations rules; NodePools and NodeClaims\n"
+	      "of the karpenter.k8s.aws group also by the AWS build's rules on\n"
+	      "karpenter.k8s.aws label keys), then as Karpenter's controllers would\n"
 	      "(NodePool label, taint and requirement checks, budget schedules).\n"
 	      "\n"
 	      "Prints one line per problem, \"KIND/NAME: field.path: message\", one line per\n"
@@ -66,18 +74,26 @@ static int parse_bool(const char *v, int *out)
  * the v1 CRDs at all. 0 for an object to validate.
  */
 static int print_skipped(const kp_decoded_object *o, const kp_registry *reg, uint32_t kwok_kind,
-			 FILE *out, int *invalid)
+			 uint32_t aws_kind, FILE *out, int *invalid)
 {
 	const char *av = o->api_version ? o->api_version : "";
 	const char *kind = o->kind_name ? o->kind_name : "";
 	*invalid = 0;
-	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM || o->kind == kwok_kind)
+	if (o->kind == KP_KIND_NODEPOOL || o->kind == KP_KIND_NODECLAIM || o->kind == kwok_kind ||
+	    (aws_kind && o->kind == aws_kind))
 		return 0;
 	size_t glen = strcspn(av, "/");
 	fprintf(out, "%s/%s: ", o->kind_name, o->name);
-	if (!strncmp(av, "karpenter.k8s.aws/", 18)) {
-		fprintf(out, "skipped: %s %s is validated by the AWS provider, not built yet\n", av,
-			kind);
+	if (aws_kind && glen == strlen("karpenter.k8s.aws") &&
+	    !strncmp(av, "karpenter.k8s.aws", glen) && !strcmp(kind, "EC2NodeClass")) {
+		*invalid = 1;
+		fprintf(out,
+			"apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
+			"kind \"%s\" in version \"%s\")\n", av,
+			kp_registry_kind_api_version(reg, aws_kind), kind, av);
+	} else if (!aws_kind && !strncmp(av, "karpenter.k8s.aws/", 18)) {
+		fprintf(out, "skipped: %s %s is validated by the AWS provider, not in this build\n",
+			av, kind);
 	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen) &&
 		   (!strcmp(kind, "NodePool") || !strcmp(kind, "NodeClaim"))) {
 		*invalid = 1;
@@ -92,7 +108,8 @@ static int print_skipped(const kp_decoded_object *o, const kp_registry *reg, uin
 			"apiVersion: Invalid value: \"%s\": the CRD serves %s only (no matches for "
 			"kind \"%s\" in version \"%s\")\n", av,
 			kp_registry_kind_api_version(reg, kwok_kind), kind, av);
-	} else if (glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen)) {
+	} else if ((glen == strlen("karpenter.sh") && !strncmp(av, "karpenter.sh", glen)) ||
+		   !strncmp(av, "karpenter.k8s.aws/", 18)) {
 		fprintf(out, "skipped: %s %s is not validated by this build\n", av, kind);
 	} else {
 		fprintf(out, "skipped: %s %s is not a Karpenter kind\n", av, kind);
@@ -107,8 +124,8 @@ typedef struct tally {
 /* KP_OK; KP_ENOMEM (exit 1) or KP_EIO (an input that cannot be read or
  * passed a limit: exit 2) after saying so. */
 static int validate_input(cli_manifests *inputs, size_t at, uint32_t decode_flags,
-			  const kp_validate_options *vo, uint32_t kwok_kind, FILE *out, FILE *err,
-			  tally *t)
+			  const kp_validate_options *vo, uint32_t kwok_kind, uint32_t aws_kind,
+			  FILE *out, FILE *err, tally *t)
 {
 	const cli_manifest *in = &inputs->items[at];
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
@@ -138,7 +155,7 @@ static int validate_input(cli_manifests *inputs, size_t at, uint32_t decode_flag
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		int bad = 0;
 		t->objects++;
-		if (print_skipped(o, vo->registry, kwok_kind, out, &bad)) {
+		if (print_skipped(o, vo->registry, kwok_kind, aws_kind, out, &bad)) {
 			if (bad) {
 				t->invalid++;
 				t->problems++;
@@ -241,9 +258,14 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
 	if (!runtime)
 		vo.flags |= KP_VALIDATE_NO_RUNTIME;
-	uint32_t kwok_kind = 0;
+	uint32_t kwok_kind = 0, aws_kind = 0;
 	kp_error re = KP_ERROR_INIT;
-	if (cli_registry_new(&reg, &kwok_kind, &re)) {
+	int reg_rc = cli_registry_new(&reg, &kwok_kind, &re);
+#ifdef KP_HAVE_AWS
+	if (reg_rc == KP_OK)
+		reg_rc = kp_aws_register(reg, NULL, &aws_kind, &re);
+#endif
+	if (reg_rc) {
 		fprintf(err, "%s: %s\n", prog, re.message);
 		rc = CLI_INVALID;
 		goto done;
@@ -252,7 +274,7 @@ static int validate_run(int argc, char **argv, FILE *out, FILE *err)
 	tally t = { 0, 0, 0, 0, 0, 0 };
 	for (size_t i = 0; i < inputs.count; i++) {
 		int vrc = validate_input(&inputs, i, strict ? 0 : KP_DECODE_LENIENT, &vo, kwok_kind,
-					 out, err, &t);
+					 aws_kind, out, err, &t);
 		if (vrc) {
 			rc = vrc == KP_EIO ? CLI_USAGE : CLI_INVALID;
 			goto done;
@@ -277,6 +299,6 @@ done:
 }
 
 const cli_command cli_cmd_validate = {
-	"validate", "Validate NodePools, NodeClaims and KWOKNodeClasses offline", validate_run,
+	"validate", "Validate NodePools, NodeClaims and node classes offline", validate_run,
 	validate_usage,
 };

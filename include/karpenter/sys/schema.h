@@ -471,6 +471,138 @@ int kp_registry_object_hash(const kp_registry *registry, uint32_t kind, const vo
 int kp_registry_encode(char **out, size_t *out_len, const kp_registry *registry, uint32_t kind,
 		       const void *object, uint32_t format, uint32_t flags, kp_error *err);
 
+/* ---- validators: rules added to a kind another library owns ------------ */
+
+/**
+ * @brief Enter list item @p index of the member last entered: later
+ * problems are reported under `<path>[index]`, and the rules looked up
+ * under the schema path `<path>[*]`.
+ * @return KP_OK, KP_EINVAL (NULL sink), KP_ERANGE (too deep), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_push_index(kp_validation_sink *sink, size_t index);
+
+/**
+ * @brief Enter the value of map key @p key of the member last entered:
+ * problems go under `<path>.key`, rules are looked up under `<path>.*`.
+ * @return KP_OK, KP_EINVAL, KP_ERANGE (too deep), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_push_key(kp_validation_sink *sink, const char *key);
+
+/**
+ * @brief The OpenAPI checks of a string at the current path, driven by the
+ * rule inventory (kp_crd_rule rows for the current schema path):
+ * maxLength, minLength, pattern (the first failing only, as kube-openapi),
+ * then enum; with the API server's messages. A check applies when its
+ * row exists.
+ * @param[in] value the string (NULL: nothing to check)
+ * @return KP_OK (problems or not), KP_EINVAL, KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_string(kp_validation_sink *sink, const char *value);
+
+/** @brief minimum and maximum of an integer at the current path (as
+ *  kp_validation_sink_string). @return KP_OK, KP_EINVAL, KP_ENOMEM @since 0.1 */
+int kp_validation_sink_int(kp_validation_sink *sink, int64_t value);
+
+/** @brief maxItems and minItems of a list of @p n items at the current path
+ *  (as kp_validation_sink_string; call after the items' own checks).
+ *  @return KP_OK, KP_EINVAL, KP_ENOMEM @since 0.1 */
+int kp_validation_sink_items(kp_validation_sink *sink, size_t n);
+
+/** @brief maxProperties of a map of @p n entries at the current path (as
+ *  kp_validation_sink_string; call before the values' checks).
+ *  @return KP_OK, KP_EINVAL, KP_ENOMEM @since 0.1 */
+int kp_validation_sink_props(kp_validation_sink *sink, size_t n);
+
+/**
+ * @brief The "required" rule of member @p name of the current object:
+ * "<path>.name: Required value" unless @p present. The row
+ * (path "<schema path>.name", keyword "required") must exist.
+ * @return KP_OK, KP_EINVAL (NULL argument; no such row), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_required(kp_validation_sink *sink, const char *name, uint32_t present);
+
+/** @brief Outcomes of a CEL rule (kp_validation_sink_cel). @since 0.1 */
+enum kp_cel_result {
+	KP_CEL_TRUE = 0,  /**< the rule holds: nothing is reported */
+	KP_CEL_FALSE = 1, /**< the rule fails: its message is reported */
+	KP_CEL_ERROR = 2  /**< evaluating the rule failed (eval_error says why) */
+};
+
+/**
+ * @brief Report the outcome of CEL rule `x-kubernetes-validations[index]`
+ * of the current schema path as the API server does: "Invalid value:
+ * <value>: <message>" with the rule's own message (row keyword
+ * "x-kubernetes-validations[index]"; it must exist).
+ * @param[in] result a kp_cel_result
+ * @param[in] type_name the schema type of self ("object", "array",
+ *            "string"), quoted for an evaluation error
+ * @param[in] value self's text when self is a string (quoted in the
+ *            message), else NULL
+ * @param[in] eval_error the evaluation error (KP_CEL_ERROR), or NULL
+ * @return KP_OK, KP_EINVAL (NULL sink, an unknown result, no such row), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_validation_sink_cel(kp_validation_sink *sink, uint32_t index, uint32_t result,
+			   const char *type_name, const char *value, const char *eval_error);
+
+/**
+ * @brief A validator: rules one library adds to a kind another library
+ * owns (STYLE rule 7 vtable), e.g. libkarpenter-aws's CEL rules on
+ * karpenter.k8s.aws label keys in the AWS build's NodePool and NodeClaim
+ * CRDs. kp_validate of the kind runs the owner's checks (the core's walk,
+ * or the registered kind's validate slot) and then every validator of the
+ * kind, in order of registration, on the same object and sink. While a
+ * validator runs, the sink's inventory-driven checks (string, int, items,
+ * required, cel) look up the validator's own rules; kp_registry_rule_count
+ * and kp_registry_rule_at list them after the kind's, with ids
+ * "<Kind>:<path>:<keyword>" like the kind's own rows (a row must not
+ * repeat one of the kind's path and keyword).
+ * @since 0.1
+ */
+typedef struct kp_validator_ops {
+	uint32_t struct_size;     /**< sizeof(kp_validator_ops) */
+	uint32_t abi_major;       /**< KP_ABI_MAJOR as the provider was built */
+	uint32_t flags;           /**< zero */
+	uint32_t rule_size;       /**< sizeof(kp_crd_rule) as the provider was built */
+	const char *name;         /**< the provider, for messages ("aws") */
+	const kp_crd_rule *rules; /**< the rules it adds (copied), or NULL */
+	size_t n_rules;           /**< number of rules */
+	/** Checks of @p object (and @p old_object on update, else NULL) of the
+	 *  kind; problems go to the sink; returns KP_OK whether or not there
+	 *  were problems. Must not be NULL. */
+	int (*validate)(void *self, const void *object, const void *old_object,
+			kp_validation_sink *sink, kp_error *err);
+	/** Frees self when the registry is freed. */
+	void (*destroy)(void *self);
+} kp_validator_ops;
+
+/** Static initializer for kp_validator_ops. @since 0.1 */
+#define KP_VALIDATOR_OPS_INIT { sizeof(kp_validator_ops), KP_ABI_MAJOR, 0, sizeof(kp_crd_rule), \
+				NULL, NULL, 0, NULL, NULL }
+
+/**
+ * @brief Add a validator to a kind: a core kind (KP_KIND_NODEPOOL,
+ * KP_KIND_NODECLAIM) or one registered in this registry.
+ * @param[in] registry the registry
+ * @param[in] kind the kind the validator checks
+ * @param[in] ops the validator (copied, with its rules)
+ * @param[in] self passed to every slot; owned by the registry from a
+ *            successful call on (ops->destroy)
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL argument, NULL validate, unknown flags, a
+ *         kind without validation, a bad or repeated rule); KP_EVERSION
+ *         (another ABI generation, a struct_size or rule_size this library
+ *         cannot read); KP_ENOMEM
+ * @since 0.1
+ * Thread-safety: as kp_registry_add_kind (exclusive access).
+ */
+int kp_registry_add_validator(kp_registry *registry, uint32_t kind, const kp_validator_ops *ops,
+			      void *self, kp_error *err);
+
 /* ---- conversions (karpenter/convert.h) ------------------------------------ */
 
 /** @brief Where a conversion callback writes its output and report. @since 0.1 */
