@@ -590,6 +590,13 @@ static const char *const fixed_points[] = {
 	 * kind: v1's group is written in Go's order, not where it stood */
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
 	"spec: {template: {spec: {requirements: [], nodeClassRef: {group: g, kind: K, name: x}}}}\n",
+	/* a null member of the reference (a YAML comment where the value
+	 * should be) reads as "", as Go decodes it, in both directions */
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {kind: K, name: null}}}}\n",
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
+	"spec: {template: {spec: {requirements: [], nodeClassRef: {kind: null, name: x, "
+	"apiVersion: null}}}}\n",
 };
 
 START_TEST(round_trip_fixed_point)
