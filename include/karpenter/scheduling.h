@@ -112,8 +112,10 @@ void kp_nodeclass_status_init(kp_nodeclass_status *status);
  * @brief Fill @p status from a node class's metadata and status conditions,
  *        by the one rule every reader uses (the builder, kubectl-karpenter,
  *        the providers): ready when its Ready condition is True or when it
- *        has none (no status controller has run; the lifecycle still
- *        reads that as ready_unknown, upstream's IsUnknown), its message
+ *        has no condition at all (no status controller has run; the
+ *        lifecycle still reads that as ready_unknown, upstream's
+ *        IsUnknown); not ready when it has conditions but no Ready (a
+ *        controller that has not decided, as upstream), its message
  *        and reason, ready_unknown when Ready is absent or Unknown,
  *        generation and terminating from the metadata. group, kind and
  *        name are left to the caller (name is set from @p meta).

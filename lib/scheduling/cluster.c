@@ -1268,7 +1268,10 @@ KP_EXPORT void kp_nodeclass_status_from(kp_nodeclass_status *status, const kp_ob
 	status->generation = meta ? meta->generation : 0;
 	status->terminating = meta && meta->deletion_timestamp_ms;
 	const kp_condition *c = kp_condition_find(conds, n_conds, "Ready");
-	status->ready = !c || (c->status && !strcmp(c->status, "True"));
+	/* no conditions at all: no status controller has run (a hand-written
+	 * manifest), so the snapshot assumes ready; conditions without Ready
+	 * are a controller's that has not decided: not ready, as upstream */
+	status->ready = c ? c->status && !strcmp(c->status, "True") : n_conds == 0;
 	status->ready_unknown = !c || !c->status || !strcmp(c->status, "Unknown");
 	if (c) {
 		status->message = c->message;

@@ -547,6 +547,49 @@ START_TEST(nodepool_readiness_from_node_class)
 }
 END_TEST
 
+/* kp_nodeclass_status_from, the one rule every reader uses: a class with no
+ * conditions (a hand-written manifest) is assumed ready but its readiness
+ * unknown; conditions without Ready (a controller that has not decided)
+ * are not ready, as upstream's NodePool readiness makes them. */
+START_TEST(nodeclass_status_from_conditions)
+{
+	kp_object_meta meta = KP_OBJECT_META_INIT;
+	meta.name = "default";
+	meta.generation = 3;
+	kp_condition validated = KP_CONDITION_INIT, ready = KP_CONDITION_INIT;
+	validated.type = "ValidationSucceeded";
+	validated.status = "True";
+	ready.type = "Ready";
+	ready.status = "False";
+	ready.reason = "SubnetsNotFound";
+	ready.message = "no subnets";
+	kp_condition *conds[] = { &validated, &ready };
+	kp_nodeclass_status st;
+	kp_nodeclass_status_from(&st, &meta, NULL, 0);
+	ck_assert_str_eq(st.name, "default");
+	ck_assert_int_eq(st.generation, 3);
+	ck_assert_uint_eq(st.ready, 1);
+	ck_assert_uint_eq(st.ready_unknown, 1);
+	kp_nodeclass_status_from(&st, &meta, conds, 1);
+	ck_assert_uint_eq(st.ready, 0);
+	ck_assert_uint_eq(st.ready_unknown, 1);
+	ck_assert_ptr_null(st.reason);
+	kp_nodeclass_status_from(&st, &meta, conds, 2);
+	ck_assert_uint_eq(st.ready, 0);
+	ck_assert_uint_eq(st.ready_unknown, 0);
+	ck_assert_str_eq(st.reason, "SubnetsNotFound");
+	ck_assert_str_eq(st.message, "no subnets");
+	ready.status = "True";
+	kp_nodeclass_status_from(&st, &meta, conds, 2);
+	ck_assert_uint_eq(st.ready, 1);
+	ck_assert_uint_eq(st.ready_unknown, 0);
+	ready.status = "Unknown";
+	kp_nodeclass_status_from(&st, &meta, conds, 2);
+	ck_assert_uint_eq(st.ready, 0);
+	ck_assert_uint_eq(st.ready_unknown, 1);
+}
+END_TEST
+
 START_TEST(nodepool_validation_failed)
 {
 	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
@@ -640,6 +683,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, nodepool_ready_with_ready_class);
 	tcase_add_test(tc, nodepool_validation_failed);
 	tcase_add_test(tc, nodepool_readiness_from_node_class);
+	tcase_add_test(tc, nodeclass_status_from_conditions);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);
