@@ -233,9 +233,18 @@ static int sink_report(void *ctx, const char *line)
 static int provider_convert(kp_convert *c, const kp__node *o, const char *av, const char *kind)
 {
 	kp__cv *cv = &c->cv;
+	/* the object as the API server stores it (kp__cv_prune_nulls); a
+	 * refused object passes through as it was given */
+	kp__node *pruned = kp__cv_copy(cv, o);
+	if (!pruned)
+		return cv->rc;
+	kp__cv_prune_nulls(pruned);
+	char *json = kp__cv_json(cv, pruned);
+	kp__node_free(pruned);
+	if (!json)
+		return cv->rc;
 	for (size_t i = 0; i < kp__registry_conversion_count(c->registry); i++) {
 		const kp__reg_conversion *rc = kp__registry_conversion(c->registry, i);
-		char *json = kp__cv_json(cv, o);
 		if (!json)
 			return cv->rc;
 		sink_ctx sc = { c, cv };
@@ -243,13 +252,13 @@ static int provider_convert(kp_convert *c, const kp__node *o, const char *av, co
 		kp_error e = KP_ERROR_INIT;
 		size_t first = c->out.n;
 		int r = rc->ops.convert(rc->self, json, av, kind, c->opts.target, &sink, &e);
-		kp__free(json);
 		if (r == KP_ENOTSUP) {
 			/* nothing may stay of a refusal */
 			while (c->out.n > first)
 				kp__node_free(c->out.items[--c->out.n].node);
 			continue;
 		}
+		kp__free(json);
 		if (r == KP_OK && cv->rc)
 			r = cv->rc;
 		if (r)
@@ -257,6 +266,7 @@ static int provider_convert(kp_convert *c, const kp__node *o, const char *av, co
 					   kp_strerror(r));
 		return KP_OK;
 	}
+	kp__free(json);
 	return KP_ENOTSUP;
 }
 

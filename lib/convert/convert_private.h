@@ -93,6 +93,11 @@ int kp__cv_empty(const kp__node *n);
 /* Remove earlier occurrences of duplicated keys everywhere below n (the
  * last one wins, as Go's decoding); returns how many went. */
 size_t kp__cv_dedupe(kp__cv *c, kp__node *n);
+/* Remove every object member whose value is null, everywhere below n: the
+ * API server prunes null values of fields that are not nullable (no field
+ * of Karpenter's CRDs is) before defaulting, and Go decodes a null into
+ * the zero value, so a converter never sees one. */
+void kp__cv_prune_nulls(kp__node *n);
 /* Compact JSON of a node (heap string), NULL when out of memory. */
 char *kp__cv_json(kp__cv *c, const kp__node *n);
 /* Parse one JSON value (heap tree), NULL on error (c->rc set only when

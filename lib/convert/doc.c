@@ -292,6 +292,25 @@ size_t kp__cv_dedupe(kp__cv *c, kp__node *n)
 	return dups;
 }
 
+void kp__cv_prune_nulls(kp__node *n)
+{
+	if (n->type != KP__N_OBJECT && n->type != KP__N_ARRAY)
+		return;
+	size_t w = 0;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->type == KP__N_OBJECT && n->items[i]->type == KP__N_NULL) {
+			kp__free(n->keys[i]);
+			kp__node_free(n->items[i]);
+			continue;
+		}
+		kp__cv_prune_nulls(n->items[i]);
+		if (n->type == KP__N_OBJECT)
+			n->keys[w] = n->keys[i];
+		n->items[w++] = n->items[i];
+	}
+	n->n = w;
+}
+
 void kp__cv_keep(kp__node *obj, const char *const *keep, size_t n_keep)
 {
 	size_t w = 0;

@@ -252,19 +252,6 @@ static void add_ref_member(kp__cv *c, kp__node *ref, const char *key, const char
 	kp__cv_set_before(c, ref, key, kp__cv_new_str(c, value), before);
 }
 
-/* A reference member given as null reads as "" (Go decodes null into a
- * string field as its zero value), so that both directions, and a second
- * round trip, see the same reference. */
-static void ref_nulls_to_empty(kp__cv *c, kp__node *ref)
-{
-	static const char *const members[] = { "kind", "name", "group", "apiVersion" };
-	for (size_t i = 0; i < 4; i++) {
-		const kp__node *m = kp__node_get(ref, members[i]);
-		if (m && m->type == KP__N_NULL)
-			kp__cv_set_str(c, ref, members[i], "");
-	}
-}
-
 /* spec (NodeClaim spec or NodePool template spec) of object `what` at
  * `path`: nodeClassRef and kubelet to v1, the annotations set. */
 static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
@@ -272,8 +259,6 @@ static void spec_to_v1(kp__cv *c, kp__node *o, kp__node *spec, const char *what,
 {
 	const char *name = kp__cv_name(o);
 	kp__node *ref = kp__node_get(spec, "nodeClassRef");
-	if (ref && ref->type == KP__N_OBJECT)
-		ref_nulls_to_empty(c, ref);
 	char *ref_json = nodeclass_ref_json(c, ref);
 	if (ref_json)
 		set_annotation(c, o, KP__CV_NODECLASS_ANNOTATION, ref_json);
@@ -391,8 +376,6 @@ static void spec_to_v1beta1(kp__cv *c, kp__node *o, kp__node *spec, const char *
 	const char *name = kp__cv_name(o);
 	const char *ref_ann = annotation(o, KP__CV_NODECLASS_ANNOTATION);
 	kp__node *ref = kp__node_get(spec, "nodeClassRef");
-	if (ref && ref->type == KP__N_OBJECT)
-		ref_nulls_to_empty(c, ref);
 	if (!ref) {
 		/* upstream always writes a reference: the empty one is {"name":""} */
 		kp__node *empty = kp__cv_new(c, KP__N_OBJECT);
@@ -630,6 +613,7 @@ int kp__cv_karpenter(kp__cv *c, kp__node *o, const char *api_version, const char
 	int to_v1 = c->target == KP_CONVERT_V1;
 	if (strcmp(api_version, to_v1 ? KP__CV_V1BETA1 : KP__CV_V1) != 0)
 		return KP_ENOTSUP;
+	kp__cv_prune_nulls(o);
 	kp__cv_set_str(c, o, "apiVersion", to_v1 ? KP__CV_V1 : KP__CV_V1BETA1);
 	if (np)
 		(to_v1 ? nodepool_to_v1 : nodepool_to_v1beta1)(c, o);

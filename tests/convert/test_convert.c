@@ -597,6 +597,12 @@ static const char *const fixed_points[] = {
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\n"
 	"spec: {template: {spec: {requirements: [], nodeClassRef: {kind: null, name: x, "
 	"apiVersion: null}}}}\n",
+	/* null members anywhere are pruned, as the API server prunes them */
+	"apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: a}\n"
+	"spec: {amiFamily: Bottlerocket, role: r, kubelet: null}\n",
+	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a, annotations: null}\n"
+	"spec: {disruption: {consolidateAfter: null, budgets: [{nodes: null}]}, template: "
+	"{metadata: null, spec: {requirements: [], kubelet: null, nodeClassRef: {name: x}}}}\n",
 };
 
 START_TEST(round_trip_fixed_point)
