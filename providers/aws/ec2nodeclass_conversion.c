@@ -216,6 +216,11 @@ static void to_v1(conv *c, cJSON *o)
 		c->rc = c->rc ? c->rc : KP_EINVAL; /* spec is not an object */
 		return;
 	}
+	/* v1beta1's EC2NodeClass has no kubelet (its NodePool has): one here
+	 * is a member the API server prunes, and kept it would become v1's
+	 * kubelet, which v1 -> v1beta1 drops */
+	if (del(spec, "kubelet"))
+		report(c, "dropped", "spec.kubelet (not a v1beta1 field)");
 	const char *version = annotation(o, ALIAS_VERSION_KEY);
 	char *alias_version = dup(version ? version : "latest");
 	if (!alias_version) {

@@ -600,6 +600,9 @@ static const char *const fixed_points[] = {
 	/* null members anywhere are pruned, as the API server prunes them */
 	"apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: a}\n"
 	"spec: {amiFamily: Bottlerocket, role: r, kubelet: null}\n",
+	/* a kubelet in a v1beta1 EC2NodeClass (not a v1beta1 field) */
+	"apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: a}\n"
+	"spec: {amiFamily: AL2, role: r, kubelet: {maxPods: 1}}\n",
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a, annotations: null}\n"
 	"spec: {disruption: {consolidateAfter: null, budgets: [{nodes: null}]}, template: "
 	"{metadata: null, spec: {requirements: [], kubelet: null, nodeClassRef: {name: x}}}}\n",
