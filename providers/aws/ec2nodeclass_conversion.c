@@ -221,6 +221,11 @@ static void to_v1(conv *c, cJSON *o)
 	 * kubelet, which v1 -> v1beta1 drops */
 	if (del(spec, "kubelet"))
 		report(c, "dropped", "spec.kubelet (not a v1beta1 field)");
+	/* nor an amiSelectorTerms alias (v1's; the term stays, as pruned) */
+	cJSON *term;
+	cJSON_ArrayForEach(term, get(spec, "amiSelectorTerms"))
+		if (cJSON_IsObject(term) && del(term, "alias"))
+			report(c, "dropped", "spec.amiSelectorTerms[].alias (not a v1beta1 field)");
 	const char *version = annotation(o, ALIAS_VERSION_KEY);
 	char *alias_version = dup(version ? version : "latest");
 	if (!alias_version) {

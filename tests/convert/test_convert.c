@@ -603,6 +603,9 @@ static const char *const fixed_points[] = {
 	/* a kubelet in a v1beta1 EC2NodeClass (not a v1beta1 field) */
 	"apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: a}\n"
 	"spec: {amiFamily: AL2, role: r, kubelet: {maxPods: 1}}\n",
+	/* an alias term in a v1beta1 EC2NodeClass (not a v1beta1 field) */
+	"apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: {name: a}\n"
+	"spec: {role: r, amiSelectorTerms: [{alias: al2023@latest}, {tags: {a: b}}]}\n",
 	"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a, annotations: null}\n"
 	"spec: {disruption: {consolidateAfter: null, budgets: [{nodes: null}]}, template: "
 	"{metadata: null, spec: {requirements: [], kubelet: null, nodeClassRef: {name: x}}}}\n",
