@@ -12,11 +12,15 @@
  *    kp_nodepool_new, kp_nodepool_add_requirement), released with the
  *    kind's _free;
  *  - kp_cluster_builder, which copies every object it is given (so the
- *    caller's objects stay the caller's), applies the CRD defaults to the
+ *    caller's objects stay the caller's), or takes decoded objects as
+ *    they are with the name of their source (kp_cluster_builder_add_decoded:
+ *    validation, replace-by-name and every problem listed, as
+ *    kubectl-karpenter reads files), applies the CRD defaults to the
  *    Karpenter kinds, refuses an object whose text and code fields
  *    disagree, refuses an object given twice, accepts manifests as text,
  *    and builds the immutable kp_cluster snapshot that kp_sched_simulate
- *    reads.
+ *    reads, or a kp_cluster_spec view for the decisions that read one
+ *    (kp_cluster_builder_spec).
  *
  * Text and code fields (kp_pod_status phase/phase_code,
  * kp_nodeclaim_requirement operator_name/op, ...) follow one rule, the
@@ -43,6 +47,7 @@
 #include <karpenter/nodeclaim.h>
 #include <karpenter/cloudprovider.h>
 #include <karpenter/scheduling.h>
+#include <karpenter/codec.h>
 
 KP_BEGIN_DECLS
 
@@ -181,6 +186,126 @@ int kp_cluster_builder_add_pod(kp_cluster_builder *builder, const kp_pod *pod, k
  */
 int kp_cluster_builder_add_manifests(kp_cluster_builder *builder, const char *text, size_t len,
 				     size_t *n_skipped, kp_error *err);
+
+/** Flags of kp_cluster_builder_add_decoded. @since 0.1 */
+enum kp_builder_add_flags {
+	/** An object whose kind, namespace and name the builder already holds
+	 *  takes that object's place (kubectl-karpenter disrupt --apply)
+	 *  instead of being reported as given twice. */
+	KP_BUILDER_ADD_REPLACE = 1u << 0,
+	/** Validate NodePools, NodeClaims and registered kinds (node classes)
+	 *  as the API server would store them (kp_validate with the builder's
+	 *  registry and well-known rules, after their defaults): an object
+	 *  with errors is not added, each error and warning is listed. */
+	KP_BUILDER_ADD_VALIDATE = 1u << 1,
+	/** Also take VolumeAttachments (the lifecycle's Node termination
+	 *  reads them; the snapshot does not): kp_cluster_builder_objects. */
+	KP_BUILDER_ADD_VOLUME_ATTACHMENTS = 1u << 2
+};
+
+/** What a kp_builder_problem is. @since 0.1 */
+enum kp_builder_problem_type {
+	KP_BUILDER_PROBLEM_INVALID = 1,   /**< the object is not added: field and message say why */
+	KP_BUILDER_PROBLEM_WARNING = 2,   /**< the object is added: a validation warning */
+	KP_BUILDER_PROBLEM_DUPLICATE = 3  /**< the second object of one identity is not added */
+};
+
+/**
+ * @brief A problem kp_cluster_builder_add_decoded found in an object.
+ * @since 0.1
+ */
+typedef struct kp_builder_problem {
+	uint32_t struct_size; /**< sizeof(kp_builder_problem) as the library knows it */
+	uint32_t type;        /**< a kp_builder_problem_type */
+	const char *source;   /**< the source the object came with ("" without one) */
+	/** INVALID, WARNING: the object as validation names it
+	 *  ("NodePool/default"; a nameless one by its place: "Node (document
+	 *  2: items[0])"); DUPLICATE: its identity ("Pod default/web") */
+	const char *object;
+	const char *field;    /**< the field path ("" for DUPLICATE) */
+	const char *message;  /**< e.g. "Required value: ..."; DUPLICATE: "given twice" */
+	const char *first_source; /**< DUPLICATE: the source of the object kept, else "" */
+} kp_builder_problem;
+
+/**
+ * @brief Take the objects of a decoded stream that the builder reads, as
+ *        they are (no copy), with the name of their source.
+ *
+ * Every object of a kind the builder reads (kp_cluster_builder_reads,
+ * VolumeAttachments with KP_BUILDER_ADD_VOLUME_ATTACHMENTS) is moved out
+ * of @p result (kp_decode_result_take: its entry's object becomes NULL;
+ * other kinds stay for the caller to report). NodePools, NodeClaims and
+ * node classes get their CRD defaults. What the API server would refuse
+ * does not stop the call: an object without a name, one that fails
+ * validation (KP_BUILDER_ADD_VALIDATE) or one whose identity (kind,
+ * namespace as kp_kind_namespaced gives it, name) is already held
+ * (without KP_BUILDER_ADD_REPLACE) is left out, freed, and listed as a
+ * problem (kp_cluster_builder_problem_at) naming @p source; a snapshot is
+ * then refused until the builder is freed. Objects keep the order they
+ * were added in (a replacement takes the replaced object's place).
+ *
+ * @param[in,out] builder the builder
+ * @param[in,out] result a kp_decode result decoded with the builder's
+ *        registry (or none, for core kinds only)
+ * @param[in] source a name for messages (a file name), or NULL (copied)
+ * @param[in] flags kp_builder_add_flags
+ * @param[out] err optional error detail
+ * @return KP_OK (problems or not); KP_EINVAL (NULL argument, unknown
+ *         flags); KP_ENOMEM
+ * @since 0.1
+ * Ownership: the builder owns what it takes; @p result keeps the rest.
+ */
+int kp_cluster_builder_add_decoded(kp_cluster_builder *builder, kp_decode_result *result,
+				   const char *source, uint32_t flags, kp_error *err);
+
+/**
+ * @brief Whether the builder reads objects of @p kind into a snapshot: the
+ *        core kinds kp_cluster_spec holds, and the registered kinds of its
+ *        registry (node classes). The one table of kinds a caller needs to
+ *        say which objects it skips.
+ * @since 0.1
+ */
+int kp_cluster_builder_reads(const kp_cluster_builder *builder, uint32_t kind);
+
+/** @brief Number of problems kp_cluster_builder_add_decoded listed. @since 0.1 */
+size_t kp_cluster_builder_problem_count(const kp_cluster_builder *builder);
+
+/**
+ * @brief A problem, in the order found; NULL out of range.
+ * @since 0.1
+ * Ownership: valid until the builder is freed.
+ */
+const kp_builder_problem *kp_cluster_builder_problem_at(const kp_cluster_builder *builder,
+							 size_t index);
+
+/**
+ * @brief The held objects of one kind, in the order they were added.
+ * @param[in] builder the builder
+ * @param[in] kind a kp_kind or a registered kind's id
+ * @param[out] out the objects (NULL when none); valid until the builder
+ *        changes or is freed
+ * @param[out] n their number
+ * @return KP_OK, KP_EINVAL (NULL argument), KP_ENOMEM
+ * @since 0.1
+ */
+int kp_cluster_builder_objects(kp_cluster_builder *builder, uint32_t kind,
+			       const void *const **out, size_t *n);
+
+/**
+ * @brief A view of what the builder holds as a kp_cluster_spec, for the
+ *        decisions that read one (kp_disruption_run) or build their own
+ *        input from it: objects in the order added, every NodePool with its
+ *        instance types (kp_cluster_builder_set_instance_types), the node
+ *        classes' statuses (kp_nodeclass_status_from), the well-known rules
+ *        and now_ms. kp_cluster_builder_build is kp_cluster_new over it.
+ * @param[in,out] builder the builder (keeps the view's arrays)
+ * @param[out] out the view; valid until the builder changes or is freed
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL argument; an object given twice; problems
+ *         listed, "the input has N problems"); KP_ENOMEM
+ * @since 0.1
+ */
+int kp_cluster_builder_spec(kp_cluster_builder *builder, kp_cluster_spec *out, kp_error *err);
 
 /**
  * @brief The instance types NodePools get: for the NodePool named

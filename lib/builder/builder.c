@@ -19,6 +19,8 @@
 #include <karpenter/requirements.h>
 #include <karpenter/validation.h>
 
+#include "common/arena.h"
+#include "common/map.h"
 #include "kp_internal.h"
 #include "schema/registry.h"
 #include "state/state.h"
@@ -157,7 +159,8 @@ KP_EXPORT int kp_nodepool_add_requirement(kp_nodepool *nodepool, const char *key
 
 typedef struct held {
 	uint32_t kind;
-	void *object; /* library-owned */
+	void *object;       /* library-owned */
+	const char *source; /* kp_cluster_builder_add_decoded's source (arena), or NULL */
 } held;
 
 typedef struct pool_its {
@@ -174,6 +177,20 @@ struct kp_cluster_builder {
 	kp_wellknown *wellknown;
 	int64_t now_ms;
 	kp_registry *registry; /* held; provider kinds (node classes), or NULL */
+	/* identity ("kind ns\0name") -> the first held object of it, for
+	 * replace and "given twice" as objects are added */
+	kp__map ids;
+	kp__arena arena;       /* sources and problems' text */
+	kp_builder_problem *problems;
+	size_t n_problems, cap_problems, n_errors;
+	/* the view (kp_cluster_builder_spec, _objects): rebuilt when dirty */
+	int dirty;
+	const void **view;            /* held objects grouped by kind, in added order */
+	uint32_t *view_kinds;         /* the kind of each view entry */
+	kp_instance_types **view_its; /* per NodePool of the view */
+	kp_nodeclass_status *view_classes;
+	const kp_nodeclass_status **view_class_ptrs;
+	size_t view_cap;
 };
 
 static const kp_object_meta *meta_of(uint32_t kind, const void *o)
@@ -213,15 +230,28 @@ static const char *namespace_of(const held *h)
 	return kp__object_namespace(meta_of(h->kind, h->object));
 }
 
+static void identity_key(kp__buf *key, const held *h)
+{
+	kp__buf_printf(key, "%u %s", (unsigned)h->kind, namespace_of(h));
+	kp__buf_putc(key, '\0');
+	kp__buf_puts(key, name_of(h));
+}
+
 /* The core kinds the snapshot reads (not VolumeAttachment: only Node
- * termination reads it, through kp_lifecycle_input), and the registered
- * kinds whose status has conditions: node classes (KWOKNodeClass). */
+ * termination reads it, through kp_lifecycle_input), and the kinds
+ * registered on the builder's registry: node classes (KWOKNodeClass,
+ * EC2NodeClass); one without status conditions reads as never decided. */
 static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
 {
 	if (kind >= KP_KIND_FIRST_REGISTERED)
-		return kp__registry_conditions(b->registry, kind, NULL, NULL, NULL);
+		return b->registry && kp__registry_kind(b->registry, kind) != NULL;
 	/* 3 is reserved (KWOKNodeClass before it was registered, objects.h) */
 	return kind >= KP_KIND_NODEPOOL && kind <= KP_KIND_NAMESPACE && kind != 3;
+}
+
+KP_EXPORT int kp_cluster_builder_reads(const kp_cluster_builder *b, uint32_t kind)
+{
+	return b && readable_kind(b, kind);
 }
 
 KP_EXPORT int kp_cluster_builder_new(kp_cluster_builder **out, kp_error *err)
@@ -246,7 +276,34 @@ KP_EXPORT void kp_cluster_builder_free(kp_cluster_builder *b)
 	}
 	kp__free(b->its);
 	kp_instance_types_free(b->default_its);
+	kp__map_free(&b->ids);
+	kp__arena_free(&b->arena);
+	kp__free(b->problems);
+	kp__free(b->view);
+	kp__free(b->view_kinds);
+	kp__free(b->view_its);
+	kp__free(b->view_classes);
+	kp__free(b->view_class_ptrs);
 	kp__free(b);
+}
+
+/* "kind ns\0name": an object's identity as the API server's (namespace by
+ * kp_kind_namespaced), into @p key (reset first). */
+static void identity_key(kp__buf *key, const held *h);
+
+/* The identity map: index of the first held object of @p h's identity,
+ * inserted as @p index when new (*found 0). KP_OK or KP_ENOMEM. */
+static int identify(kp_cluster_builder *b, const held *h, uint32_t index, uint32_t *first,
+		    int *found)
+{
+	kp__buf key = { NULL, 0, 0, 0 };
+	identity_key(&key, h);
+	int inserted = 0, rc = key.failed ? KP_ENOMEM
+					  : kp__map_put(&b->ids, key.data, key.len, index, first,
+							&inserted);
+	kp__buf_dispose(&key);
+	*found = !inserted;
+	return rc;
 }
 
 /* Take ownership of a library-owned object: defaults for the Karpenter
@@ -264,13 +321,21 @@ static int keep(kp_cluster_builder *b, uint32_t kind, void *obj, kp_error *err)
 	if (rc == KP_OK && b->n_objs == b->cap_objs)
 		rc = kp__grow((void **)&b->objs, &b->cap_objs, b->n_objs + 1, sizeof(*b->objs)) ?
 			     kp__error(err, KP_ENOMEM, NULL, "out of memory") : KP_OK;
+	held h = { kind, obj, NULL };
+	uint32_t first = 0;
+	int found = 0;
+	if (rc == KP_OK && b->n_objs >= UINT32_MAX)
+		rc = kp__error(err, KP_ERANGE, NULL, "too many objects");
+	if (rc == KP_OK && identify(b, &h, (uint32_t)b->n_objs, &first, &found) != KP_OK)
+		rc = kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	if (rc != KP_OK) {
 		kp_registry_object_free(b->registry, kind, obj);
 		return rc;
 	}
-	b->objs[b->n_objs].kind = kind;
-	b->objs[b->n_objs].object = obj;
-	b->n_objs++;
+	/* a second object of one identity is kept here and refused when the
+	 * cluster is built ("given twice"), as it always was */
+	b->objs[b->n_objs++] = h;
+	b->dirty = 1;
 	return KP_OK;
 }
 
@@ -370,11 +435,191 @@ KP_EXPORT int kp_cluster_builder_add_manifests(kp_cluster_builder *b, const char
 			kp_registry_object_free(b->registry, b->objs[b->n_objs].kind,
 						b->objs[b->n_objs].object);
 		}
+		/* the identity map never forgets: rebuild it over what stays */
+		kp__map_free(&b->ids);
+		for (size_t i = 0; i < b->n_objs; i++) {
+			uint32_t at = 0;
+			int found = 0;
+			if (identify(b, &b->objs[i], (uint32_t)i, &at, &found) != KP_OK)
+				return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+		}
 		return rc;
 	}
 	if (n_skipped)
 		*n_skipped = skipped;
 	return KP_OK;
+}
+
+/* ---- objects with their source: kp_cluster_builder_add_decoded ---- */
+
+/* List a problem; its strings are copied into the builder's arena. */
+static int problem(kp_cluster_builder *b, uint32_t type, const char *source, const char *object,
+		   const char *field, const char *message, const char *first_source)
+{
+	if (b->n_problems == b->cap_problems &&
+	    kp__grow((void **)&b->problems, &b->cap_problems, b->n_problems + 1,
+		     sizeof(*b->problems)))
+		return KP_ENOMEM;
+	kp_builder_problem *p = &b->problems[b->n_problems];
+	memset(p, 0, sizeof(*p));
+	p->struct_size = sizeof(*p);
+	p->type = type;
+	p->source = source ? source : "";
+	p->object = kp__arena_strdup(&b->arena, object ? object : "");
+	p->field = kp__arena_strdup(&b->arena, field ? field : "");
+	p->message = kp__arena_strdup(&b->arena, message ? message : "");
+	p->first_source = first_source ? first_source : "";
+	if (!p->object || !p->field || !p->message)
+		return KP_ENOMEM;
+	b->n_problems++;
+	if (type != KP_BUILDER_PROBLEM_WARNING)
+		b->n_errors++;
+	return KP_OK;
+}
+
+/* A decoded object as validation names it: "NodePool/default", or a
+ * nameless one by its place, "Node (document 2: items[0])". */
+static char *object_label(kp__arena *a, const kp_decoded_object *d)
+{
+	if (d->name && *d->name)
+		return kp__arena_printf(a, "%s/%s", d->kind_name, d->name);
+	if (d->in_list)
+		return kp__arena_printf(a, "%s (document %zu: items[%zu])", d->kind_name,
+					d->document + 1, d->item);
+	return kp__arena_printf(a, "%s (document %zu)", d->kind_name, d->document + 1);
+}
+
+/* The API server's checks of one taken object (defaults, then validation
+ * with @p validate): 1 when it may be added, 0 when problems were listed
+ * (nothing added), -1 out of memory. */
+static int admissible(kp_cluster_builder *b, const held *h, const kp_decoded_object *d,
+		      const char *source, int validate)
+{
+	kp__arena *a = &b->arena;
+	const char *label = object_label(a, d);
+	if (!label)
+		return -1;
+	if (!d->name || !*d->name) /* the API server stores no object without one */
+		return problem(b, KP_BUILDER_PROBLEM_INVALID, source, label, "metadata.name",
+			       "Required value: name or generateName is required", NULL) ? -1 : 0;
+	if (h->kind != KP_KIND_NODEPOOL && h->kind != KP_KIND_NODECLAIM &&
+	    h->kind < KP_KIND_FIRST_REGISTERED)
+		return 1;
+	kp_error e = KP_ERROR_INIT;
+	int rc = kp_registry_object_default(b->registry, h->kind, h->object, &e);
+	if (rc == KP_ENOMEM)
+		return -1;
+	if (rc)
+		return problem(b, KP_BUILDER_PROBLEM_INVALID, source, label, e.field, e.message,
+			       NULL) ? -1 : 0;
+	if (!validate)
+		return 1;
+	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
+	vo.wellknown = b->wellknown;
+	vo.registry = b->registry;
+	kp_validation *val = NULL;
+	rc = kp_validate(&val, h->kind, h->object, NULL, &vo, &e);
+	if (rc)
+		return rc == KP_ENOMEM ? -1
+				       : problem(b, KP_BUILDER_PROBLEM_INVALID, source, label, e.field,
+						 e.message, NULL) ? -1 : 0;
+	int ok = 1;
+	for (size_t j = 0; ok >= 0 && j < kp_validation_count(val); j++) {
+		const kp_field_error *fe = kp_validation_at(val, j);
+		ok = problem(b, KP_BUILDER_PROBLEM_INVALID, source, fe->object, fe->field,
+			     fe->message, NULL) ? -1 : 0;
+	}
+	for (size_t j = 0; ok >= 0 && j < kp_validation_warning_count(val); j++) {
+		const kp_field_error *w = kp_validation_warning_at(val, j);
+		if (problem(b, KP_BUILDER_PROBLEM_WARNING, source, w->object, w->field, w->message,
+			    NULL))
+			ok = -1;
+	}
+	kp_validation_free(val);
+	return ok;
+}
+
+/* Hold a taken, admitted object: a new identity is appended; a known one
+ * replaces the held object (KP_BUILDER_ADD_REPLACE) or is listed as given
+ * twice. The object is the builder's either way (freed when not kept). */
+static int hold(kp_cluster_builder *b, held h, uint32_t flags)
+{
+	if (b->n_objs >= UINT32_MAX ||
+	    (b->n_objs == b->cap_objs &&
+	     kp__grow((void **)&b->objs, &b->cap_objs, b->n_objs + 1, sizeof(*b->objs)))) {
+		kp_registry_object_free(b->registry, h.kind, h.object);
+		return KP_ENOMEM;
+	}
+	uint32_t first = 0;
+	int found = 0;
+	if (identify(b, &h, (uint32_t)b->n_objs, &first, &found) != KP_OK) {
+		kp_registry_object_free(b->registry, h.kind, h.object);
+		return KP_ENOMEM;
+	}
+	b->dirty = 1;
+	if (!found) {
+		b->objs[b->n_objs++] = h;
+		return KP_OK;
+	}
+	held *old = &b->objs[first];
+	if (flags & KP_BUILDER_ADD_REPLACE) {
+		kp_registry_object_free(b->registry, old->kind, old->object);
+		*old = h;
+		return KP_OK;
+	}
+	const char *ns = namespace_of(&h);
+	char *who = kp__arena_printf(&b->arena, "%s %s%s%s",
+				     kp_registry_kind_name(b->registry, h.kind), ns, *ns ? "/" : "",
+				     name_of(&h));
+	int rc = who ? problem(b, KP_BUILDER_PROBLEM_DUPLICATE, h.source, who, "", "given twice",
+			       old->source)
+		     : KP_ENOMEM;
+	kp_registry_object_free(b->registry, h.kind, h.object);
+	return rc;
+}
+
+KP_EXPORT int kp_cluster_builder_add_decoded(kp_cluster_builder *b, kp_decode_result *res,
+					     const char *source, uint32_t flags, kp_error *err)
+{
+	if (!b || !res)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	if (flags & ~(uint32_t)(KP_BUILDER_ADD_REPLACE | KP_BUILDER_ADD_VALIDATE |
+				KP_BUILDER_ADD_VOLUME_ATTACHMENTS))
+		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", (unsigned)flags);
+	const char *src = kp__arena_strdup(&b->arena, source ? source : "");
+	if (!src)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
+		const kp_decoded_object *d = kp_decode_result_at(res, i);
+		if (!d->object || !(readable_kind(b, d->kind) ||
+				    (d->kind == KP_KIND_VOLUME_ATTACHMENT &&
+				     (flags & KP_BUILDER_ADD_VOLUME_ATTACHMENTS))))
+			continue;
+		held h = { d->kind, d->object, src };
+		int ok = admissible(b, &h, d, src, (flags & KP_BUILDER_ADD_VALIDATE) != 0);
+		if (ok < 0)
+			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+		if (!ok)
+			continue; /* listed; the object stays in the result */
+		void *obj = NULL;
+		int rc = kp_decode_result_take(res, i, &obj, err);
+		if (rc != KP_OK)
+			return rc;
+		if (hold(b, h, flags) != KP_OK)
+			return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	return KP_OK;
+}
+
+KP_EXPORT size_t kp_cluster_builder_problem_count(const kp_cluster_builder *b)
+{
+	return b ? b->n_problems : 0;
+}
+
+KP_EXPORT const kp_builder_problem *kp_cluster_builder_problem_at(const kp_cluster_builder *b,
+								   size_t index)
+{
+	return b && index < b->n_problems ? &b->problems[index] : NULL;
 }
 
 KP_EXPORT int kp_cluster_builder_set_instance_types(kp_cluster_builder *b, const char *nodepool,
@@ -440,15 +685,17 @@ static int cmp_held(const void *pa, const void *pb)
 	return c ? c : strcmp(name_of(a), name_of(b));
 }
 
-/* A node class's readiness: its Ready condition; none counts as ready (the
- * status controller has not run yet). group is the apiVersion's group. */
-static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, const held *h)
+/* A node class's readiness by the one rule (kp_nodeclass_status_from): no
+ * conditions (none written yet, or a kind without them) count as ready.
+ * group is the apiVersion's group. */
+static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, uint32_t kind,
+			 const void *obj)
 {
 	kp_condition *const *conds = NULL;
 	size_t n = 0;
-	kp__registry_conditions(b->registry, h->kind, h->object, &conds, &n);
-	kp_nodeclass_status_from(st, meta_of(h->kind, h->object), conds, n);
-	const kp__reg_kind *k = kp__registry_kind(b->registry, h->kind);
+	kp__registry_conditions(b->registry, kind, obj, &conds, &n);
+	kp_nodeclass_status_from(st, meta_of(kind, obj), conds, n);
+	const kp__reg_kind *k = kp__registry_kind(b->registry, kind);
 	st->group = k->group;
 	st->kind = k->name;
 }
@@ -462,12 +709,197 @@ static kp_instance_types *its_for(const kp_cluster_builder *b, const kp_nodepool
 	return b->default_its;
 }
 
+/* ---- the view: kp_cluster_builder_spec and _objects --------------- */
+
+typedef struct view_key {
+	uint32_t kind;
+	size_t index;
+} view_key;
+
+/* By kind, then in the order added: the view's order. */
+static int cmp_view(const void *pa, const void *pb)
+{
+	const view_key *a = pa, *b = pb;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The first object given twice (its identity held before it), or NULL. */
+static const held *first_duplicate(kp_cluster_builder *b, int *oom)
+{
+	*oom = 0;
+	if (kp__map_count(&b->ids) == b->n_objs)
+		return NULL;
+	for (size_t i = 0; i < b->n_objs; i++) {
+		uint32_t first = 0;
+		int found = 0;
+		if (identify(b, &b->objs[i], (uint32_t)i, &first, &found) != KP_OK) {
+			*oom = 1;
+			return NULL;
+		}
+		if (first != i)
+			return &b->objs[i];
+	}
+	return NULL;
+}
+
+/* Group the held objects by kind (stable): view[] and view_kinds[]. */
+static int view_update(kp_cluster_builder *b)
+{
+	if (!b->dirty && b->view)
+		return KP_OK;
+	size_t n = b->n_objs, cap = n ? n : 1;
+	if (cap > b->view_cap) {
+		const void **v = kp__calloc(cap, sizeof(*v));
+		uint32_t *k = kp__calloc(cap, sizeof(*k));
+		kp_instance_types **its = kp__calloc(cap, sizeof(*its));
+		kp_nodeclass_status *cl = kp__calloc(cap, sizeof(*cl));
+		const kp_nodeclass_status **cp = kp__calloc(cap, sizeof(*cp));
+		if (!v || !k || !its || !cl || !cp) {
+			kp__free(v);
+			kp__free(k);
+			kp__free(its);
+			kp__free(cl);
+			kp__free(cp);
+			return KP_ENOMEM;
+		}
+		kp__free(b->view);
+		kp__free(b->view_kinds);
+		kp__free(b->view_its);
+		kp__free(b->view_classes);
+		kp__free(b->view_class_ptrs);
+		b->view = v, b->view_kinds = k, b->view_its = its;
+		b->view_classes = cl, b->view_class_ptrs = cp;
+		b->view_cap = cap;
+	}
+	view_key *order = kp__calloc(cap, sizeof(*order));
+	if (!order)
+		return KP_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (view_key){ b->objs[i].kind, i };
+	qsort(order, n, sizeof(*order), cmp_view);
+	for (size_t i = 0; i < n; i++) {
+		b->view[i] = b->objs[order[i].index].object;
+		b->view_kinds[i] = order[i].kind;
+	}
+	kp__free(order);
+	b->dirty = 0;
+	return KP_OK;
+}
+
+/* The view's range of one kind: [*start, *start + *count). */
+static void view_range(const kp_cluster_builder *b, uint32_t kind, size_t *start, size_t *count)
+{
+	size_t lo = 0, hi = b->n_objs;
+	while (lo < hi) { /* the first entry of kind >= @p kind */
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->view_kinds[mid] < kind)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < b->n_objs && b->view_kinds[end] == kind)
+		end++;
+	*start = lo;
+	*count = end - lo;
+}
+
+KP_EXPORT int kp_cluster_builder_objects(kp_cluster_builder *b, uint32_t kind,
+					 const void *const **out, size_t *n)
+{
+	if (out)
+		*out = NULL;
+	if (n)
+		*n = 0;
+	if (!b || !out || !n)
+		return KP_EINVAL;
+	if (view_update(b) != KP_OK)
+		return KP_ENOMEM;
+	size_t start = 0, count = 0;
+	view_range(b, kind, &start, &count);
+	*out = count ? b->view + start : NULL;
+	*n = count;
+	return KP_OK;
+}
+
+/* Refuse a snapshot of what holds problems or an object given twice. */
+static int check_admitted(kp_cluster_builder *b, kp_error *err)
+{
+	if (b->n_errors)
+		return kp__error(err, KP_EINVAL, NULL, "the input has %zu problem%s "
+				 "(kp_cluster_builder_problem_at)", b->n_errors,
+				 b->n_errors == 1 ? "" : "s");
+	int oom = 0;
+	const held *h = first_duplicate(b, &oom);
+	if (oom)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	if (h)
+		return kp__error(err, KP_EINVAL, "metadata.name", "%s %s%s%s given twice",
+				 kp_registry_kind_name(b->registry, h->kind), namespace_of(h),
+				 *namespace_of(h) ? "/" : "", name_of(h));
+	return KP_OK;
+}
+
+KP_EXPORT int kp_cluster_builder_spec(kp_cluster_builder *b, kp_cluster_spec *out, kp_error *err)
+{
+	if (!b || !out)
+		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
+	int rc = check_admitted(b, err);
+	if (rc != KP_OK)
+		return rc;
+	if (view_update(b) != KP_OK)
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	size_t at = 0, n = 0;
+#define KP__VIEW(kind, field, type)                                                   \
+	do {                                                                          \
+		view_range(b, kind, &at, &n);                                         \
+		spec.field = n ? (const type *const *)(b->view + at) : NULL;          \
+		spec.n_##field = n;                                                   \
+	} while (0)
+	KP__VIEW(KP_KIND_NODEPOOL, nodepools, kp_nodepool);
+	KP__VIEW(KP_KIND_NODECLAIM, nodeclaims, kp_nodeclaim);
+	KP__VIEW(KP_KIND_POD, pods, kp_pod);
+	KP__VIEW(KP_KIND_NODE, nodes, kp_node);
+	KP__VIEW(KP_KIND_DAEMONSET, daemonsets, kp_daemonset);
+	KP__VIEW(KP_KIND_PDB, pdbs, kp_pdb);
+	KP__VIEW(KP_KIND_PVC, pvcs, kp_pvc);
+	KP__VIEW(KP_KIND_PV, pvs, kp_pv);
+	KP__VIEW(KP_KIND_STORAGE_CLASS, storage_classes, kp_storage_class);
+	KP__VIEW(KP_KIND_CSI_NODE, csi_nodes, kp_csi_node);
+	KP__VIEW(KP_KIND_NAMESPACE, namespaces, kp_namespace);
+#undef KP__VIEW
+	for (size_t i = 0; i < spec.n_nodepools; i++)
+		b->view_its[i] = its_for(b, spec.nodepools[i]);
+	spec.instance_types = spec.n_nodepools ? b->view_its : NULL;
+	/* registered kinds (node classes) sort after every core kind */
+	view_range(b, KP_KIND_VOLUME_ATTACHMENT, &at, &n);
+	size_t first_class = at + n, n_classes = 0;
+	for (size_t i = first_class; i < b->n_objs; i++) {
+		class_status(b, &b->view_classes[n_classes], b->view_kinds[i], b->view[i]);
+		b->view_class_ptrs[n_classes] = &b->view_classes[n_classes];
+		n_classes++;
+	}
+	spec.nodeclasses = n_classes ? b->view_class_ptrs : NULL;
+	spec.n_nodeclasses = n_classes;
+	spec.wellknown = b->wellknown;
+	spec.now_ms = b->now_ms;
+	*out = spec;
+	return KP_OK;
+}
+
 KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster **out,
 				       kp_error *err)
 {
 	if (!b || !out)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
 	*out = NULL;
+	if (b->n_errors)
+		return kp__error(err, KP_EINVAL, NULL, "the input has %zu problem%s "
+				 "(kp_cluster_builder_problem_at)", b->n_errors,
+				 b->n_errors == 1 ? "" : "s");
 	size_t n = b->n_objs;
 	/* One block: the sorted pointers, then the per-pool catalogues and
 	 * the node class statuses with their pointers. */
@@ -517,7 +949,8 @@ KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster *
 	spec.instance_types = its;
 	size_t n_classes = n - first_class;
 	for (size_t i = 0; i < n_classes; i++) {
-		class_status(b, &classes[i], sorted[first_class + i]);
+		class_status(b, &classes[i], sorted[first_class + i]->kind,
+			     sorted[first_class + i]->object);
 		class_ptrs[i] = &classes[i];
 	}
 	spec.nodeclasses = n_classes ? class_ptrs : NULL;

@@ -47,6 +47,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_affinity KP__SIZE_THROUGH(kp_affinity, pod_anti_affinity)
 #define KP__FIRST_SIZE_kp_allocator KP__SIZE_THROUGH(kp_allocator, free_fn)
 #define KP__FIRST_SIZE_kp_budget KP__SIZE_THROUGH(kp_budget, n_reasons)
+#define KP__FIRST_SIZE_kp_builder_problem KP__SIZE_THROUGH(kp_builder_problem, first_source)
 #define KP__FIRST_SIZE_kp_cloudprovider_ops KP__SIZE_THROUGH(kp_cloudprovider_ops, destroy)
 /* namespaces/n_namespaces came after now_ms while 0.1 was being written;
  * callers without them are served (no Namespaces). */
@@ -147,6 +148,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_affinity) \
 	X(kp_allocator) \
 	X(kp_budget) \
+	X(kp_builder_problem) \
 	X(kp_cloudprovider_ops) \
 	X(kp_cluster_spec) \
 	X(kp_condition) \

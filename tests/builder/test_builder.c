@@ -280,6 +280,188 @@ START_TEST(builder_identity_is_the_api_servers)
 }
 END_TEST
 
+/* ---- decoded objects with their source (kp_cluster_builder_add_decoded) */
+
+static kp_decode_result *decode(const char *text, kp_registry *reg)
+{
+	kp_decode_result *res = NULL;
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_msg(kp_decode(&res, text, strlen(text), &o, &e) == KP_OK, "%s", e.message);
+	return res;
+}
+
+static const char *pod_name(const void *o)
+{
+	return ((const kp_pod *)o)->metadata->name;
+}
+
+/* Objects are taken as decoded (no copy), in the order added; kinds the
+ * builder does not read stay in the result; sources name both files of an
+ * object given twice, and the snapshot is then refused. */
+START_TEST(builder_takes_decoded_objects_with_their_source)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	kp_decode_result *a = decode("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\n---\n"
+				     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n"
+				     "apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: x}\n",
+				     NULL);
+	const void *web = kp_decode_result_at(a, 0)->object;
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, a, "a.yaml", 0, &e), KP_OK);
+	ck_assert_ptr_null(kp_decode_result_at(a, 0)->object); /* taken */
+	ck_assert_uint_eq(kp_decode_result_at(a, 1)->kind, KP_KIND_UNKNOWN);
+	const void *const *pods = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_POD, &pods, &n), KP_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_eq(pods[0], web); /* the decoded object itself */
+	ck_assert_str_eq(pod_name(pods[1]), "db");
+	kp_cluster_spec spec;
+	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_OK);
+	ck_assert_uint_eq(spec.n_pods, 2);
+	ck_assert_ptr_eq(spec.pods[0], web);
+	ck_assert_uint_eq(spec.n_nodepools, 0);
+
+	/* default/web again, written with its namespace, from another file */
+	kp_decode_result *c = decode("apiVersion: v1\nkind: Pod\nmetadata: {name: web, "
+				     "namespace: default}\n", NULL);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, c, "b.yaml", 0, &e), KP_OK);
+	ck_assert_uint_eq(kp_cluster_builder_problem_count(b), 1);
+	const kp_builder_problem *p = kp_cluster_builder_problem_at(b, 0);
+	ck_assert_uint_eq(p->type, KP_BUILDER_PROBLEM_DUPLICATE);
+	ck_assert_str_eq(p->object, "Pod default/web");
+	ck_assert_str_eq(p->message, "given twice");
+	ck_assert_str_eq(p->source, "b.yaml");
+	ck_assert_str_eq(p->first_source, "a.yaml");
+	ck_assert_ptr_null(kp_cluster_builder_problem_at(b, 1));
+	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "the input has 1 problem (kp_cluster_builder_problem_at)");
+	kp_cluster *cl = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &cl, &e), KP_EINVAL);
+	ck_assert_ptr_null(cl);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, c, "b.yaml", 8, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "flags");
+	kp_cluster_builder_free(b);
+	kp_decode_result_free(a);
+	kp_decode_result_free(c);
+}
+END_TEST
+
+/* KP_BUILDER_ADD_REPLACE (disrupt --apply): an object of a held identity
+ * takes its place, a new one joins at the end. */
+START_TEST(builder_replaces_by_identity)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	kp_decode_result *base = decode(
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n"
+		"spec: {weight: 1, template: {spec: {nodeClassRef: {group: g, kind: K, name: nc}, "
+		"requirements: []}}}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: z}\n", NULL);
+	kp_decode_result *apply = decode(
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: w}\n---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n"
+		"spec: {weight: 5, template: {spec: {nodeClassRef: {group: g, kind: K, name: nc}, "
+		"requirements: []}}}\n---\n"
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: default, labels: {v: \"2\"}}\n",
+		NULL);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, base, "base.yaml", 0, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, apply, "apply.yaml",
+							KP_BUILDER_ADD_REPLACE, &e), KP_OK);
+	ck_assert_uint_eq(kp_cluster_builder_problem_count(b), 0);
+	kp_cluster_spec spec;
+	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_OK);
+	ck_assert_uint_eq(spec.n_nodepools, 1);
+	ck_assert_int_eq(spec.nodepools[0]->spec->weight, 5);
+	ck_assert_uint_eq(spec.n_pods, 3);
+	ck_assert_str_eq(pod_name(spec.pods[0]), "x");
+	ck_assert_str_eq(kp_labels_get(&spec.pods[0]->metadata->labels, "v"), "2");
+	ck_assert_str_eq(pod_name(spec.pods[1]), "z");
+	ck_assert_str_eq(pod_name(spec.pods[2]), "w");
+	kp_cluster *c = NULL;
+	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	kp_cluster_free(c);
+	kp_cluster_builder_free(b);
+	kp_decode_result_free(base);
+	kp_decode_result_free(apply);
+}
+END_TEST
+
+/* KP_BUILDER_ADD_VALIDATE: what the API server would refuse is listed with
+ * its source, object, field and message, and left out; a nameless object
+ * is named by its place. VolumeAttachments only when asked for. */
+START_TEST(builder_validates_and_lists_every_problem)
+{
+	kp_cluster_builder *b = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	kp_decode_result *r = decode(
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n"
+		"spec: {template: {spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, "
+		"name: default}, requirements: [{key: kubernetes.io/arch, operator: Foo, "
+		"values: [amd64]}]}}}\n---\n"
+		"apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {}}\n---\n"
+		"apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va}\n"
+		"spec: {attacher: a, nodeName: node-1, source: {}}\n", NULL);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, r, "c.yaml", KP_BUILDER_ADD_VALIDATE, &e),
+			 KP_OK);
+	ck_assert_uint_ge(kp_cluster_builder_problem_count(b), 2);
+	const kp_builder_problem *p = kp_cluster_builder_problem_at(b, 0);
+	ck_assert_uint_eq(p->type, KP_BUILDER_PROBLEM_INVALID);
+	ck_assert_str_eq(p->source, "c.yaml");
+	ck_assert_str_eq(p->object, "NodePool/a");
+	ck_assert_str_eq(p->field, "spec.template.spec.requirements[0].operator");
+	ck_assert_str_eq(p->message, "Unsupported value: \"Foo\": supported values: \"In\", "
+				     "\"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\", "
+				     "\"Gte\", \"Lte\"");
+	p = kp_cluster_builder_problem_at(b, kp_cluster_builder_problem_count(b) - 1);
+	ck_assert_str_eq(p->object, "Node (document 2: items[0])");
+	ck_assert_str_eq(p->field, "metadata.name");
+	ck_assert_str_eq(p->message, "Required value: name or generateName is required");
+	const void *const *objs = NULL;
+	size_t n = 9;
+	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_NODEPOOL, &objs, &n), KP_OK);
+	ck_assert_uint_eq(n, 0); /* refused, not added */
+	ck_assert_ptr_nonnull(kp_decode_result_at(r, 0)->object); /* left in the result */
+	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_VOLUME_ATTACHMENT, &objs, &n), KP_OK);
+	ck_assert_uint_eq(n, 0);
+	kp_cluster_builder_free(b);
+	kp_decode_result_free(r);
+
+	/* the same VolumeAttachment with the flag; reads() is the kind table */
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	r = decode("apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va}\n"
+		   "spec: {attacher: a, nodeName: node-1, source: {}}\n", NULL);
+	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, r, NULL,
+							KP_BUILDER_ADD_VOLUME_ATTACHMENTS, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_VOLUME_ATTACHMENT, &objs, &n), KP_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_POD), 1);
+	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_NAMESPACE), 1);
+	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_VOLUME_ATTACHMENT), 0);
+	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_UNKNOWN), 0);
+	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_FIRST_REGISTERED), 0);
+	ck_assert_int_eq(kp_cluster_builder_reads(NULL, KP_KIND_POD), 0);
+	kp_registry *reg = NULL;
+	uint32_t kwok = 0;
+	kp_cluster_builder *b2 = NULL;
+	ck_assert_int_eq(kp_cluster_builder_new(&b2, &e), KP_OK);
+	ck_assert_int_eq(kp_registry_new(&reg, &e), KP_OK);
+	ck_assert_int_eq(kp_kwok_register(reg, &kwok, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_set_registry(b2, reg, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_reads(b2, kwok), 1);
+	kp_registry_free(reg);
+	kp_cluster_builder_free(b2);
+	kp_cluster_builder_free(b);
+	kp_decode_result_free(r);
+}
+END_TEST
+
 START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 {
 	kp_cluster_builder *b = NULL;
@@ -518,6 +700,9 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, builder_copies_and_simulates);
 	tcase_add_test(tc, builder_refuses_duplicates_and_keeps_all_or_nothing);
 	tcase_add_test(tc, builder_identity_is_the_api_servers);
+	tcase_add_test(tc, builder_takes_decoded_objects_with_their_source);
+	tcase_add_test(tc, builder_replaces_by_identity);
+	tcase_add_test(tc, builder_validates_and_lists_every_problem);
 	tcase_add_test(tc, result_document);
 	tcase_add_test(tc, builder_per_pool_catalogue_and_nodeclass_readiness);
 	tcase_add_test(tc, builder_order_does_not_matter);
