@@ -1,6 +1,5 @@
 /*
- * libkarpenter private: the one growable array of pointers (ptrs.c),
- * shared with kubectl-karpenter (compiled into it with the hash map).
+ * libkarpenter private: the one growable array of pointers (ptrs.c).
  *
  * SPDX-License-Identifier: Apache-2.0
  */

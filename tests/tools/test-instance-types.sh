@@ -113,6 +113,16 @@ run_cmd "$tool" disrupt --provider aws -f "$m/general-purpose.yaml" -f "$tmpd/po
 check "disrupt --provider aws runs" [ "$rc" -eq 0 ]
 run_cmd "$tool" disrupt --provider aws --instance-types "$tmpd/bad.json" -f "$m/general-purpose.yaml"
 check "disrupt --provider aws reads describe-instance-types output" sh -c '[ "$1" -eq 1 ] && printf "%s" "$2" | grep -q "InstanceTypes\[0\].VCpuInfo.DefaultVCpus: missing or not a count"' _ "$rc" "$errout"
+# The cluster input is the library's builder: an EC2NodeClass is validated
+# as the API server would (it was read unchecked), and --apply replaces or
+# joins it like any other kind (it was never merged).
+sed 's/^  role: .*$//' "$m/general-purpose.yaml" >"$tmpd/norole.yaml"
+run_cmd "$tool" simulate --provider aws -f "$tmpd/norole.yaml" -f "$tmpd/pods.yaml"
+check "simulate --provider aws: an EC2NodeClass the CRD refuses is invalid input" [ "$rc" -eq 1 ]
+check "simulate --provider aws: the EC2NodeClass rule named" contains "$errout" \
+	"$tmpd/norole.yaml: EC2NodeClass/default: spec: Invalid value: must specify exactly one of ['role', 'instanceProfile']"
+run_cmd "$tool" disrupt --provider aws -f "$m/general-purpose.yaml" --apply "$tmpd/norole.yaml" --now 2024-01-01T00:00:00Z
+check "disrupt --provider aws --apply: the applied EC2NodeClass is validated" sh -c '[ "$1" -eq 1 ] && printf "%s" "$2" | grep -q "norole.yaml: EC2NodeClass/default: spec: Invalid value"' _ "$rc" "$errout"
 run_cmd "$tool" disrupt --region us-west-2 -f "$m/general-purpose.yaml"
 check "disrupt: AWS options need --provider aws" [ "$rc" -eq 2 ]
 run_cmd "$tool" reconcile --region us-west-2 -f "$m/general-purpose.yaml"

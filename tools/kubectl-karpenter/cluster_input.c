@@ -19,188 +19,11 @@
 
 #include "cli.h"
 #include "cluster_input.h"
+#include "common/map.h"
 
 
 /* ------------------------------------------------------------------ */
-/* Objects by kind, and duplicates                                     */
-
-struct cli_seen {
-	uint32_t kind;
-	const char *kind_name, *ns, *name, *file;
-	size_t seq; /* input order, so that messages name the files in order */
-};
-
-static void objects_free(cli_objects *o)
-{
-	kp__ptrs *all[] = { &o->nodepools, &o->nodeclaims, &o->kwok_nodeclasses, &o->nodes,
-			      &o->pods,      &o->daemonsets, &o->pdbs,             &o->pvcs,
-			      &o->pvs,       &o->storage_classes, &o->csi_nodes,   &o->namespaces,
-			      &o->volume_attachments, &o->ec2_nodeclasses };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		kp__ptrs_dispose(all[i]);
-	free(o->seen);
-	o->seen = NULL;
-	o->n_seen = o->cap_seen = 0;
-}
-
-/* Kinds in the order of enum kp_kind; registered kinds (KWOKNodeClass)
- * keep the place KWOKNodeClass's old number 3 gave it, among themselves in
- * id order (a total order, as qsort needs). */
-static uint64_t kind_order(uint32_t kind)
-{
-	return kind >= KP_KIND_FIRST_REGISTERED ? ((uint64_t)3 << 32) | kind : (uint64_t)kind << 32;
-}
-
-static int cmp_seen(const void *a, const void *b)
-{
-	const struct cli_seen *x = a, *y = b;
-	if (x->kind != y->kind)
-		return kind_order(x->kind) < kind_order(y->kind) ? -1 : 1;
-	int c = strcmp(x->ns, y->ns);
-	if (c)
-		return c;
-	return strcmp(x->name, y->name);
-}
-
-static int cmp_seen_seq(const void *a, const void *b)
-{
-	int c = cmp_seen(a, b);
-	if (c)
-		return c;
-	const struct cli_seen *x = a, *y = b;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int add_seen(cli_objects *o, uint32_t kind, const kp_decoded_object *d, const char *file)
-{
-	if (o->n_seen == o->cap_seen) {
-		size_t cap = o->cap_seen ? o->cap_seen * 2 : 64;
-		struct cli_seen *s = realloc(o->seen, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		o->seen = s;
-		o->cap_seen = cap;
-	}
-	/* an object's identity, as the builder's (kp_kind_namespaced) */
-	const char *ns = kp_kind_namespaced(kind) ? (d->namespace_ && *d->namespace_ ? d->namespace_ : "default")
-						  : "";
-	o->seen[o->n_seen] = (struct cli_seen){ kind, d->kind_name ? d->kind_name : "", ns,
-						d->name ? d->name : "", file, o->n_seen };
-	o->n_seen++;
-	return 0;
-}
-
-static int check_duplicates(cli_objects *o, const char *prog, FILE *err)
-{
-	int dup = 0;
-	if (o->n_seen < 2)
-		return 0;
-	qsort(o->seen, o->n_seen, sizeof(*o->seen), cmp_seen_seq);
-	for (size_t i = 1; i < o->n_seen; i++) {
-		if (cmp_seen(&o->seen[i - 1], &o->seen[i]))
-			continue;
-		const struct cli_seen *a = &o->seen[i - 1];
-		fprintf(err, "%s: %s %s%s%s given twice (in %s and %s)\n", prog, a->kind_name,
-			a->ns, *a->ns ? "/" : "", a->name, a->file, o->seen[i].file);
-		dup = 1;
-	}
-	return dup;
-}
-
-/* The vector a decoded object of @p kind goes to, or NULL for a kind the
- * command does not read. */
-static kp__ptrs *vector_of(cli_cluster_input *in, uint32_t kind)
-{
-	cli_objects *o = &in->objs;
-	if (kind == in->kwok_kind)
-		return &o->kwok_nodeclasses;
-	if (in->aws_kind && kind == in->aws_kind)
-		return &o->ec2_nodeclasses;
-	if (kind == KP_KIND_VOLUME_ATTACHMENT)
-		return in->read_volume_attachments ? &o->volume_attachments : NULL;
-	switch (kind) {
-	case KP_KIND_NODEPOOL: return &o->nodepools;
-	case KP_KIND_NODECLAIM: return &o->nodeclaims;
-	case KP_KIND_POD: return &o->pods;
-	case KP_KIND_NODE: return &o->nodes;
-	case KP_KIND_DAEMONSET: return &o->daemonsets;
-	case KP_KIND_PDB: return &o->pdbs;
-	case KP_KIND_PVC: return &o->pvcs;
-	case KP_KIND_PV: return &o->pvs;
-	case KP_KIND_STORAGE_CLASS: return &o->storage_classes;
-	case KP_KIND_CSI_NODE: return &o->csi_nodes;
-	case KP_KIND_NAMESPACE: return &o->namespaces;
-	default: return NULL;
-	}
-}
-
-/* What the API server would store: defaults applied, and nothing it would
- * refuse. -1 on a failure to check (printed); *invalid set on field errors. */
-static int default_and_validate(const kp_decoded_object *d, const char *fname,
-				const kp_validate_options *vo, const char *prog, FILE *err,
-				int *invalid)
-{
-	kp_error e = KP_ERROR_INIT;
-	if (kp_registry_object_default(vo->registry, d->kind, d->object, &e)) {
-		fprintf(err, "%s: %s: %s/%s: %s\n", prog, fname, d->kind_name, d->name, e.message);
-		return -1;
-	}
-	kp_validation *val = NULL;
-	if (kp_validate(&val, d->kind, d->object, NULL, vo, &e)) {
-		fprintf(err, "%s: %s: %s/%s: %s\n", prog, fname, d->kind_name, d->name, e.message);
-		return -1;
-	}
-	for (size_t j = 0; j < kp_validation_count(val); j++) {
-		const kp_field_error *fe = kp_validation_at(val, j);
-		fprintf(err, "%s: %s: %s: %s\n", fname, fe->object, fe->field, fe->message);
-		*invalid = 1;
-	}
-	for (size_t j = 0; j < kp_validation_warning_count(val); j++) {
-		const kp_field_error *w = kp_validation_warning_at(val, j);
-		fprintf(err, "Warning: %s: %s: %s: %s\n", fname, w->object, w->field, w->message);
-	}
-	kp_validation_free(val);
-	return 0;
-}
-
-static int collect(cli_cluster_input *in, size_t file, const kp_validate_options *vo,
-		   const char *prog, FILE *err, int *invalid)
-{
-	kp_decode_result *res = in->decoded[file];
-	const char *fname = in->manifests.items[file].name;
-	cli_objects *o = &in->objs;
-	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
-		const kp_decoded_object *d = kp_decode_result_at(res, i);
-		kp__ptrs *v = vector_of(in, d->kind);
-		if (!v) {
-			fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind this command reads\n",
-				prog, fname, d->kind_name, d->name, d->api_version);
-			continue;
-		}
-		if (!d->name || !*d->name) {
-			/* the API server stores no object without a name */
-			fprintf(err, "%s: %s (document %zu", fname, d->kind_name, d->document + 1);
-			if (d->in_list)
-				fprintf(err, ": items[%zu]", d->item);
-			fputs("): metadata.name: Required value: name or generateName is required\n",
-			      err);
-			*invalid = 1;
-			continue;
-		}
-		if ((d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM ||
-		     d->kind == in->kwok_kind) &&
-		    default_and_validate(d, fname, vo, prog, err, invalid))
-			return -1;
-		if (kp__ptrs_push(v, d->object) || add_seen(o, d->kind, d, fname)) {
-			fprintf(err, "%s: out of memory\n", prog);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Loading                                                             */
+/* Loading: the library's builder decides what a cluster holds         */
 
 int cli_registry_new(struct kp_registry **out, uint32_t *kwok_kind, kp_error *err)
 {
@@ -258,6 +81,135 @@ static int load_catalogue(cli_cluster_input *in, const char *catalogue, const ch
 	return CLI_OK;
 }
 
+/* Print the problems the builder listed since @p *printed, as the API
+ * server names them: "FILE: OBJECT: FIELD: MESSAGE", warnings with
+ * "Warning: ", an object given twice with both files. */
+static void print_problems(cli_cluster_input *in, const char *prog, FILE *err)
+{
+	size_t n = kp_cluster_builder_problem_count(in->builder);
+	for (; in->n_printed < n; in->n_printed++) {
+		const kp_builder_problem *p = kp_cluster_builder_problem_at(in->builder,
+									    in->n_printed);
+		switch (p->type) {
+		case KP_BUILDER_PROBLEM_DUPLICATE:
+			fprintf(err, "%s: %s given twice (in %s and %s)\n", prog, p->object,
+				p->first_source, p->source);
+			break;
+		case KP_BUILDER_PROBLEM_WARNING:
+			fprintf(err, "Warning: %s: %s: %s: %s\n", p->source, p->object, p->field,
+				p->message);
+			break;
+		default:
+			fprintf(err, "%s: %s: %s: %s\n", p->source, p->object, p->field,
+				p->message);
+			in->invalid = 1;
+		}
+		if (p->type == KP_BUILDER_PROBLEM_DUPLICATE)
+			in->invalid = 1;
+	}
+}
+
+/* Decode manifests [first, count) and give their objects to the builder
+ * (@p flags: kp_builder_add_flags); a kind it does not read is reported as
+ * skipped. CLI_OK, CLI_USAGE or CLI_INVALID (out of memory, printed);
+ * invalid objects set in->invalid. */
+static int add_files(cli_cluster_input *in, size_t first, uint32_t flags, const char *prog,
+		     FILE *err)
+{
+	kp_error e = KP_ERROR_INIT;
+	size_t count = in->manifests.count;
+	kp_decode_result **d = realloc(in->decoded, (count ? count : 1) * sizeof(*d));
+	if (!d) {
+		fprintf(err, "%s: out of memory\n", prog);
+		return CLI_INVALID;
+	}
+	in->decoded = d;
+	for (size_t i = in->n_decoded; i < count; i++)
+		in->decoded[i] = NULL;
+	in->n_decoded = count;
+	if (in->read_volume_attachments)
+		flags |= KP_BUILDER_ADD_VOLUME_ATTACHMENTS;
+	for (size_t i = first; i < count; i++) {
+		const cli_manifest *m = &in->manifests.items[i];
+		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
+		dopts.registry = in->registry;
+		int usage = 0;
+		if (cli_manifest_decode(&in->manifests, i, &dopts, &in->decoded[i], &e, &usage)) {
+			fprintf(err, "%s: %s\n", usage ? prog : m->name, e.message);
+			if (usage)
+				return CLI_USAGE;
+			in->invalid = 1;
+			continue;
+		}
+		kp_decode_result *res = in->decoded[i];
+		for (size_t k = 0; k < kp_decode_result_count(res); k++) {
+			const kp_decoded_object *o = kp_decode_result_at(res, k);
+			if (!kp_cluster_builder_reads(in->builder, o->kind) &&
+			    !(o->kind == KP_KIND_VOLUME_ATTACHMENT && in->read_volume_attachments))
+				fprintf(err, "%s: %s: skipped %s/%s (%s): not a kind this command "
+					"reads\n", prog, m->name, o->kind_name, o->name, o->api_version);
+		}
+		if (kp_cluster_builder_add_decoded(in->builder, res, m->name, flags, &e)) {
+			fprintf(err, "%s: %s\n", prog, e.message);
+			return CLI_INVALID;
+		}
+		print_problems(in, prog, err);
+	}
+	return CLI_OK;
+}
+
+/* Read every path first (an unreadable one is a usage error before any
+ * output), then add them; "invalid input, WHAT" after the problems. */
+static int add_paths(cli_cluster_input *in, const char *const *files, size_t n_files,
+		     uint32_t flags, const char *prog, const char *what, FILE *err)
+{
+	size_t first = in->manifests.count;
+	int rc;
+	for (size_t i = 0; i < n_files; i++)
+		if ((rc = cli_manifests_add(&in->manifests, files[i], prog, err)) != CLI_OK)
+			return rc;
+	if ((rc = add_files(in, first, flags, prog, err)) != CLI_OK)
+		return rc;
+	if (in->invalid) {
+		fprintf(err, "%s: invalid input, %s\n", prog, what);
+		return CLI_INVALID;
+	}
+	return CLI_OK;
+}
+
+/* The objects of each kind the commands read, as the builder holds them. */
+static int fill_objects(cli_cluster_input *in)
+{
+	struct {
+		cli_view *v;
+		uint32_t kind;
+	} views[] = {
+		{ &in->objs.nodepools, KP_KIND_NODEPOOL },
+		{ &in->objs.nodeclaims, KP_KIND_NODECLAIM },
+		{ &in->objs.kwok_nodeclasses, in->kwok_kind },
+		{ &in->objs.nodes, KP_KIND_NODE },
+		{ &in->objs.pods, KP_KIND_POD },
+		{ &in->objs.daemonsets, KP_KIND_DAEMONSET },
+		{ &in->objs.pdbs, KP_KIND_PDB },
+		{ &in->objs.pvcs, KP_KIND_PVC },
+		{ &in->objs.pvs, KP_KIND_PV },
+		{ &in->objs.storage_classes, KP_KIND_STORAGE_CLASS },
+		{ &in->objs.csi_nodes, KP_KIND_CSI_NODE },
+		{ &in->objs.namespaces, KP_KIND_NAMESPACE },
+		{ &in->objs.volume_attachments, KP_KIND_VOLUME_ATTACHMENT },
+		{ &in->objs.ec2_nodeclasses, in->aws_kind },
+	};
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		views[i].v->items = NULL;
+		views[i].v->count = 0;
+		if (views[i].kind && kp_cluster_builder_objects(in->builder, views[i].kind,
+								&views[i].v->items,
+								&views[i].v->count))
+			return -1;
+	}
+	return 0;
+}
+
 int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size_t n_files,
 			   const char *catalogue, const char *prog, const char *what, FILE *err)
 {
@@ -270,13 +222,6 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 			return rc;
 	if ((rc = load_catalogue(in, catalogue, prog, err)) != CLI_OK)
 		return rc;
-
-	in->decoded = calloc(in->manifests.count ? in->manifests.count : 1, sizeof(*in->decoded));
-	if (!in->decoded) {
-		fprintf(err, "%s: out of memory\n", prog);
-		return CLI_INVALID;
-	}
-	in->n_decoded = in->manifests.count;
 	if (cli_registry_new(&in->registry, &in->kwok_kind, &e)) {
 		fprintf(err, "%s: %s\n", prog, e.message);
 		return CLI_INVALID;
@@ -287,165 +232,109 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 		return CLI_INVALID;
 	}
 #endif
-	kp_validate_options vo = KP_VALIDATE_OPTIONS_INIT;
-	vo.wellknown = in->wk;
-	vo.registry = in->registry;
-	int invalid = 0;
-	for (size_t i = 0; i < in->manifests.count; i++) {
-		const cli_manifest *m = &in->manifests.items[i];
-		kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
-		dopts.registry = in->registry;
-		int usage = 0;
-		if (cli_manifest_decode(&in->manifests, i, &dopts, &in->decoded[i], &e, &usage)) {
-			fprintf(err, "%s: %s\n", usage ? prog : m->name, e.message);
-			if (usage)
-				return CLI_USAGE;
-			invalid = 1;
-			continue;
-		}
-		if (collect(in, i, &vo, prog, err, &invalid))
-			return CLI_INVALID;
+	if (kp_cluster_builder_new(&in->builder, &e) ||
+	    kp_cluster_builder_set_registry(in->builder, in->registry, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return CLI_INVALID;
 	}
-	if (check_duplicates(&in->objs, prog, err))
-		invalid = 1;
-	if (invalid) {
+	kp_cluster_builder_set_wellknown(in->builder, in->wk);
+	/* what the API server would store: defaults, validation */
+	if ((rc = add_files(in, 0, KP_BUILDER_ADD_VALIDATE, prog, err)) != CLI_OK)
+		return rc;
+	if (in->invalid) {
 		fprintf(err, "%s: invalid input, %s\n", prog, what);
+		return CLI_INVALID;
+	}
+	if (fill_objects(in)) {
+		fprintf(err, "%s: out of memory\n", prog);
 		return CLI_INVALID;
 	}
 	return CLI_OK;
 }
 
-/* The Ready condition of a KWOKNodeClass as a kp_nodeclass_status. */
-static void nodeclass_status(kp_nodeclass_status *st, const kp_kwok_nodeclass *nc)
+int cli_cluster_input_replace(cli_cluster_input *in, const char *const *files, size_t n_files,
+			      const char *prog, const char *what, FILE *err)
 {
-	kp_nodeclass_status_from(st, nc->metadata, nc->status ? nc->status->conditions : NULL,
-				 nc->status ? nc->status->n_conditions : 0);
-	st->group = KP_KWOK_GROUP;
-	st->kind = KP_KWOK_NODECLASS_KIND; /* the kind registered by kp_kwok_register */
+	int rc = add_paths(in, files, n_files, KP_BUILDER_ADD_VALIDATE | KP_BUILDER_ADD_REPLACE,
+			   prog, what, err);
+	if (rc == CLI_OK && fill_objects(in)) {
+		fprintf(err, "%s: out of memory\n", prog);
+		rc = CLI_INVALID;
+	}
+	return rc;
 }
 
-static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec);
-
 /* --provider aws: one catalogue per EC2NodeClass (built from its spec),
- * each NodePool offered its nodeClassRef's, every EC2NodeClass ready (a
- * manifest has no status the status controller wrote). */
-static int aws_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog, FILE *err)
+ * each NodePool offered its nodeClassRef's (others the catalogue of no
+ * class: the core then finds their class missing). */
+static int aws_catalogues(cli_cluster_input *in, const char *prog, FILE *err)
 {
-	cli_objects *o = &in->objs;
-	size_t n = o->ec2_nodeclasses.count, n_np = o->nodepools.count;
+	const cli_view *classes = &in->objs.ec2_nodeclasses, *pools = &in->objs.nodepools;
+	size_t n = classes->count;
 	if (in->aws_class_its) /* built once per input */
-		goto done;
-	free(in->classes);
-	free(in->pool_its);
-	in->classes = calloc(n + 1, sizeof(*in->classes) + sizeof(*in->class_ptrs));
+		return 0;
 	in->aws_class_its = calloc(n + 1, sizeof(*in->aws_class_its));
 	in->aws_class_names = calloc(n + 1, sizeof(*in->aws_class_names));
-	in->pool_its = calloc(n_np + 1, sizeof(*in->pool_its));
-	if (!in->classes || !in->aws_class_its || !in->aws_class_names || !in->pool_its) {
+	if (!in->aws_class_its || !in->aws_class_names) {
 		fprintf(err, "%s: out of memory\n", prog);
 		return -1;
 	}
-	in->class_ptrs = (const kp_nodeclass_status **)(void *)(in->classes + n + 1);
-	for (size_t i = 0; i < n; i++) {
-		const char *name = cli_aws_nodeclass_name(o->ec2_nodeclasses.items[i]);
-		kp_nodeclass_status init = KP_NODECLASS_STATUS_INIT;
-		in->classes[i] = init;
-		in->classes[i].group = "karpenter.k8s.aws";
-		in->classes[i].kind = "EC2NodeClass";
-		in->classes[i].name = name;
-		in->classes[i].ready = 1;
-		in->class_ptrs[i] = &in->classes[i];
+	kp__map by_name = { 0 };
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const char *name = cli_aws_nodeclass_name(classes->items[i]);
 		in->aws_class_names[i] = name;
-		if (cli_aws_instance_types(&in->aws_class_its[i], in->aws_catalog, in->aws,
-					   o->ec2_nodeclasses.items[i], name, prog, err))
-			return -1;
+		rc = cli_aws_instance_types(&in->aws_class_its[i], in->aws_catalog, in->aws,
+					    classes->items[i], name, prog, err);
+		if (!rc && kp__map_put(&by_name, name, strlen(name), (uint32_t)i, NULL, NULL))
+			rc = -1;
 	}
-	if (!in->its && cli_aws_instance_types(&in->its, in->aws_catalog, in->aws, NULL, NULL, prog,
-					       err))
-		return -1;
-	for (size_t i = 0; i < n_np; i++) {
-		const kp_nodepool *np = o->nodepools.items[i];
+	if (!rc && !in->its)
+		rc = cli_aws_instance_types(&in->its, in->aws_catalog, in->aws, NULL, NULL, prog,
+					    err);
+	kp_error e = KP_ERROR_INIT;
+	if (!rc && kp_cluster_builder_set_instance_types(in->builder, NULL, in->its, &e))
+		rc = -1;
+	for (size_t i = 0; !rc && i < pools->count; i++) {
+		const kp_nodepool *np = pools->items[i];
 		const kp_nodeclaim_template *t = np->spec ? np->spec->template_ : NULL;
 		const kp_node_class_reference *ref = t && t->spec ? t->spec->node_class_ref : NULL;
-		in->pool_its[i] = in->its; /* a missing class: the core finds no ready class */
-		for (size_t c = 0; ref && ref->name && c < n; c++)
-			if (!strcmp(in->aws_class_names[c], ref->name))
-				in->pool_its[i] = in->aws_class_its[c];
+		uint32_t c = 0;
+		if (ref && ref->name && kp__map_gets(&by_name, ref->name, &c) &&
+		    kp_cluster_builder_set_instance_types(in->builder, np->metadata->name,
+							  in->aws_class_its[c], &e))
+			rc = -1;
 	}
-done:
-	spec->instance_types = in->pool_its;
-	spec->nodeclasses = in->class_ptrs;
-	spec->n_nodeclasses = n;
-	fill_objects(in, spec);
-	return 0;
+	kp__map_free(&by_name);
+	if (rc && e.message[0])
+		fprintf(err, "%s: %s\n", prog, e.message);
+	return rc;
 }
 
 int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
 			   FILE *err)
 {
-	cli_objects *o = &in->objs;
-	if (in->aws_catalog)
-		return aws_spec(in, spec, prog, err);
-	size_t n_classes = o->kwok_nodeclasses.count;
-	free(in->classes);
-	free(in->pool_its);
-	in->classes = NULL;
-	in->class_ptrs = NULL;
-	in->pool_its = NULL;
-	if (n_classes) {
-		in->classes = calloc(n_classes, sizeof(*in->classes) + sizeof(*in->class_ptrs));
-		if (!in->classes)
-			goto oom;
-		in->class_ptrs = (const kp_nodeclass_status **)(void *)(in->classes + n_classes);
-		for (size_t i = 0; i < n_classes; i++) {
-			nodeclass_status(&in->classes[i], o->kwok_nodeclasses.items[i]);
-			in->class_ptrs[i] = &in->classes[i];
-		}
+	kp_error e = KP_ERROR_INIT;
+	if (in->aws_catalog) {
+		if (aws_catalogues(in, prog, err))
+			return -1;
+	} else if (kp_cluster_builder_set_instance_types(in->builder, NULL, in->its, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return -1;
 	}
-	if (o->nodepools.count) {
-		in->pool_its = calloc(o->nodepools.count, sizeof(*in->pool_its));
-		if (!in->pool_its)
-			goto oom;
-		for (size_t i = 0; i < o->nodepools.count; i++)
-			in->pool_its[i] = in->its;
+	kp_cluster_spec view;
+	if (kp_cluster_builder_spec(in->builder, &view, &e)) {
+		fprintf(err, "%s: %s\n", prog, e.message);
+		return -1;
 	}
-	spec->instance_types = in->pool_its;
-	spec->nodeclasses = in->class_ptrs;
-	spec->n_nodeclasses = n_classes;
-	fill_objects(in, spec);
-	return 0;
-oom:
-	fprintf(err, "%s: out of memory\n", prog);
-	return -1;
-}
-
-/* The objects every provider passes as they are. */
-static void fill_objects(cli_cluster_input *in, kp_cluster_spec *spec)
-{
-	cli_objects *o = &in->objs;
-	spec->nodepools = (const kp_nodepool *const *)o->nodepools.items;
-	spec->n_nodepools = o->nodepools.count;
-	spec->nodes = (const kp_node *const *)o->nodes.items;
-	spec->n_nodes = o->nodes.count;
-	spec->nodeclaims = (const kp_nodeclaim *const *)o->nodeclaims.items;
-	spec->n_nodeclaims = o->nodeclaims.count;
-	spec->pods = (const kp_pod *const *)o->pods.items;
-	spec->n_pods = o->pods.count;
-	spec->daemonsets = (const kp_daemonset *const *)o->daemonsets.items;
-	spec->n_daemonsets = o->daemonsets.count;
-	spec->pdbs = (const kp_pdb *const *)o->pdbs.items;
-	spec->n_pdbs = o->pdbs.count;
-	spec->pvcs = (const kp_pvc *const *)o->pvcs.items;
-	spec->n_pvcs = o->pvcs.count;
-	spec->pvs = (const kp_pv *const *)o->pvs.items;
-	spec->n_pvs = o->pvs.count;
-	spec->storage_classes = (const kp_storage_class *const *)o->storage_classes.items;
-	spec->n_storage_classes = o->storage_classes.count;
-	spec->csi_nodes = (const kp_csi_node *const *)o->csi_nodes.items;
-	spec->n_csi_nodes = o->csi_nodes.count;
-	spec->namespaces = (const kp_namespace *const *)o->namespaces.items;
-	spec->n_namespaces = o->namespaces.count;
-	spec->wellknown = in->wk;
+	/* with --provider aws, node classes are always modelled: a NodePool
+	 * whose EC2NodeClass is not given has none */
+	static const kp_nodeclass_status *const none[1] = { NULL };
+	if (in->aws_catalog && !view.nodeclasses)
+		view.nodeclasses = none;
+	view.now_ms = spec->now_ms;
+	*spec = view;
+	return fill_objects(in) ? -1 : 0;
 }
 
 void cli_cluster_input_free(cli_cluster_input *in)
@@ -455,11 +344,9 @@ void cli_cluster_input_free(cli_cluster_input *in)
 	free(in->aws_class_its);
 	free((void *)in->aws_class_names);
 	cli_aws_catalog_free(in->aws_catalog);
-	free(in->pool_its);
-	free(in->classes);
+	kp_cluster_builder_free(in->builder);
 	kp_wellknown_free(in->wk);
 	kp_instance_types_free(in->its);
-	objects_free(&in->objs);
 	for (size_t i = 0; i < in->n_decoded; i++)
 		kp_decode_result_free(in->decoded[i]);
 	free(in->decoded);

@@ -1,14 +1,16 @@
 /*
  * kubectl-karpenter: reading a cluster the way every cluster command does
- * (simulate today; disrupt and reconcile build on it).
+ * (simulate, disrupt, reconcile).
  *
  * -f paths are read first (an unreadable path is a usage error before any
  * output), then the instance-type catalogue (--instance-types FILE or the
- * KWOK provider's built-in one), then every document is decoded; Karpenter's
- * kinds (NodePool, NodeClaim, KWOKNodeClass) get the API server's defaults
- * and validation, as stored objects would have; an object given twice is
- * refused naming both files. The result is a kp_cluster_spec over the
- * decoded objects, which stay owned by the cli_cluster_input.
+ * KWOK provider's built-in one), then every document is decoded and given
+ * to the library's builder (kp_cluster_builder_add_decoded), which takes
+ * the objects as decoded, applies the API server's defaults and validation
+ * to Karpenter's kinds (NodePool, NodeClaim, node classes), and refuses an
+ * object given twice naming both files: the same rules as a program that
+ * builds its cluster with the builder. The commands read the builder's
+ * view (kp_cluster_builder_spec, _objects); the objects stay owned by it.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -21,22 +23,23 @@
 #include <karpenter/karpenter.h>
 
 #include "aws_input.h"
-#include "common/ptrs.h"
 #include "manifests.h"
 
-/* Growable arrays of borrowed pointers: the library's (common/ptrs.h). */
+/* The held objects of one kind, in input order: a view of the builder's
+ * (kp_cluster_builder_objects), valid until the input changes. */
+typedef struct cli_view {
+	const void *const *items;
+	size_t count;
+} cli_view;
 
-/* The decoded objects by kind, in input order (kp_cluster_new orders them
- * canonically). */
+/* The objects by kind, as the builder holds them. */
 typedef struct cli_objects {
-	kp__ptrs nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs,
+	cli_view nodepools, nodeclaims, kwok_nodeclasses, nodes, pods, daemonsets, pdbs, pvcs,
 		pvs, storage_classes, csi_nodes, namespaces;
 	/* only when cli_cluster_input.read_volume_attachments is set */
-	kp__ptrs volume_attachments;
+	cli_view volume_attachments;
 	/* only with --provider aws (cli_cluster_input.aws) */
-	kp__ptrs ec2_nodeclasses;
-	struct cli_seen *seen; /* for duplicate detection */
-	size_t n_seen, cap_seen;
+	cli_view ec2_nodeclasses;
 } cli_objects;
 
 typedef struct cli_cluster_input {
@@ -48,8 +51,13 @@ typedef struct cli_cluster_input {
 	 * (NULL or not enabled: KWOK) */
 	const cli_aws_options *aws;
 	cli_manifests manifests;
-	kp_decode_result **decoded;
+	kp_decode_result **decoded; /* what the builder did not take */
 	size_t n_decoded;
+	/* the library's builder: routing by kind, defaults, validation,
+	 * identity ("given twice", --apply's replace), the cluster view */
+	kp_cluster_builder *builder;
+	size_t n_printed; /* the builder's problems printed so far */
+	int invalid;      /* a problem made the input invalid */
 	cli_objects objs;
 	kp_instance_types *its;
 	kp_wellknown *wk;
@@ -61,10 +69,6 @@ typedef struct cli_cluster_input {
 	 * each EC2NodeClass (in objs.ec2_nodeclasses order) and their names */
 	kp_instance_types **aws_class_its;
 	const char **aws_class_names;
-	/* filled by cli_cluster_input_spec */
-	kp_nodeclass_status *classes;
-	const kp_nodeclass_status **class_ptrs;
-	kp_instance_types **pool_its;
 } cli_cluster_input;
 
 /*
@@ -79,11 +83,20 @@ int cli_cluster_input_load(cli_cluster_input *in, const char *const *files, size
 			   const char *catalogue, const char *prog, const char *what, FILE *err);
 
 /*
- * Fill @p spec (initialised by the caller with KP_CLUSTER_SPEC_INIT) with
- * the loaded objects: every NodePool offered the loaded catalogue, node
- * class readiness from the KWOKNodeClasses' Ready conditions, the
- * well-known labels. @p spec borrows from @p in. 0, or -1 when out of
- * memory (printed).
+ * disrupt --apply: read, decode, default and validate @p files and let
+ * each object replace the loaded one of its kind, namespace and name, or
+ * join the input. Exit code as cli_cluster_input_load.
+ */
+int cli_cluster_input_replace(cli_cluster_input *in, const char *const *files, size_t n_files,
+			      const char *prog, const char *what, FILE *err);
+
+/*
+ * Fill @p spec (initialised by the caller with KP_CLUSTER_SPEC_INIT; its
+ * now_ms is kept) with the builder's view of the loaded objects
+ * (kp_cluster_builder_spec): every NodePool offered the loaded catalogue
+ * (with --provider aws its EC2NodeClass's), node class readiness from
+ * their Ready conditions, the well-known labels. @p spec borrows from
+ * @p in. 0, or -1 (printed).
  */
 int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const char *prog,
 			   FILE *err);

@@ -69,104 +69,6 @@ static void disrupt_usage(FILE *out)
 }
 
 /* ------------------------------------------------------------------ */
-/* --apply: replace or join by kind and name                           */
-
-static const char *obj_ns(uint32_t kind, const void *o)
-{
-	const kp_object_meta *m = NULL;
-	switch (kind) {
-	case KP_KIND_POD: m = ((const kp_pod *)o)->metadata; break;
-	case KP_KIND_DAEMONSET: m = ((const kp_daemonset *)o)->metadata; break;
-	case KP_KIND_PDB: m = ((const kp_pdb *)o)->metadata; break;
-	case KP_KIND_PVC: m = ((const kp_pvc *)o)->metadata; break;
-	default: return "";
-	}
-	return m && m->namespace_ && *m->namespace_ ? m->namespace_ : "default";
-}
-
-/* Every modelled kind starts with struct_size, kind, api_version, metadata. */
-typedef struct obj_head {
-	uint32_t struct_size, kind;
-	const char *api_version;
-	kp_object_meta *metadata;
-} obj_head;
-
-static const char *obj_name(const void *o)
-{
-	const obj_head *h = o;
-	return h->metadata && h->metadata->name ? h->metadata->name : "";
-}
-
-/* Objects of @p add replace those of @p base with the same namespace and
- * name, or join it: the base's objects by "namespace\0name" in the
- * library's hash map (nested scans took 89 s for 100,000 objects). */
-static int merge_vec(kp__ptrs *base, const kp__ptrs *add, uint32_t kind)
-{
-	kp__map by_name = { 0 };
-	char *key = NULL;
-	size_t cap = 0;
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < base->count + add->count; i++) {
-		int adding = i >= base->count;
-		void *o = adding ? add->items[i - base->count] : base->items[i];
-		const char *ns = obj_ns(kind, o), *name = obj_name(o);
-		size_t nl = strlen(ns), len = nl + 1 + strlen(name);
-		if (len + 1 > cap) {
-			char *k = realloc(key, len + 1);
-			if (!k) {
-				rc = -1;
-				break;
-			}
-			key = k;
-			cap = len + 1;
-		}
-		memcpy(key, ns, nl + 1);
-		memcpy(key + nl + 1, name, len - nl);
-		uint32_t at;
-		int inserted;
-		/* a base object's index, or the one an added object takes */
-		size_t index = adding ? base->count : i;
-		if (index >= UINT32_MAX ||
-		    kp__map_put(&by_name, key, len, (uint32_t)index, &at, &inserted) != KP_OK)
-			rc = -1;
-		else if (adding && !inserted)
-			base->items[at] = o;
-		else if (adding)
-			rc = kp__ptrs_push(base, o);
-	}
-	kp__map_free(&by_name);
-	free(key);
-	return rc;
-}
-
-/* @p kwok_kind: KWOKNodeClass's id in the registries (cluster-scoped). */
-static int merge(cli_objects *b, const cli_objects *a, uint32_t kwok_kind)
-{
-	struct {
-		kp__ptrs *base;
-		const kp__ptrs *add;
-		uint32_t kind;
-	} v[] = {
-		{ &b->nodepools, &a->nodepools, KP_KIND_NODEPOOL },
-		{ &b->nodeclaims, &a->nodeclaims, KP_KIND_NODECLAIM },
-		{ &b->kwok_nodeclasses, &a->kwok_nodeclasses, kwok_kind },
-		{ &b->nodes, &a->nodes, KP_KIND_NODE },
-		{ &b->pods, &a->pods, KP_KIND_POD },
-		{ &b->daemonsets, &a->daemonsets, KP_KIND_DAEMONSET },
-		{ &b->pdbs, &a->pdbs, KP_KIND_PDB },
-		{ &b->pvcs, &a->pvcs, KP_KIND_PVC },
-		{ &b->pvs, &a->pvs, KP_KIND_PV },
-		{ &b->storage_classes, &a->storage_classes, KP_KIND_STORAGE_CLASS },
-		{ &b->csi_nodes, &a->csi_nodes, KP_KIND_CSI_NODE },
-		{ &b->namespaces, &a->namespaces, KP_KIND_NAMESPACE },
-	};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (merge_vec(v[i].base, v[i].add, v[i].kind))
-			return -1;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* Result → document                                                   */
 
 /* Before any output: the first number of the document that is not finite
@@ -629,10 +531,9 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	a.format = CLI_OUT_TEXT;
 	cli_aws_options aws_init = CLI_AWS_OPTIONS_INIT;
 	a.aws = aws_init;
-	cli_cluster_input in, ap;
+	cli_cluster_input in;
 	memset(&in, 0, sizeof(in));
-	memset(&ap, 0, sizeof(ap));
-	in.aws = ap.aws = &a.aws;
+	in.aws = &a.aws;
 	kp_disruption_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
 	int rc = CLI_INVALID;
@@ -645,16 +546,12 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	if ((rc = parse_args(argc, argv, &a, err)) != CLI_OK)
 		goto done;
 	rc = cli_cluster_input_load(&in, a.files, a.n_files, a.catalogue, PROG, "nothing disrupted", err);
-	if (rc == CLI_OK && a.n_apply)
-		rc = cli_cluster_input_load(&ap, a.apply, a.n_apply, a.catalogue, PROG,
-					    "nothing disrupted", err);
+	if (rc == CLI_OK && a.n_apply) /* replace by kind, namespace and name, or join */
+		rc = cli_cluster_input_replace(&in, a.apply, a.n_apply, PROG, "nothing disrupted",
+					       err);
 	if (rc != CLI_OK)
 		goto done;
 	rc = CLI_INVALID;
-	if (a.n_apply && merge(&in.objs, &ap.objs, in.kwok_kind)) {
-		fprintf(err, "%s: out of memory\n", PROG);
-		goto done;
-	}
 	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
 	if (cli_cluster_input_spec(&in, &spec, PROG, err))
 		goto done;
@@ -673,7 +570,6 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	rc = CLI_OK;
 done:
 	kp_disruption_result_free(res);
-	cli_cluster_input_free(&ap);
 	cli_cluster_input_free(&in);
 	free((void *)a.files);
 	free((void *)a.apply);
