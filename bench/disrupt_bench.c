@@ -147,21 +147,9 @@ typedef struct cluster {
 	kp_decode_result *dec;
 	kp_instance_types *its;
 	kp_wellknown *wk;
-	const void **np, **nc, **nodes, **pods;
-	size_t n_np, n_nc, n_nodes, n_pods;
-	kp_instance_types **pool_its;
+	kp_cluster_builder *b; /* the library's builder, as kubectl-karpenter reads files */
 	kp_cluster_spec spec;
 } cluster;
-
-static void push(const void ***v, size_t *n, const void *p)
-{
-	if (!(*n & (*n - 1)) || !*n) {
-		*v = realloc((void *)*v, (*n ? *n * 2 : 1) * sizeof(**v));
-		if (!*v)
-			exit(1);
-	}
-	(*v)[(*n)++] = p;
-}
 
 static int load(cluster *c, const text *t, int64_t now_ms)
 {
@@ -179,44 +167,22 @@ static int load(cluster *c, const text *t, int64_t now_ms)
 		fprintf(stderr, "decode: %s\n", e.message);
 		return -1;
 	}
-	for (size_t i = 0; i < kp_decode_result_count(c->dec); i++) {
-		const kp_decoded_object *d = kp_decode_result_at(c->dec, i);
-		if (d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM)
-			kp_object_default(d->kind, d->object, &e);
-		switch (d->kind) {
-		case KP_KIND_NODEPOOL: push(&c->np, &c->n_np, d->object); break;
-		case KP_KIND_NODECLAIM: push(&c->nc, &c->n_nc, d->object); break;
-		case KP_KIND_NODE: push(&c->nodes, &c->n_nodes, d->object); break;
-		case KP_KIND_POD: push(&c->pods, &c->n_pods, d->object); break;
-		default: break;
-		}
+	if (kp_cluster_builder_new(&c->b, &e) ||
+	    kp_cluster_builder_set_instance_types(c->b, NULL, c->its, &e) ||
+	    kp_cluster_builder_add_decoded(c->b, c->dec, "generated", 0, &e) ||
+	    kp_cluster_builder_problem_count(c->b) ||
+	    (kp_cluster_builder_set_wellknown(c->b, c->wk),
+	     kp_cluster_builder_set_now(c->b, now_ms),
+	     kp_cluster_builder_spec(c->b, &c->spec, &e))) {
+		fprintf(stderr, "build: %s\n", e.message);
+		return -1;
 	}
-	c->pool_its = calloc(c->n_np, sizeof(*c->pool_its));
-	for (size_t i = 0; i < c->n_np; i++)
-		c->pool_its[i] = c->its;
-	kp_cluster_spec s = KP_CLUSTER_SPEC_INIT;
-	s.nodepools = (const kp_nodepool *const *)c->np;
-	s.n_nodepools = c->n_np;
-	s.instance_types = c->pool_its;
-	s.nodeclaims = (const kp_nodeclaim *const *)c->nc;
-	s.n_nodeclaims = c->n_nc;
-	s.nodes = (const kp_node *const *)c->nodes;
-	s.n_nodes = c->n_nodes;
-	s.pods = (const kp_pod *const *)c->pods;
-	s.n_pods = c->n_pods;
-	s.wellknown = c->wk;
-	s.now_ms = now_ms;
-	c->spec = s;
 	return 0;
 }
 
 static void unload(cluster *c)
 {
-	free((void *)c->np);
-	free((void *)c->nc);
-	free((void *)c->nodes);
-	free((void *)c->pods);
-	free(c->pool_its);
+	kp_cluster_builder_free(c->b);
 	kp_decode_result_free(c->dec);
 	kp_wellknown_free(c->wk);
 	kp_instance_types_free(c->its);
@@ -250,7 +216,7 @@ static int run_pass(const char *label, size_t n, double under, int with_empty, u
 	}
 	size_t nc = kp_disruption_result_command_count(r);
 	const kp_disruption_command *cmd = nc ? kp_disruption_result_command(r, 0) : NULL;
-	printf("| %s | %zu | %zu | %.3f | %zu | %s | %s | %zu | %.4f |\n", label, c.n_nodes, c.n_pods, dt,
+	printf("| %s | %zu | %zu | %.3f | %zu | %s | %s | %zu | %.4f |\n", label, c.spec.n_nodes, c.spec.n_pods, dt,
 	       nc, cmd ? kp_disruption_method_name(cmd->method) : "-",
 	       cmd ? kp_disruption_decision_name(cmd->decision) : "-", cmd ? cmd->n_candidates : 0,
 	       cmd ? cmd->savings : 0.0);
@@ -276,12 +242,12 @@ static int per_candidate(const char *label, size_t n, size_t sample)
 		return 1;
 	}
 	double setup = now_s() - t0;
-	size_t m = sample && sample < c.n_nodes ? sample : c.n_nodes;
+	size_t m = sample && sample < c.spec.n_nodes ? sample : c.spec.n_nodes;
 	double *times = calloc(m, sizeof(*times)), *cpu = calloc(m, sizeof(*cpu));
 	double total = 0, total_cpu = 0;
 	size_t fits = 0;
 	for (size_t i = 0; i < m; i++) {
-		const kp_node *node = c.spec.nodes[i * (c.n_nodes / m)];
+		const kp_node *node = c.spec.nodes[i * (c.spec.n_nodes / m)];
 		const char *removed[1] = { node->metadata->name };
 		kp_sched_options so = KP_SCHED_OPTIONS_INIT;
 		so.removed_nodes = removed;
@@ -302,7 +268,7 @@ static int per_candidate(const char *label, size_t n, size_t sample)
 	qsort(times, m, sizeof(*times), cmp_double);
 	qsort(cpu, m, sizeof(*cpu), cmp_double);
 	printf("| %s | %zu | %zu | %.4f | %zu | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %zu |\n", label,
-	       c.n_nodes, c.n_pods, setup, m, times[m / 2] * 1e3, times[0] * 1e3, times[m - 1] * 1e3,
+	       c.spec.n_nodes, c.spec.n_pods, setup, m, times[m / 2] * 1e3, times[0] * 1e3, times[m - 1] * 1e3,
 	       total, cpu[m / 2] * 1e3, total_cpu, fits);
 	free(times);
 	free(cpu);

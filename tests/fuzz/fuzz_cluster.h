@@ -1,10 +1,11 @@
 /*
  * Shared by the libFuzzer targets that take a cluster written as manifests
- * (fuzz-simulate, fuzz-disrupt, fuzz-lifecycle): the input decoded as
- * `kubectl-karpenter simulate` reads it, every object sorted by kind, the
- * Karpenter kinds defaulted and validated (the CLI works on nothing the API
- * server would refuse), and the cluster spec over the built-in KWOK
- * catalogue with the KWOKNodeClasses' readiness.
+ * (fuzz-simulate, fuzz-disrupt, fuzz-lifecycle): the input decoded and
+ * given to the library's builder as `kubectl-karpenter` gives it
+ * (kp_cluster_builder_add_decoded: the Karpenter kinds defaulted and
+ * validated, an object given twice refused; the CLI works on nothing the
+ * API server would refuse), and the builder's cluster spec over the
+ * built-in KWOK catalogue with the KWOKNodeClasses' readiness.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -21,9 +22,9 @@
 #include <karpenter/scheduling.h>
 #include <karpenter/sys/kwok.h>
 
-/* Objects of one kind, borrowed from the decode result. */
+/* Objects of one kind, a view of the builder's. */
 typedef struct fuzz_list {
-	const void **items;
+	const void *const *items;
 	size_t n;
 } fuzz_list;
 
@@ -31,12 +32,9 @@ enum { L_NODEPOOL, L_NODECLAIM, L_NODECLASS, L_POD, L_NODE, L_DAEMONSET, L_PDB, 
        L_SC, L_CSI, L_NS, L_VA, L_COUNT };
 
 typedef struct fuzz_cluster {
-	kp_decode_result *res;
-	const void **store; /* the lists' items, one array */
+	kp_decode_result *res, *applied; /* what the builder did not take */
+	kp_cluster_builder *builder;
 	fuzz_list l[L_COUNT];
-	kp_nodeclass_status *classes;
-	const kp_nodeclass_status **class_ptrs;
-	kp_instance_types **its; /* the catalogue for every NodePool */
 } fuzz_cluster;
 
 /* Read-only for the targets, built once. */
@@ -49,10 +47,10 @@ extern uint32_t fuzz_kwok_kind;
  * and admit. 0 when the CLI would go on with the input; otherwise the
  * cluster is freed. */
 int fuzz_cluster_load(fuzz_cluster *c, const uint8_t *data, size_t size);
-/* Objects of a kind replace those of that kind, namespace and name, or
- * join them, as `kubectl-karpenter disrupt --apply` does. Returns -1 when
- * out of memory (the lists are then as before). */
-int fuzz_cluster_apply(fuzz_cluster *c, const fuzz_cluster *add);
+/* Objects decoded from @p data replace those of their kind, namespace and
+ * name, or join them, as `kubectl-karpenter disrupt --apply` does. -1 when
+ * the CLI would stop (the cluster is then freed). */
+int fuzz_cluster_apply(fuzz_cluster *c, const uint8_t *data, size_t size);
 /* The spec over the cluster's lists (valid while c is); 0, or -1 when out
  * of memory. */
 int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms);

@@ -119,8 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.provider = cp;
 	if (!(opt & 4u)) {
 		/* Non-NULL with 0: no node class exists. */
-		in.nodeclasses = spec.nodeclasses ? spec.nodeclasses
-						  : (const kp_nodeclass_status *const *)c.class_ptrs;
+		static const kp_nodeclass_status *const none[1] = { NULL };
+		in.nodeclasses = spec.nodeclasses ? spec.nodeclasses : none;
 		in.n_nodeclasses = spec.n_nodeclasses;
 	}
 	if (!(opt & 8u)) {
