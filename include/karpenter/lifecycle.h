@@ -172,11 +172,19 @@ typedef struct kp_lifecycle_input {
 	size_t n_volume_attachments; /**< number of VolumeAttachments */
 	const kp_pvc *const *pvcs;   /**< PersistentVolumeClaims (a pod's volumes to PVs) */
 	size_t n_pvcs;               /**< number of PVCs */
+	/** The cluster the controllers read, as the scheduler and disruption
+	 *  read it (kp_cluster_builder_spec, or a caller-filled spec), or
+	 *  NULL: the arrays above. When set, its NodePools, NodeClaims, Nodes,
+	 *  Pods, PDBs, PVCs and node classes (NULL: not modelled) are read,
+	 *  and those arrays above must be empty (KP_EINVAL); the
+	 *  VolumeAttachments, which a kp_cluster_spec does not hold, stay
+	 *  above. Read only when struct_size covers it. @since 0.1 */
+	const kp_cluster_spec *cluster;
 } kp_lifecycle_input;
 
 /** Static initializer for kp_lifecycle_input. @since 0.1 */
 #define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
-	NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0 }
+	NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL }
 
 /**
  * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).

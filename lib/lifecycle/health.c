@@ -177,7 +177,8 @@ static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 KP_EXPORT int kp_lifecycle_node_health(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				       const kp_node *node, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);

@@ -55,7 +55,8 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
 					       const kp_lifecycle_input *in,
 					       const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !kp__lc_manages(in, nc))
@@ -72,7 +73,8 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
 KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					  const kp_node *node, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
 	if (rc)

@@ -106,6 +106,11 @@ int kp__taints_append(kp__arena *a, kp_taint **t, size_t *n, const kp_taint *add
 
 /* NULL checks and kp_lifecycle_input's struct_size (every entry point). */
 int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+/* kp__lc_check_input, then an input with a cluster (kp_lifecycle_input
+ * cluster) read into @p view, which *in then points at: every public entry
+ * point calls it first, so the rest of the lifecycle reads the arrays. */
+int kp__lc_input(const kp_lifecycle_result *r, const kp_lifecycle_input **in,
+		 kp_lifecycle_input *view, kp_error *err);
 
 /* ---- queries ---- */
 const char *kp__meta_name(const kp_object_meta *m);

@@ -733,11 +733,6 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	return rc;
 }
 
-static int check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
-{
-	return kp__lc_check_input(r, in, err);
-}
-
 static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 {
 	return kp__lc_manages(in, nc);
@@ -746,7 +741,8 @@ static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
 KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc))
@@ -772,7 +768,8 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
 						const kp_lifecycle_input *in,
 						const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms || !nc->spec)
@@ -886,7 +883,8 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
 						const kp_lifecycle_input *in,
 						const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms)
@@ -966,7 +964,8 @@ static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					      kp_error *err)
 {
-	int rc = check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc || !in->provider)
 		return rc;
 	for (size_t i = 0; i < in->n_nodeclaims; i++) {

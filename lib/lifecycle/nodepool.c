@@ -141,7 +141,8 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					      const kp_nodepool *np, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
@@ -242,7 +243,8 @@ static int hash_nodepool(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 KP_EXPORT int kp_lifecycle_nodepool_hash(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					 const kp_nodepool *np, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc || (in->provider && !kp_cloudprovider_manages(in->provider, np)))

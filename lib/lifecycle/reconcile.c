@@ -55,7 +55,8 @@ static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_er
 KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	const kp__lc_index *outer = kp__lc_result_index(r);

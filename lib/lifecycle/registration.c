@@ -234,7 +234,8 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
 							const kp_lifecycle_input *in,
 							const kp_nodepool *np, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc || !in->nodeclasses || (in->provider && !kp_cloudprovider_manages(in->provider, np)))

@@ -701,3 +701,40 @@ int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *i
 	 * member added later must be read with KP__READ_SIZED) */
 	return KP__CHECK_SIZED(in, kp_lifecycle_input, err);
 }
+
+int kp__lc_input(const kp_lifecycle_result *r, const kp_lifecycle_input **in,
+		 kp_lifecycle_input *view, kp_error *err)
+{
+	int rc = kp__lc_check_input(r, *in, err);
+	if (rc != KP_OK)
+		return rc;
+	const kp_lifecycle_input *src = *in;
+	if (src->struct_size < KP__SIZE_THROUGH(kp_lifecycle_input, cluster) || !src->cluster)
+		return KP_OK;
+	if (src->n_nodepools || src->n_nodeclaims || src->n_nodes || src->n_pods || src->n_pdbs ||
+	    src->n_pvcs || src->nodeclasses)
+		return kp__error(err, KP_EINVAL, "cluster", "cluster is set: the NodePools, "
+				 "NodeClaims, Nodes, Pods, PDBs, PVCs and node classes come from it");
+	kp_cluster_spec spec;
+	if ((rc = KP__READ_SIZED(&spec, src->cluster, kp_cluster_spec, err)) != KP_OK)
+		return rc;
+	*view = *src; /* a caller's struct of this size or larger: what we know */
+	view->struct_size = sizeof(*view);
+	view->nodepools = spec.nodepools;
+	view->n_nodepools = spec.n_nodepools;
+	view->nodeclaims = spec.nodeclaims;
+	view->n_nodeclaims = spec.n_nodeclaims;
+	view->nodes = spec.nodes;
+	view->n_nodes = spec.n_nodes;
+	view->pods = spec.pods;
+	view->n_pods = spec.n_pods;
+	view->pdbs = spec.pdbs;
+	view->n_pdbs = spec.n_pdbs;
+	view->pvcs = spec.pvcs;
+	view->n_pvcs = spec.n_pvcs;
+	view->nodeclasses = spec.nodeclasses;
+	view->n_nodeclasses = spec.n_nodeclasses;
+	view->cluster = NULL;
+	*in = view;
+	return KP_OK;
+}

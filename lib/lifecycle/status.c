@@ -43,7 +43,8 @@ static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, c
 KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 				     const kp_pod *pod, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(pod, pod ? pod->metadata : NULL, "Pod", err);
@@ -146,7 +147,8 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 						 const kp_lifecycle_input *in,
 						 const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
@@ -228,7 +230,8 @@ static int same_resources(const kp_resource_list *a, const kp_resource_list *b)
 KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					    const kp_nodepool *np, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);

@@ -924,7 +924,8 @@ static int terminate(node_work *w, kp_error *err)
 KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 					    const kp_node *node, kp_error *err)
 {
-	int rc = kp__lc_check_input(r, in, err);
+	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
+	int rc = kp__lc_input(r, &in, &view, err);
 	if (rc)
 		return rc;
 	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);

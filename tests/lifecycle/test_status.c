@@ -8,6 +8,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
@@ -590,6 +591,59 @@ START_TEST(nodeclass_status_from_conditions)
 }
 END_TEST
 
+/* The round reads the cluster the scheduler and disruption read
+ * (kp_lifecycle_input.cluster, e.g. kp_cluster_builder_spec) exactly as the
+ * same objects in its own arrays; both at once is refused. */
+START_TEST(round_reads_a_cluster_spec)
+{
+	lc_add(&w, NODEPOOL);
+	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, "", STATUS));
+	node("cpu: '4', memory: 16Gi, pods: '110'");
+	lc_instance(&w, "fake://nc-1");
+	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
+	cls.group = "karpenter.test.sh";
+	cls.kind = "TestNodeClass";
+	cls.name = "default";
+	cls.ready = 1;
+	const kp_nodeclass_status *classes[] = { &cls };
+	w.in.nodeclasses = classes;
+	w.in.n_nodeclasses = 1;
+	lc_reconcile(&w);
+	const char *summary = lc_summary(&w);
+	char *arrays = malloc(strlen(summary) + 1);
+	ck_assert_ptr_nonnull(arrays);
+	memcpy(arrays, summary, strlen(summary) + 1);
+	ck_assert_uint_gt(kp_lifecycle_result_action_count(w.r), 0);
+
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	spec.nodepools = w.in.nodepools;
+	spec.n_nodepools = w.in.n_nodepools;
+	spec.nodeclaims = w.in.nodeclaims;
+	spec.n_nodeclaims = w.in.n_nodeclaims;
+	spec.nodes = w.in.nodes;
+	spec.n_nodes = w.in.n_nodes;
+	spec.pods = w.in.pods;
+	spec.n_pods = w.in.n_pods;
+	spec.nodeclasses = classes;
+	spec.n_nodeclasses = 1;
+	kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
+	in.now_ms = w.in.now_ms;
+	in.provider = w.in.provider;
+	in.cluster = &spec;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_lifecycle_reconcile(fresh(), &in, &e), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), arrays);
+	free(arrays);
+
+	in.nodes = spec.nodes; /* and the arrays too */
+	in.n_nodes = spec.n_nodes;
+	ck_assert_int_eq(kp_lifecycle_reconcile(fresh(), &in, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "cluster");
+	ck_assert_str_eq(e.message, "cluster is set: the NodePools, NodeClaims, Nodes, Pods, PDBs, "
+				    "PVCs and node classes come from it");
+}
+END_TEST
+
 START_TEST(nodepool_validation_failed)
 {
 	kp_nodepool *np = lc_add(&w, "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
@@ -684,6 +738,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, nodepool_validation_failed);
 	tcase_add_test(tc, nodepool_readiness_from_node_class);
 	tcase_add_test(tc, nodeclass_status_from_conditions);
+	tcase_add_test(tc, round_reads_a_cluster_spec);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);

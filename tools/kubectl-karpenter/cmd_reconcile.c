@@ -737,34 +737,23 @@ static int run(args *a, FILE *out, FILE *err)
 	if (make_provider(&cp, v, &in, err))
 		goto done;
 	v = NULL; /* owned by cp */
+	/* the cluster simulate and disrupt read: the builder's view (node
+	 * class readiness from their Ready conditions; none given: not
+	 * modelled, as simulate, every class counts as ready) */
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	spec.now_ms = a->now_ms;
+	if (cli_cluster_input_spec(&in, &spec, PROG, err))
+		goto done;
 	kp_lifecycle_input li = KP_LIFECYCLE_INPUT_INIT;
 	li.now_ms = a->now_ms;
 	li.feature_gates = a->gates;
-	li.nodepools = (const kp_nodepool *const *)in.objs.nodepools.items;
-	li.n_nodepools = in.objs.nodepools.count;
-	li.nodeclaims = (const kp_nodeclaim *const *)in.objs.nodeclaims.items;
-	li.n_nodeclaims = in.objs.nodeclaims.count;
-	li.nodes = (const kp_node *const *)in.objs.nodes.items;
-	li.n_nodes = in.objs.nodes.count;
-	li.pods = (const kp_pod *const *)in.objs.pods.items;
-	li.n_pods = in.objs.pods.count;
-	li.pdbs = (const kp_pdb *const *)in.objs.pdbs.items;
-	li.n_pdbs = in.objs.pdbs.count;
-	/* VolumeAttachments, and the PVCs that map pods' volumes to their PVs
-	 * (attachments of pods that are not drained do not hold the Node);
-	 * none given: none pending */
+	li.cluster = &spec;
+	/* VolumeAttachments (the PVCs that map pods' volumes to their PVs come
+	 * with the cluster; attachments of pods that are not drained do not
+	 * hold the Node); none given: none pending */
 	li.volume_attachments = (const kp_volume_attachment *const *)in.objs.volume_attachments.items;
 	li.n_volume_attachments = in.objs.volume_attachments.count;
-	li.pvcs = (const kp_pvc *const *)in.objs.pvcs.items;
-	li.n_pvcs = in.objs.pvcs.count;
 	li.provider = cp;
-	/* node class readiness from the KWOKNodeClasses' Ready conditions;
-	 * none given: not modelled (as simulate, every class counts as ready) */
-	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
-	if (cli_cluster_input_spec(&in, &spec, PROG, err))
-		goto done;
-	li.nodeclasses = spec.nodeclasses;
-	li.n_nodeclasses = spec.n_nodeclasses;
 	kp_error e = KP_ERROR_INIT;
 	if (kp_lifecycle_result_new(&r, &e) || kp_lifecycle_reconcile(r, &li, &e)) {
 		fprintf(err, "%s: %s%s%s\n", PROG, e.field, *e.field ? ": " : "", e.message);
