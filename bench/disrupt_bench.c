@@ -173,7 +173,7 @@ static int load(cluster *c, const text *t, int64_t now_ms)
 	    kp_cluster_builder_problem_count(c->b) ||
 	    (kp_cluster_builder_set_wellknown(c->b, c->wk),
 	     kp_cluster_builder_set_now(c->b, now_ms),
-	     kp_cluster_builder_spec(c->b, &c->spec, &e))) {
+	     kp_cluster_builder_spec(&c->spec, c->b, &e))) {
 		fprintf(stderr, "build: %s\n", e.message);
 		return -1;
 	}

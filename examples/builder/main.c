@@ -50,7 +50,7 @@ int main(void)
 		kp_pod_free(pod);
 	}
 	if (!rc) rc = kp_cluster_builder_add_manifests(b, extra, strlen(extra), NULL, &e);
-	if (!rc) rc = kp_cluster_builder_build(b, &cluster, &e);
+	if (!rc) rc = kp_cluster_builder_build(&cluster, b, &e);
 	if (!rc) rc = kp_sched_simulate(&res, cluster, NULL, &e);
 	for (size_t i = 0; !rc && i < kp_sched_result_nodeclaim_count(res); i++) {
 		const kp_sched_nodeclaim *nc = kp_sched_result_nodeclaim(res, i);

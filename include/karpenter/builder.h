@@ -280,16 +280,16 @@ const kp_builder_problem *kp_cluster_builder_problem_at(const kp_cluster_builder
 
 /**
  * @brief The held objects of one kind, in the order they were added.
- * @param[in] builder the builder
- * @param[in] kind a kp_kind or a registered kind's id
  * @param[out] out the objects (NULL when none); valid until the builder
  *        changes or is freed
  * @param[out] n their number
+ * @param[in] builder the builder
+ * @param[in] kind a kp_kind or a registered kind's id
  * @return KP_OK, KP_EINVAL (NULL argument), KP_ENOMEM
  * @since 0.1
  */
-int kp_cluster_builder_objects(kp_cluster_builder *builder, uint32_t kind,
-			       const void *const **out, size_t *n);
+int kp_cluster_builder_objects(const void *const **out, size_t *n, kp_cluster_builder *builder,
+			       uint32_t kind);
 
 /**
  * @brief A view of what the builder holds as a kp_cluster_spec, for the
@@ -298,14 +298,14 @@ int kp_cluster_builder_objects(kp_cluster_builder *builder, uint32_t kind,
  *        instance types (kp_cluster_builder_set_instance_types), the node
  *        classes' statuses (kp_nodeclass_status_from), the well-known rules
  *        and now_ms. kp_cluster_builder_build is kp_cluster_new over it.
- * @param[in,out] builder the builder (keeps the view's arrays)
  * @param[out] out the view; valid until the builder changes or is freed
+ * @param[in,out] builder the builder (keeps the view's arrays)
  * @param[out] err optional error detail
  * @return KP_OK; KP_EINVAL (NULL argument; an object given twice; problems
  *         listed, "the input has N problems"); KP_ENOMEM
  * @since 0.1
  */
-int kp_cluster_builder_spec(kp_cluster_builder *builder, kp_cluster_spec *out, kp_error *err);
+int kp_cluster_builder_spec(kp_cluster_spec *out, kp_cluster_builder *builder, kp_error *err);
 
 /**
  * @brief The instance types NodePools get: for the NodePool named
@@ -334,8 +334,8 @@ void kp_cluster_builder_set_now(kp_cluster_builder *builder, int64_t now_ms);
 /**
  * @brief Build the snapshot from what was added, in a canonical order
  *        (the order objects were added in does not matter).
- * @param[in] builder the builder (unchanged; it may build again)
  * @param[out] out the snapshot; NULL on failure
+ * @param[in] builder the builder (unchanged; it may build again)
  * @param[out] err optional error detail
  * @return as kp_cluster_new
  * @since 0.1
@@ -343,7 +343,7 @@ void kp_cluster_builder_set_now(kp_cluster_builder *builder, int64_t now_ms);
  * with the builder except the catalogues' references and the well-known
  * handle.
  */
-int kp_cluster_builder_build(const kp_cluster_builder *builder, kp_cluster **out, kp_error *err);
+int kp_cluster_builder_build(kp_cluster **out, const kp_cluster_builder *builder, kp_error *err);
 
 KP_END_DECLS
 

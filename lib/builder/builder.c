@@ -806,8 +806,8 @@ static void view_range(const kp_cluster_builder *b, uint32_t kind, size_t *start
 	*count = end - lo;
 }
 
-KP_EXPORT int kp_cluster_builder_objects(kp_cluster_builder *b, uint32_t kind,
-					 const void *const **out, size_t *n)
+KP_EXPORT int kp_cluster_builder_objects(const void *const **out, size_t *n, kp_cluster_builder *b,
+					 uint32_t kind)
 {
 	if (out)
 		*out = NULL;
@@ -842,7 +842,7 @@ static int check_admitted(kp_cluster_builder *b, kp_error *err)
 	return KP_OK;
 }
 
-KP_EXPORT int kp_cluster_builder_spec(kp_cluster_builder *b, kp_cluster_spec *out, kp_error *err)
+KP_EXPORT int kp_cluster_builder_spec(kp_cluster_spec *out, kp_cluster_builder *b, kp_error *err)
 {
 	if (!b || !out)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
@@ -890,7 +890,7 @@ KP_EXPORT int kp_cluster_builder_spec(kp_cluster_builder *b, kp_cluster_spec *ou
 	return KP_OK;
 }
 
-KP_EXPORT int kp_cluster_builder_build(const kp_cluster_builder *b, kp_cluster **out,
+KP_EXPORT int kp_cluster_builder_build(kp_cluster **out, const kp_cluster_builder *b,
 				       kp_error *err)
 {
 	if (!b || !out)

@@ -35,7 +35,7 @@ static char *outcome(kp_cluster_builder *b)
 	kp_cluster *c = NULL;
 	kp_sched_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_msg(kp_cluster_builder_build(b, &c, &e) == KP_OK, "%s", e.message);
+	ck_assert_msg(kp_cluster_builder_build(&c, b, &e) == KP_OK, "%s", e.message);
 	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
 	size_t cap = 4096, len = 0;
 	char *s = calloc(1, cap);
@@ -82,7 +82,7 @@ START_TEST(result_document)
 	kp_pod_free(p);
 	kp_cluster *c = NULL;
 	kp_sched_result *r = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
 	char *text = NULL;
 	kp_emitter_options o = KP_EMITTER_OPTIONS_INIT;
@@ -202,7 +202,7 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 	ck_assert_int_eq(kp_cluster_builder_add_pod(b, p, &e), KP_OK);
 	kp_pod_free(p);
 	kp_cluster *c = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_EINVAL);
 	ck_assert_ptr_null(c);
 	ck_assert_str_eq(e.message, "Pod shop/web given twice");
 	kp_cluster_builder_free(b);
@@ -218,7 +218,7 @@ START_TEST(builder_refuses_duplicates_and_keeps_all_or_nothing)
 	ck_assert_uint_eq(skipped, 7); /* untouched on failure */
 	/* a nameless object is named by its place in the stream */
 	ck_assert_str_eq(e.message, "Pod (document 2): Pod without a name");
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	ck_assert_ptr_nonnull(c);
 	kp_cluster_free(c);
 	/* A kind the snapshot does not read is skipped and counted. */
@@ -268,7 +268,7 @@ START_TEST(builder_identity_is_the_api_servers)
 								  strlen(cases[i].text), NULL, &e),
 				 KP_OK);
 		kp_cluster *c = NULL;
-		ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_EINVAL);
+		ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_EINVAL);
 		ck_assert_str_eq(e.message, cases[i].message);
 		kp_cluster_builder_free(b);
 	}
@@ -315,12 +315,12 @@ START_TEST(builder_takes_decoded_objects_with_their_source)
 	ck_assert_uint_eq(kp_decode_result_at(a, 1)->kind, KP_KIND_UNKNOWN);
 	const void *const *pods = NULL;
 	size_t n = 0;
-	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_POD, &pods, &n), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_objects(&pods, &n, b, KP_KIND_POD), KP_OK);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_ptr_eq(pods[0], web); /* the decoded object itself */
 	ck_assert_str_eq(pod_name(pods[1]), "db");
 	kp_cluster_spec spec;
-	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_spec(&spec, b, &e), KP_OK);
 	ck_assert_uint_eq(spec.n_pods, 2);
 	ck_assert_ptr_eq(spec.pods[0], web);
 	ck_assert_uint_eq(spec.n_nodepools, 0);
@@ -337,10 +337,10 @@ START_TEST(builder_takes_decoded_objects_with_their_source)
 	ck_assert_str_eq(p->source, "b.yaml");
 	ck_assert_str_eq(p->first_source, "a.yaml");
 	ck_assert_ptr_null(kp_cluster_builder_problem_at(b, 1));
-	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_cluster_builder_spec(&spec, b, &e), KP_EINVAL);
 	ck_assert_str_eq(e.message, "the input has 1 problem (kp_cluster_builder_problem_at)");
 	kp_cluster *cl = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &cl, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_cluster_builder_build(&cl, b, &e), KP_EINVAL);
 	ck_assert_ptr_null(cl);
 	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, c, "b.yaml", 8, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "flags");
@@ -375,7 +375,7 @@ START_TEST(builder_replaces_by_identity)
 							KP_BUILDER_ADD_REPLACE, &e), KP_OK);
 	ck_assert_uint_eq(kp_cluster_builder_problem_count(b), 0);
 	kp_cluster_spec spec;
-	ck_assert_int_eq(kp_cluster_builder_spec(b, &spec, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_spec(&spec, b, &e), KP_OK);
 	ck_assert_uint_eq(spec.n_nodepools, 1);
 	ck_assert_int_eq(spec.nodepools[0]->spec->weight, 5);
 	ck_assert_uint_eq(spec.n_pods, 3);
@@ -384,7 +384,7 @@ START_TEST(builder_replaces_by_identity)
 	ck_assert_str_eq(pod_name(spec.pods[1]), "z");
 	ck_assert_str_eq(pod_name(spec.pods[2]), "w");
 	kp_cluster *c = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	kp_cluster_free(c);
 	kp_cluster_builder_free(b);
 	kp_decode_result_free(base);
@@ -425,10 +425,10 @@ START_TEST(builder_validates_and_lists_every_problem)
 	ck_assert_str_eq(p->message, "Required value: name or generateName is required");
 	const void *const *objs = NULL;
 	size_t n = 9;
-	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_NODEPOOL, &objs, &n), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_objects(&objs, &n, b, KP_KIND_NODEPOOL), KP_OK);
 	ck_assert_uint_eq(n, 0); /* refused, not added */
 	ck_assert_ptr_nonnull(kp_decode_result_at(r, 0)->object); /* left in the result */
-	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_VOLUME_ATTACHMENT, &objs, &n), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_objects(&objs, &n, b, KP_KIND_VOLUME_ATTACHMENT), KP_OK);
 	ck_assert_uint_eq(n, 0);
 	kp_cluster_builder_free(b);
 	kp_decode_result_free(r);
@@ -439,7 +439,7 @@ START_TEST(builder_validates_and_lists_every_problem)
 		   "spec: {attacher: a, nodeName: node-1, source: {}}\n", NULL);
 	ck_assert_int_eq(kp_cluster_builder_add_decoded(b, r, NULL,
 							KP_BUILDER_ADD_VOLUME_ATTACHMENTS, &e), KP_OK);
-	ck_assert_int_eq(kp_cluster_builder_objects(b, KP_KIND_VOLUME_ATTACHMENT, &objs, &n), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_objects(&objs, &n, b, KP_KIND_VOLUME_ATTACHMENT), KP_OK);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_POD), 1);
 	ck_assert_int_eq(kp_cluster_builder_reads(b, KP_KIND_NAMESPACE), 1);
@@ -500,7 +500,7 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 			 KP_OK);
 	kp_cluster *c = NULL;
 	kp_sched_result *r = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
 	const kp_sched_placement *p = kp_sched_result_pod(r, 0);
 	ck_assert_ptr_null(p->node);
@@ -667,7 +667,7 @@ START_TEST(describe_snapshot)
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, pools, strlen(pools), NULL, &e), KP_OK);
 	ck_assert_int_eq(kp_cluster_builder_add_manifests(b, more, strlen(more), NULL, &e), KP_OK);
 	kp_cluster *c = NULL;
-	ck_assert_int_eq(kp_cluster_builder_build(b, &c, &e), KP_OK);
+	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	char *text = NULL;
 	ck_assert_int_eq(kp_cluster_describe(&text, c, &e), KP_OK);
 	ck_assert_str_eq(text,

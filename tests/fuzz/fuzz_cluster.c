@@ -70,9 +70,8 @@ static int add(fuzz_cluster *c, kp_decode_result *res, uint32_t flags)
 		[L_VA] = KP_KIND_VOLUME_ATTACHMENT,
 	};
 	for (int k = 0; k < L_COUNT; k++)
-		if (kp_cluster_builder_objects(c->builder,
-					       k == L_NODECLASS ? fuzz_kwok_kind : kinds[k],
-					       &c->l[k].items, &c->l[k].n) != KP_OK)
+		if (kp_cluster_builder_objects(&c->l[k].items, &c->l[k].n, c->builder,
+					       k == L_NODECLASS ? fuzz_kwok_kind : kinds[k]) != KP_OK)
 			return -1;
 	return 0;
 }
@@ -108,7 +107,7 @@ int fuzz_cluster_spec(fuzz_cluster *c, kp_cluster_spec *spec, int64_t now_ms)
 {
 	kp_cluster_builder_set_now(c->builder, now_ms);
 	kp_error err = KP_ERROR_INIT;
-	if (kp_cluster_builder_spec(c->builder, spec, &err) != KP_OK) {
+	if (kp_cluster_builder_spec(spec, c->builder, &err) != KP_OK) {
 		FUZZ_REQUIRE(err.message[0] != '\0');
 		return -1;
 	}

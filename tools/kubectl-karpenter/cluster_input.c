@@ -202,9 +202,9 @@ static int fill_objects(cli_cluster_input *in)
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		views[i].v->items = NULL;
 		views[i].v->count = 0;
-		if (views[i].kind && kp_cluster_builder_objects(in->builder, views[i].kind,
-								&views[i].v->items,
-								&views[i].v->count))
+		if (views[i].kind && kp_cluster_builder_objects(&views[i].v->items,
+								&views[i].v->count, in->builder,
+								views[i].kind))
 			return -1;
 	}
 	return 0;
@@ -323,7 +323,7 @@ int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const c
 		return -1;
 	}
 	kp_cluster_spec view;
-	if (kp_cluster_builder_spec(in->builder, &view, &e)) {
+	if (kp_cluster_builder_spec(&view, in->builder, &e)) {
 		fprintf(err, "%s: %s\n", prog, e.message);
 		return -1;
 	}
