@@ -54,12 +54,12 @@ enum kp_consolidatable_state {
  * the lastTransitionTime of the Initialized condition; the NodeClaim is
  * consolidatable once consolidateAfter has elapsed (a consolidateAfter of
  * 0s: at once). A Consolidatable condition in the input is not read.
- * @param[in] nodeclaim the NodeClaim
- * @param[in] nodepool its NodePool (defaults applied)
- * @param[in] now_ms the clock, Unix milliseconds
  * @param[out] out_state a kp_consolidatable_state
  * @param[out] out_since_ms with KP_CONSOLIDATABLE_TRUE or _WAITING: when the
  *             window ends (ends/ended); else 0. May be NULL.
+ * @param[in] nodeclaim the NodeClaim
+ * @param[in] nodepool its NodePool (defaults applied)
+ * @param[in] now_ms the clock, Unix milliseconds
  * @param[out] err optional error detail
  * @return KP_OK, KP_EINVAL (NULL argument; consolidateAfter written but not
  *         parsed: the field names it)
@@ -67,9 +67,9 @@ enum kp_consolidatable_state {
  * Ownership: inputs are only read.
  * Thread-safety: safe.
  */
-int kp_disruption_consolidatable(const kp_nodeclaim *nodeclaim, const kp_nodepool *nodepool,
-				 int64_t now_ms, uint32_t *out_state, int64_t *out_since_ms,
-				 kp_error *err);
+int kp_disruption_consolidatable(uint32_t *out_state, int64_t *out_since_ms,
+				 const kp_nodeclaim *nodeclaim, const kp_nodepool *nodepool,
+				 int64_t now_ms, kp_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Budgets                                                             */

@@ -32,9 +32,9 @@ static int cond_true(const kp_condition *c)
 	return c && c->status && !strcmp(c->status, "True");
 }
 
-KP_EXPORT int kp_disruption_consolidatable(const kp_nodeclaim *nodeclaim,
-					   const kp_nodepool *nodepool, int64_t now_ms,
-					   uint32_t *out_state, int64_t *out_since_ms, kp_error *err)
+KP_EXPORT int kp_disruption_consolidatable(uint32_t *out_state, int64_t *out_since_ms,
+					   const kp_nodeclaim *nodeclaim,
+					   const kp_nodepool *nodepool, int64_t now_ms, kp_error *err)
 {
 	if (!nodeclaim || !nodepool || !out_state)
 		return kp__error(err, KP_EINVAL, NULL, "NULL argument");

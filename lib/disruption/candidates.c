@@ -570,7 +570,7 @@ static int node_info(kp__dstate *st, kp__dnode *d, kp_error *err)
 	d->empty = d->resched_cost <= 1.0;
 	if (d->nc && d->np) {
 		int64_t at = 0;
-		rc = kp_disruption_consolidatable(d->nc, d->np, st->now_ms, &d->cons_state, &at, err);
+		rc = kp_disruption_consolidatable(&d->cons_state, &at, d->nc, d->np, st->now_ms, err);
 		if (rc)
 			return rc;
 		d->cons_at_ms = at;

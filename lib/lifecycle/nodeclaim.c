@@ -853,7 +853,7 @@ static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error 
 		return KP_OK;
 	uint32_t state = 0;
 	int64_t since_ms = 0;
-	int rc = kp_disruption_consolidatable(&w->nc, np, w->in->now_ms, &state, &since_ms, err);
+	int rc = kp_disruption_consolidatable(&state, &since_ms, &w->nc, np, w->in->now_ms, err);
 	if (rc)
 		return rc;
 	int ch;

@@ -248,10 +248,10 @@ START_TEST(consolidatable_after_window)
 	nc_setup(1000000, 0, "True");
 	uint32_t state = 0;
 	int64_t at = 0;
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 1000000 + 29999, &state, &at, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, &at, &NC, &NP, 1000000 + 29999, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_WAITING);
 	ck_assert_int_eq(at, 1030000);
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 1030000, &state, &at, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, &at, &NC, &NP, 1030000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_TRUE);
 }
 END_TEST
@@ -262,10 +262,10 @@ START_TEST(consolidatable_from_last_pod_event)
 	nc_setup(1000000, 2000000, "True");
 	uint32_t state = 0;
 	int64_t at = 0;
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 1000000 + 300000, &state, &at, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, &at, &NC, &NP, 1000000 + 300000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_WAITING);
 	ck_assert_int_eq(at, 2300000);
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 2300000, &state, &at, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, &at, &NC, &NP, 2300000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_TRUE);
 }
 END_TEST
@@ -275,14 +275,14 @@ START_TEST(consolidatable_never_and_uninitialized)
 	consolidate_after("Never", 0, 1);
 	nc_setup(1000, 0, "True");
 	uint32_t state = 0;
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 5000000, &state, NULL, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, NULL, &NC, &NP, 5000000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_DISABLED);
 	consolidate_after("0s", 0, 0);
 	nc_setup(1000, 0, "False");
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 5000000, &state, NULL, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, NULL, &NC, &NP, 5000000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_NOT_INITIALIZED);
 	nc_setup(1000, 0, "True");
-	ck_assert_int_eq(kp_disruption_consolidatable(&NC, &NP, 1000, &state, NULL, NULL), KP_OK);
+	ck_assert_int_eq(kp_disruption_consolidatable(&state, NULL, &NC, &NP, 1000, NULL), KP_OK);
 	ck_assert_uint_eq(state, KP_CONSOLIDATABLE_TRUE);
 }
 END_TEST
