@@ -173,6 +173,7 @@ struct kp_cluster_builder {
 	size_t n_objs, cap_objs;
 	pool_its *its;
 	size_t n_its, cap_its;
+	kp__map its_by_pool; /* NodePool name -> index in its */
 	kp_instance_types *default_its;
 	kp_wellknown *wellknown;
 	int64_t now_ms;
@@ -275,6 +276,7 @@ KP_EXPORT void kp_cluster_builder_free(kp_cluster_builder *b)
 		kp_instance_types_free(b->its[i].its);
 	}
 	kp__free(b->its);
+	kp__map_free(&b->its_by_pool);
 	kp_instance_types_free(b->default_its);
 	kp__map_free(&b->ids);
 	kp__arena_free(&b->arena);
@@ -632,15 +634,16 @@ KP_EXPORT int kp_cluster_builder_set_instance_types(kp_cluster_builder *b, const
 		b->default_its = kp_instance_types_ref(its);
 		return KP_OK;
 	}
-	for (size_t i = 0; i < b->n_its; i++) {
-		if (!strcmp(b->its[i].nodepool, nodepool)) {
-			kp_instance_types_free(b->its[i].its);
-			b->its[i].its = kp_instance_types_ref(its);
-			return KP_OK;
-		}
+	uint32_t at = 0;
+	if (kp__map_gets(&b->its_by_pool, nodepool, &at)) {
+		kp_instance_types_free(b->its[at].its);
+		b->its[at].its = kp_instance_types_ref(its);
+		return KP_OK;
 	}
 	char *name = kp__strdup(nodepool);
-	if (!name || kp__grow((void **)&b->its, &b->cap_its, b->n_its + 1, sizeof(*b->its))) {
+	if (!name || b->n_its >= UINT32_MAX ||
+	    kp__grow((void **)&b->its, &b->cap_its, b->n_its + 1, sizeof(*b->its)) ||
+	    kp__map_put(&b->its_by_pool, name, strlen(name), (uint32_t)b->n_its, NULL, NULL)) {
 		kp__free(name);
 		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
@@ -703,9 +706,9 @@ static void class_status(const kp_cluster_builder *b, kp_nodeclass_status *st, u
 static kp_instance_types *its_for(const kp_cluster_builder *b, const kp_nodepool *np)
 {
 	const char *name = np->metadata && np->metadata->name ? np->metadata->name : "";
-	for (size_t i = 0; i < b->n_its; i++)
-		if (!strcmp(b->its[i].nodepool, name))
-			return b->its[i].its;
+	uint32_t at = 0;
+	if (kp__map_gets(&b->its_by_pool, name, &at))
+		return b->its[at].its;
 	return b->default_its;
 }
 
