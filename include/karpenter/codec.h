@@ -362,8 +362,11 @@ int kp_encode(char **out, size_t *out_len, uint32_t kind, const void *object, ui
  * @param[in] registry the registry of @p kind, or NULL for the core kinds
  * @param[in] kind a kp_kind, or a kind of @p registry
  * @param[in] object the object (a kp_nodeclaim * for KP_KIND_NODECLAIM, ...)
- * @return KP_OK; KP_EINVAL (NULL object, unknown kind, an object
- *         kp_encode refuses: nothing is written then); the sticky error
+ * @return KP_OK; KP_EINVAL (NULL object, unknown kind: nothing is
+ *         written then); the error kp_encode gives an object it refuses
+ *         (a NULL list item, an unknown code, ...: written from the struct
+ *         as it is walked, the value is then cut short and the emitter
+ *         fails with that error); the sticky error
  * @since 0.1
  */
 int kp_encode_emit(kp_emitter *em, const struct kp_registry *registry, uint32_t kind,

@@ -578,15 +578,14 @@ KP_EXPORT int kp_encode_emit(kp_emitter *em, const kp_registry *registry, uint32
 	const kp__kind_info *info = object ? kp__registry_kind_info(registry, kind) : NULL;
 	if (!info)
 		return KP_EINVAL; /* nothing written: the emitter goes on */
-	/* The kind's encoding as a tree, then its events: the same members
-	 * and text rules as kp_registry_encode's JSON, with no text between. */
-	kp__node *tree = NULL;
-	rc = kp__schema_encode(info->type, object, info, &tree, NULL);
+	/* The kind's events straight from the struct: the walk that builds
+	 * kp_registry_encode's tree, so the same members and text rules, with
+	 * no tree or text between. What it refuses half-way fails the
+	 * emitter: its output is not a whole document. */
+	rc = kp__schema_emit(em, info->type, object, info, NULL);
 	if (rc)
-		return rc;
-	rc = kp__emit_node(em, tree);
-	kp__node_free(tree);
-	return rc;
+		return kp__emitter_fail(em, rc);
+	return kp_emitter_status(em);
 }
 
 KP_EXPORT void kp_encoded_free(char *text)

@@ -722,6 +722,11 @@ int kp__emit_node(kp_emitter *w, const kp__node *n)
 	return n ? emit_node(w, n) : MISUSE(w);
 }
 
+int kp__emitter_fail(kp_emitter *w, int code)
+{
+	return fail(w, code ? code : KP_EINVAL, "a value could not be written whole");
+}
+
 static int buf_write(void *ctx, const char *data, size_t len)
 {
 	kp__buf_put(ctx, data, len);

@@ -151,6 +151,9 @@ void kp__json_write(kp__buf *out, const kp__node *n, int indent);
  * emitter every JSON writer of the library goes through. */
 struct kp_emitter;
 int kp__emit_node(struct kp_emitter *w, const kp__node *n);
+/* Fail the emitter (sticky, as its own errors): a value the caller was
+ * writing could not be finished. Returns the emitter's error. */
+int kp__emitter_fail(struct kp_emitter *w, int code);
 /* Write a JSON string literal (quoted, escaped). */
 void kp__json_write_string(kp__buf *out, const char *s, size_t len);
 

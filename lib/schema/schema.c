@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <karpenter/duration.h>
+#include <karpenter/emitter.h>
 #include <karpenter/objects.h>
 
 #include "schema.h"
@@ -1950,10 +1951,20 @@ int kp__schema_equal(const kp__type *t, const void *a, const void *b)
 /* ------------------------------------------------------------------------ */
 /* Encoding                                                                 */
 
+/* One walk writes an encoding either into a document tree
+ * (kp__schema_encode) or as an emitter's events (kp__schema_emit), so the
+ * two never differ. A member's key waits until its value comes: a field
+ * that writes nothing leaves no key, exactly as a tree member never added. */
 typedef struct ectx {
 	kp_error *err;
 	kp__buf path;
 	const kp__kind_info *info; /* top-level kind, or NULL */
+	kp_emitter *em;            /* events, or NULL: a tree into root */
+	kp__node *root;
+	kp__node **open;           /* the tree's open containers, innermost last */
+	size_t depth, cap_open;
+	const char *key;           /* the key waiting for its value, or NULL */
+	int took;                  /* the last key got its value */
 } ectx;
 
 /* apiVersion default and kind name of a top-level kind ("" below it). */
@@ -2015,46 +2026,141 @@ static kp__node *mk_bool(uint32_t v)
 	return n;
 }
 
-static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **out);
+/* ---- events ---- */
 
-static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out);
-
-static int fk_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static void ev_key(ectx *c, const char *key)
 {
-	(void)t;
-	const char *v = *CAT(s, f->off, const char *);
-	if (v && !(*out = mk_string(v)))
+	c->key = key;
+	c->took = 0;
+}
+
+/* Tree mode: hang @p n (owned) where the next value goes. */
+static int put_node(ectx *c, kp__node *n)
+{
+	if (!n)
 		return eoom(c);
+	if (!c->depth) {
+		kp__node_free(c->root); /* only ever one root */
+		c->root = n;
+		return KP_OK;
+	}
+	kp__node *top = c->open[c->depth - 1];
+	if (top->type == KP__N_OBJECT) {
+		char *k = kp__strdup(c->key ? c->key : "");
+		c->key = NULL;
+		c->took = 1;
+		if (!k) {
+			kp__node_free(n);
+			return eoom(c);
+		}
+		return kp__node_add(top, k, n) == KP_OK ? KP_OK : eoom(c);
+	}
+	return kp__node_append(top, n) == KP_OK ? KP_OK : eoom(c);
+}
+
+/* Emitter mode: the waiting key, before its value. */
+static int flush_key(ectx *c)
+{
+	if (!c->key)
+		return KP_OK;
+	int rc = kp_emitter_key(c->em, c->key);
+	c->key = NULL;
+	c->took = 1;
+	return rc;
+}
+
+static int em_rc(ectx *c, int rc)
+{
+	return rc == KP_ENOMEM ? eoom(c) : rc;
+}
+
+static int ev_string(ectx *c, const char *v)
+{
+	if (!c->em)
+		return put_node(c, mk_string(v));
+	int rc = flush_key(c);
+	return em_rc(c, rc ? rc : kp_emitter_string(c->em, v ? v : ""));
+}
+
+static int ev_int(ectx *c, int64_t v)
+{
+	if (!c->em)
+		return put_node(c, mk_number_i64(v));
+	int rc = flush_key(c);
+	return em_rc(c, rc ? rc : kp_emitter_int(c->em, v));
+}
+
+static int ev_bool(ectx *c, uint32_t v)
+{
+	if (!c->em)
+		return put_node(c, mk_bool(v));
+	int rc = flush_key(c);
+	return em_rc(c, rc ? rc : kp_emitter_bool(c->em, v != 0));
+}
+
+/* A value parsed from text (a JSON field): copied into the tree, or its
+ * events. */
+static int ev_value(ectx *c, const kp__node *v)
+{
+	if (!c->em)
+		return put_node(c, kp__node_copy(NULL, v, NULL));
+	int rc = flush_key(c);
+	return em_rc(c, rc ? rc : kp__emit_node(c->em, v));
+}
+
+static int ev_begin(ectx *c, int object)
+{
+	if (c->em) {
+		int rc = flush_key(c);
+		return em_rc(c, rc ? rc : object ? kp_emitter_begin_object(c->em)
+						  : kp_emitter_begin_array(c->em));
+	}
+	if (c->depth == c->cap_open &&
+	    kp__grow((void **)&c->open, &c->cap_open, c->depth + 1, sizeof(*c->open)))
+		return eoom(c);
+	kp__node *n = mk(object ? KP__N_OBJECT : KP__N_ARRAY);
+	int rc = put_node(c, n);
+	if (rc == KP_OK)
+		c->open[c->depth++] = n;
+	return rc;
+}
+
+static int ev_end(ectx *c, int object)
+{
+	c->key = NULL; /* a member that wrote nothing */
+	if (c->em)
+		return em_rc(c, object ? kp_emitter_end_object(c->em) : kp_emitter_end_array(c->em));
+	c->depth--;
 	return KP_OK;
 }
 
-static int fk_api_version_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int encode_struct(ectx *c, const kp__type *t, const void *s);
+
+static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s);
+
+static int fk_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const char *v = *CAT(s, f->off, const char *);
-	if (!v)
-		v = top_api_version(c);
-	if (!(*out = mk_string(v)))
-		return eoom(c);
-	return KP_OK;
+	return v ? ev_string(c, v) : KP_OK;
 }
 
-static int fk_kind_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_api_version_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	const char *v = *CAT(s, f->off, const char *);
+	return ev_string(c, v ? v : top_api_version(c));
+}
+
+static int fk_kind_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	(void)f;
 	(void)s;
-	if (!(*out = mk_string(top_kind_name(c))))
-		return eoom(c);
-	return KP_OK;
+	return ev_string(c, top_kind_name(c));
 }
 
-static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const char *v = *CAT(s, f->off, const char *);
@@ -2064,13 +2170,10 @@ static int fk_enum_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		if (!v)
 			return eerr(c, KP_EINVAL, "unknown code %u", (unsigned)code);
 	}
-	if (v && !(*out = mk_string(v)))
-		return eoom(c);
-	return KP_OK;
+	return v ? ev_string(c, v) : KP_OK;
 }
 
-static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	uint32_t code = *CAT(s, f->off, uint32_t);
@@ -2079,67 +2182,46 @@ static int fk_code_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 	const char *v = enum_name(f->en, code);
 	if (!v)
 		return eerr(c, KP_EINVAL, "unknown code %u", (unsigned)code);
-	if (!(*out = mk_string(v)))
-		return eoom(c);
-	return KP_OK;
+	return ev_string(c, v);
 }
 
-static int fk_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->off, uint32_t) && !(*out = mk_bool(1)))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->off, uint32_t) ? ev_bool(c, 1) : KP_OK;
 }
 
-static int fk_opt_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_opt_bool_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_bool(*CAT(s, f->off, uint32_t))))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->aux, uint32_t) ? ev_bool(c, *CAT(s, f->off, uint32_t)) : KP_OK;
 }
 
-static int fk_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->off, int32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->off, int32_t) ? ev_int(c, *CAT(s, f->off, int32_t)) : KP_OK;
 }
 
-static int fk_opt_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_opt_int32_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int32_t))))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->aux, uint32_t) ? ev_int(c, *CAT(s, f->off, int32_t)) : KP_OK;
 }
 
-static int fk_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->off, int64_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->off, int64_t) ? ev_int(c, *CAT(s, f->off, int64_t)) : KP_OK;
 }
 
-static int fk_opt_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_opt_int64_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
-	if (*CAT(s, f->aux, uint32_t) && !(*out = mk_number_i64(*CAT(s, f->off, int64_t))))
-		return eoom(c);
-	return KP_OK;
+	return *CAT(s, f->aux, uint32_t) ? ev_int(c, *CAT(s, f->off, int64_t)) : KP_OK;
 }
 
-static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	int64_t ms = *CAT(s, f->off, int64_t);
@@ -2147,13 +2229,10 @@ static int fk_time_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 		return KP_OK;
 	char buf[48]; /* int64 ms: a year of at most 10 characters + 20: fits */
 	kp__time_format_rfc3339(ms, buf, sizeof(buf));
-	if (!(*out = mk_string(buf)))
-		return eoom(c);
-	return KP_OK;
+	return ev_string(c, buf);
 }
 
-static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const kp_api_duration *d = CAT(s, f->off, kp_api_duration);
@@ -2164,31 +2243,23 @@ static int fk_duration_encode(ectx *c, const kp__type *t, const kp__field *f, co
 		kp_duration_format_nillable_ns(d->ns, never, buf, sizeof(buf));
 		v = buf;
 	}
-	if (v && !(*out = mk_string(v)))
-		return eoom(c);
-	return KP_OK;
+	return v ? ev_string(c, v) : KP_OK;
 }
 
-static int fk_int_or_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_int_or_string_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const kp_int_or_string *is = CAT(s, f->off, kp_int_or_string);
 	if (is->type == KP_INT_OR_STRING_INT)
-		*out = mk_number_i64(is->int_value);
-	else if (is->type == KP_INT_OR_STRING_STRING)
-		*out = mk_string(is->str_value);
-	else if (is->type == KP_INT_OR_STRING_UNSET)
+		return ev_int(c, is->int_value);
+	if (is->type == KP_INT_OR_STRING_STRING)
+		return ev_string(c, is->str_value);
+	if (is->type == KP_INT_OR_STRING_UNSET)
 		return KP_OK;
-	else
-		return eerr(c, KP_EINVAL, "unknown int-or-string type %u", (unsigned)is->type);
-	if (!*out)
-		return eoom(c);
-	return KP_OK;
+	return eerr(c, KP_EINVAL, "unknown int-or-string type %u", (unsigned)is->type);
 }
 
-static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const char *const *items = *CAT(s, f->off, const char *const *);
@@ -2198,22 +2269,13 @@ static int fk_strings_encode(ectx *c, const kp__type *t, const kp__field *f, con
 			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	kp__node *a = mk(KP__N_ARRAY);
-	if (!a)
-		return eoom(c);
-	for (size_t i = 0; i < n; i++) {
-		kp__node *e = mk_string(items[i]);
-		if (!e || kp__node_append(a, e) != KP_OK) {
-			kp__node_free(a);
-			return eoom(c);
-		}
-	}
-	*out = a;
-	return KP_OK;
+	int rc = ev_begin(c, 0);
+	for (size_t i = 0; rc == KP_OK && i < n; i++)
+		rc = ev_string(c, items[i]);
+	return rc ? rc : ev_end(c, 0);
 }
 
-static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const kp_labels *l = CAT(s, f->off, kp_labels);
@@ -2222,31 +2284,18 @@ static int fk_map_encode(ectx *c, const kp__type *t, const kp__field *f, const v
 			return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
 		return KP_OK;
 	}
-	kp__node *o = mk(KP__N_OBJECT);
-	if (!o)
-		return eoom(c);
-	for (size_t i = 0; i < l->count; i++) {
-		if (!l->items[i].key) {
-			kp__node_free(o);
+	for (size_t i = 0; i < l->count; i++) /* refused before anything is written */
+		if (!l->items[i].key)
 			return eerr(c, KP_EINVAL, "NULL key in a map");
-		}
-		char *k = kp__strdup(l->items[i].key);
-		kp__node *v = mk_string(l->items[i].value);
-		if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
-			if (!k || !v) {
-				kp__free(k);
-				kp__node_free(v);
-			}
-			kp__node_free(o);
-			return eoom(c);
-		}
+	int rc = ev_begin(c, 1);
+	for (size_t i = 0; rc == KP_OK && i < l->count; i++) {
+		ev_key(c, l->items[i].key);
+		rc = ev_string(c, l->items[i].value);
 	}
-	*out = o;
-	return KP_OK;
+	return rc ? rc : ev_end(c, 1);
 }
 
-static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const kp_resource_list *l = CAT(s, f->off, kp_resource_list);
@@ -2255,47 +2304,29 @@ static int fk_resources_encode(ectx *c, const kp__type *t, const kp__field *f, c
 			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	kp__node *o = mk(KP__N_OBJECT);
-	if (!o)
-		return eoom(c);
-	for (size_t i = 0; i < l->count; i++) {
-		char q[KP_QUANTITY_STRING_MAX];
-		if (!l->items[i].name) {
-			kp__node_free(o);
+	for (size_t i = 0; i < l->count; i++) /* refused before anything is written */
+		if (!l->items[i].name)
 			return eerr(c, KP_EINVAL, "NULL resource name");
-		}
-		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) != KP_OK) {
-			kp__node_free(o);
+	int rc = ev_begin(c, 1);
+	for (size_t i = 0; rc == KP_OK && i < l->count; i++) {
+		char q[KP_QUANTITY_STRING_MAX];
+		if (kp_quantity_format(&l->items[i].quantity, q, sizeof(q)) != KP_OK)
 			return eerr(c, KP_EINVAL, "quantity of %s cannot be formatted",
 				    l->items[i].name);
-		}
-		char *k = kp__strdup(l->items[i].name);
-		kp__node *v = mk_string(q);
-		if (!k || !v || kp__node_add(o, k, v) != KP_OK) {
-			if (!k || !v) {
-				kp__free(k);
-				kp__node_free(v);
-			}
-			kp__node_free(o);
-			return eoom(c);
-		}
+		ev_key(c, l->items[i].name);
+		rc = ev_string(c, q);
 	}
-	*out = o;
-	return KP_OK;
+	return rc ? rc : ev_end(c, 1);
 }
 
-static int fk_struct_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_struct_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const void *p = *CAT(s, f->off, const void *);
-	if (!p)
-		return KP_OK;
-	return encode_struct(c, f->elem, p, out);
+	return p ? encode_struct(c, f->elem, p) : KP_OK;
 }
 
-static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const char *items = *CAT(s, f->off, const char *);
@@ -2305,92 +2336,69 @@ static int fk_list_encode(ectx *c, const kp__type *t, const kp__field *f, const 
 			return eerr(c, KP_EINVAL, "NULL list with a non-zero count");
 		return KP_OK;
 	}
-	kp__node *a = mk(KP__N_ARRAY);
-	if (!a)
-		return eoom(c);
-	for (size_t i = 0; i < n; i++) {
+	int rc = ev_begin(c, 0);
+	for (size_t i = 0; rc == KP_OK && i < n; i++) {
 		const void *e = f->kind == KP__FK_LIST ? ((const void *const *)(const void *)items)[i]
 						       : (const void *)(items + i * f->elem->size);
 		size_t old = c->path.len;
 		kp__buf_printf(&c->path, "[%zu]", i);
-		kp__node *en = NULL;
-		int rc = e ? encode_struct(c, f->elem, e, &en)
-			   : eerr(c, KP_EINVAL, "NULL item in a list");
+		rc = e ? encode_struct(c, f->elem, e) : eerr(c, KP_EINVAL, "NULL item in a list");
 		c->path.len = old;
 		if (c->path.data)
 			c->path.data[old] = '\0';
-		if (rc) {
-			kp__node_free(a);
-			return rc;
-		}
-		if (kp__node_append(a, en) != KP_OK) {
-			kp__node_free(a);
-			return eoom(c);
-		}
 	}
-	*out = a;
-	return KP_OK;
+	return rc ? rc : ev_end(c, 0);
 }
 
-static int fk_tag_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_tag_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
-	if (t->tag_off && *CAT(s, t->tag_off, uint32_t) == f->tag && !(*out = mk(KP__N_OBJECT)))
-		return eoom(c);
-	return KP_OK;
+	if (!t->tag_off || *CAT(s, t->tag_off, uint32_t) != f->tag)
+		return KP_OK;
+	int rc = ev_begin(c, 1);
+	return rc ? rc : ev_end(c, 1);
 }
 
-static int fk_none_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int fk_none_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)c;
 	(void)t;
 	(void)f;
 	(void)s;
-	(void)out;
 	return KP_OK;
 }
 
-static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-			  kp__node **out);
+static int parse_json_field(ectx *c, const kp__field *f, const void *s, kp__node **docs);
 
-/* An OTHER source, from the member that keeps it ({"iscsi":{...}}), added
- * to o under its own key; nothing when it is not known (a caller-built
+/* An OTHER source, from the member that keeps it ({"iscsi":{...}}),
+ * written under its own key; nothing when it is not known (a caller-built
  * volume without it, or one older than the member). */
-static int encode_other_source(ectx *c, const kp__type *t, const void *s, kp__node *o)
+static int encode_other_source(ectx *c, const kp__type *t, const void *s)
 {
 	const kp__field *f = other_source_field(t);
-	kp__node *v = NULL;
 	if (!f || !has_field(t, s, f))
 		return KP_OK;
-	int rc = fk_json_encode(c, t, f, s, &v);
-	if (rc || !v)
+	kp__node *docs = NULL;
+	int rc = parse_json_field(c, f, s, &docs);
+	if (rc || !docs)
 		return rc;
+	const kp__node *v = docs->items[0];
 	if (v->type != KP__N_OBJECT || v->n != 1) {
-		kp__node_free(v);
+		kp__node_free(docs);
 		return eerr(c, KP_EINVAL, "other_source is not an object of one member");
 	}
-	char *k = kp__strdup(v->keys[0]);
-	kp__node *value = kp__node_copy(NULL, v->items[0], NULL);
-	kp__node_free(v);
-	if (!k || !value || kp__node_add(o, k, value) != KP_OK) {
-		if (!value || !k) {
-			kp__free(k);
-			kp__node_free(value);
-		}
-		return eoom(c);
-	}
-	return KP_OK;
+	ev_key(c, v->keys[0]);
+	rc = ev_value(c, v->items[0]);
+	kp__node_free(docs);
+	return rc;
 }
 
-static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **out)
+static int encode_struct(ectx *c, const kp__type *t, const void *s)
 {
 	int rc = check_size(t, s, c->path.data, c->err);
 	if (rc)
 		return rc;
-	kp__node *o = mk(KP__N_OBJECT);
-	if (!o)
-		return eoom(c);
+	if ((rc = ev_begin(c, 1)) != KP_OK)
+		return rc;
 	int tag_written = 0;
 	for (size_t i = 0; i < t->n_fields; i++) {
 		const kp__field *f = &t->fields[i];
@@ -2405,51 +2413,61 @@ static int encode_struct(ectx *c, const kp__type *t, const void *s, kp__node **o
 		if (f->kind == KP__FK_TAG && f->tag == KP_VOLUME_SOURCE_OTHER &&
 		    *CAT(s, t->tag_off, uint32_t) == f->tag) {
 			tag_written = 1;
-			rc = encode_other_source(c, t, s, o);
-			if (rc) {
-				kp__node_free(o);
+			if ((rc = encode_other_source(c, t, s)) != KP_OK)
 				return rc;
-			}
 			continue;
 		}
 		size_t old = c->path.len;
 		if (old)
 			kp__buf_putc(&c->path, '.');
 		kp__buf_puts(&c->path, f->json);
-		kp__node *v = NULL;
-		rc = encode_field(c, t, f, s, &v);
+		ev_key(c, f->json);
+		rc = encode_field(c, t, f, s);
 		c->path.len = old;
 		if (c->path.data)
 			c->path.data[old] = '\0';
-		if (rc) {
-			kp__node_free(o);
+		if (rc)
 			return rc;
-		}
-		if (!v)
-			continue;
-		if (f->kind == KP__FK_TAG)
+		if (f->kind == KP__FK_TAG && c->took)
 			tag_written = 1;
-		char *k = kp__strdup(f->json);
-		if (!k) {
-			kp__node_free(v);
-			kp__node_free(o);
-			return eoom(c);
-		}
-		if (kp__node_add(o, k, v) != KP_OK) {
-			kp__node_free(o);
-			return eoom(c);
-		}
 	}
-	*out = o;
-	return KP_OK;
+	return ev_end(c, 1);
+}
+
+static void ectx_dispose(ectx *c)
+{
+	kp__buf_dispose(&c->path);
+	kp__free(c->open);
+	kp__node_free(c->root);
 }
 
 int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *info,
 		      kp__node **out, kp_error *err)
 {
-	ectx c = { err, { 0 }, info };
-	int rc = encode_struct(&c, t, s, out);
-	kp__buf_dispose(&c.path);
+	ectx c;
+	memset(&c, 0, sizeof(c));
+	c.err = err;
+	c.info = info;
+	*out = NULL;
+	int rc = encode_struct(&c, t, s);
+	if (rc == KP_OK) {
+		*out = c.root;
+		c.root = NULL;
+	}
+	ectx_dispose(&c);
+	return rc;
+}
+
+int kp__schema_emit(kp_emitter *em, const kp__type *t, const void *s, const kp__kind_info *info,
+		    kp_error *err)
+{
+	ectx c;
+	memset(&c, 0, sizeof(c));
+	c.err = err;
+	c.info = info;
+	c.em = em;
+	int rc = encode_struct(&c, t, s);
+	ectx_dispose(&c);
 	return rc;
 }
 
@@ -2600,8 +2618,7 @@ static int fk_duration_map_equal(const kp__field *f, const void *a, const void *
 	return 1;
 }
 
-static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-				  kp__node **out)
+static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
 	(void)t;
 	const kp_duration_map *m = CAT(s, f->off, kp_duration_map);
@@ -2610,10 +2627,11 @@ static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f
 			return eerr(c, KP_EINVAL, "NULL map with a non-zero count");
 		return KP_OK;
 	}
-	kp__node *o = mk(KP__N_OBJECT);
-	if (!o)
-		return eoom(c);
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n; i++) /* refused before anything is written */
+		if (!m->keys[i])
+			return eerr(c, KP_EINVAL, "NULL key in a map");
+	int rc = ev_begin(c, 1);
+	for (size_t i = 0; rc == KP_OK && i < m->n; i++) {
 		const kp_api_duration *d = &m->values[i];
 		char buf[KP_DURATION_STRING_MAX];
 		const char *v = d->text;
@@ -2621,23 +2639,10 @@ static int fk_duration_map_encode(ectx *c, const kp__type *t, const kp__field *f
 			kp_duration_format_nillable_ns(d->ns, 0, buf, sizeof(buf));
 			v = buf;
 		}
-		if (!m->keys[i]) {
-			kp__node_free(o);
-			return eerr(c, KP_EINVAL, "NULL key in a map");
-		}
-		char *k = kp__strdup(m->keys[i]);
-		kp__node *vn = mk_string(v ? v : "");
-		if (!k || !vn || kp__node_add(o, k, vn) != KP_OK) {
-			if (!k || !vn) {
-				kp__free(k);
-				kp__node_free(vn);
-			}
-			kp__node_free(o);
-			return eoom(c);
-		}
+		ev_key(c, m->keys[i]);
+		rc = ev_string(c, v ? v : "");
 	}
-	*out = o;
-	return KP_OK;
+	return rc ? rc : ev_end(c, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2716,31 +2721,39 @@ static int fk_json_decode(kp__dctx *c, const kp__type *t, const kp__field *f, vo
 	return KP_OK;
 }
 
-static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-			  kp__node **out)
+/* A JSON field's text as one value: *docs holds it (docs->items[0]), or
+ * NULL when the field is unset. */
+static int parse_json_field(ectx *c, const kp__field *f, const void *s, kp__node **docs)
 {
-	(void)t;
+	*docs = NULL;
 	const char *text = *CAT(s, f->off, const char *);
 	if (!text)
 		return KP_OK;
 	size_t len = strlen(text);
 	/* the text was written from a decoded tree: these limits are never met */
 	kp__budget b = { (size_t)1 << 20, 0, len * 2 + 64, 0, 1000, NULL, 0, 0 };
-	kp__node *docs = NULL;
 	kp_error e;
 	memset(&e, 0, sizeof(e));
-	int rc = kp__json_parse(&docs, text, len, &b, &e);
+	int rc = kp__json_parse(docs, text, len, &b, &e);
 	if (rc == KP_ENOMEM)
 		return eoom(c);
-	if (rc || docs->n != 1) {
-		kp__node_free(docs);
+	if (rc || (*docs)->n != 1) {
+		kp__node_free(*docs);
+		*docs = NULL;
 		return eerr(c, KP_EINVAL, "not one JSON value: %s", rc ? e.message : "");
 	}
-	/* The parse's nodes live in its arena, released with docs: the value
-	 * is copied to the heap, as the encoder's tree is. */
-	*out = kp__node_copy(NULL, docs->items[0], NULL);
+	return KP_OK;
+}
+
+static int fk_json_encode(ectx *c, const kp__type *t, const kp__field *f, const void *s)
+{
+	(void)t;
+	kp__node *docs = NULL;
+	int rc = parse_json_field(c, f, s, &docs);
+	if (rc == KP_OK && docs)
+		rc = ev_value(c, docs->items[0]);
 	kp__node_free(docs);
-	return *out ? KP_OK : eoom(c);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2757,7 +2770,7 @@ typedef struct fk_ops {
 	int (*copy)(const kp__type *t, const kp__field *f, void *d, const void *s, kp__buf *path,
 		    kp_error *err);
 	int (*equal)(const kp__field *f, const void *a, const void *b);
-	int (*encode)(ectx *c, const kp__type *t, const kp__field *f, const void *s, kp__node **out);
+	int (*encode)(ectx *c, const kp__type *t, const kp__field *f, const void *s);
 } fk_ops;
 
 static const fk_ops fk_table[] = {
@@ -2872,9 +2885,7 @@ static int equal_field(const kp__field *f, const void *a, const void *b)
 	return fk_of(f)->equal(f, a, b);
 }
 
-static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s,
-		kp__node **out)
+static int encode_field(ectx *c, const kp__type *t, const kp__field *f, const void *s)
 {
-	*out = NULL;
-	return fk_of(f)->encode(c, t, f, s, out);
+	return fk_of(f)->encode(c, t, f, s);
 }

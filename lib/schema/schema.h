@@ -214,6 +214,12 @@ void kp__dctx_dispose(kp__dctx *ctx);
  * from `info` for a top-level kind; NULL otherwise). */
 int kp__schema_encode(const kp__type *t, const void *s, const kp__kind_info *info,
 		      kp__node **out, kp_error *err);
+/* The same encoding as @p em's events, with no tree between (one walk
+ * writes both). On an error the emitter has written part of the value:
+ * the caller fails it. */
+struct kp_emitter;
+int kp__schema_emit(struct kp_emitter *em, const kp__type *t, const void *s,
+		    const kp__kind_info *info, kp_error *err);
 
 /* Free a library-built struct of type t and everything it owns. */
 void kp__schema_free(const kp__type *t, void *s);

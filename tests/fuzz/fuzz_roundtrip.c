@@ -8,7 +8,9 @@
  * nothing either). Whatever decodes must encode. And the encoding invents
  * nothing: every member it writes was in the input object (read as a tree
  * by lib/document), so that a value is never written as another field (a
- * volume source the model does not name written as "gitRepo": {}). On any
+ * volume source the model does not name written as "gitRepo": {}). And the
+ * emitter's events written straight from the struct (kp_encode_emit) are
+ * the same bytes as the encoding (compact and indented JSON). On any
  * mismatch the two texts are printed and the target aborts, so that
  * libFuzzer reports the input.
  *
@@ -132,6 +134,37 @@ static void invents_nothing(const kp_decoded_object *o, const kp__node *docs, co
 	kp__node_free(enc);
 }
 
+static int append(void *ctx, const char *data, size_t len)
+{
+	kp__buf_put(ctx, data, len);
+	return 0;
+}
+
+/* kp_encode_emit into an emitter of @p indent must give @p want (what
+ * kp_registry_encode wrote from its tree), a final newline aside. */
+static void emits_the_same(const kp_decoded_object *o, uint32_t indent, const char *want)
+{
+	kp__buf b = { 0 };
+	kp_emitter_options eo = KP_EMITTER_OPTIONS_INIT;
+	eo.format = KP_FORMAT_JSON;
+	eo.indent = indent;
+	kp_emitter *em = NULL;
+	if (kp_emitter_new(&em, &eo, append, &b, NULL) != KP_OK ||
+	    kp_encode_emit(em, registry, o->kind, o->object) != KP_OK ||
+	    kp_emitter_close(em, NULL) != KP_OK || b.failed)
+		fail("kp_encode_emit refuses what kp_registry_encode wrote", o, want, NULL);
+	kp__buf_putc(&b, '\0');
+	size_t n = strlen(want);
+	while (n && want[n - 1] == '\n')
+		n--;
+	size_t m = strlen(b.data);
+	while (m && b.data[m - 1] == '\n')
+		m--;
+	if (n != m || memcmp(want, b.data, n) != 0)
+		fail("kp_encode_emit writes other bytes than kp_registry_encode", o, want, b.data);
+	kp__buf_dispose(&b);
+}
+
 static void round_trip(const kp_decoded_object *o, const kp__node *docs)
 {
 	static const struct {
@@ -139,6 +172,10 @@ static void round_trip(const kp_decoded_object *o, const kp__node *docs)
 	} forms[] = { { KP_FORMAT_JSON, 0 }, { KP_FORMAT_JSON, KP_ENCODE_PRETTY }, { KP_FORMAT_YAML, 0 } };
 	char *json = encode(o, o->kind, o->object, KP_FORMAT_JSON, 0);
 	invents_nothing(o, docs, json);
+	emits_the_same(o, KP_EMITTER_INDENT_COMPACT, json);
+	char *pretty = encode(o, o->kind, o->object, KP_FORMAT_JSON, KP_ENCODE_PRETTY);
+	emits_the_same(o, KP_EMITTER_INDENT_2, pretty);
+	kp_encoded_free(pretty);
 	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
 		char *first = encode(o, o->kind, o->object, forms[f].format, forms[f].flags);
 		kp_decode_options opts = KP_DECODE_OPTIONS_INIT;
