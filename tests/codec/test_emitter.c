@@ -188,6 +188,22 @@ START_TEST(objects_from_structs)
 	ck_assert_int_eq(kp_emitter_close(em, NULL), KP_OK);
 	ck_assert_str_eq(s.data, "null");
 	free(s.data);
+	/* an object the encoder refuses half-way (a NULL requirement, which
+	 * kp_encode refuses too) fails the emitter: its output is cut short */
+	kp_nodeclaim *bad = nc;
+	kp_nodeclaim_requirement *first = bad->spec->requirements[0];
+	bad->spec->requirements[0] = NULL;
+	char *text = NULL;
+	ck_assert_int_eq(kp_encode(&text, NULL, KP_KIND_NODECLAIM, bad, KP_FORMAT_JSON, 0, &e),
+			 KP_EINVAL);
+	ck_assert_str_eq(e.message, "spec.requirements[0]: NULL item in a list");
+	em = emitter(&s, KP_FORMAT_JSON, KP_EMITTER_INDENT_COMPACT);
+	ck_assert_int_eq(kp_encode_emit(em, NULL, KP_KIND_NODECLAIM, bad), KP_EINVAL);
+	ck_assert_int_eq(kp_emitter_status(em), KP_EINVAL);
+	ck_assert_int_eq(kp_emitter_null(em), KP_EINVAL); /* sticky */
+	ck_assert_int_eq(kp_emitter_close(em, &e), KP_EINVAL);
+	free(s.data);
+	bad->spec->requirements[0] = first;
 	kp_encoded_free(want);
 	kp_object_free(KP_KIND_NODECLAIM, nc);
 }
