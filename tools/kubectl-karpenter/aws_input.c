@@ -17,6 +17,7 @@
 
 #include "aws_input.h"
 #include "cli.h"
+#include "cluster_input.h"
 #include "manifests.h"
 
 #ifndef KP_AWS_DATA_DIR
@@ -244,7 +245,32 @@ void cli_aws_catalog_free(struct kp_aws_catalog *cat)
 {
 	kp_aws_catalog_free(cat);
 }
+
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err)
+{
+	kp_aws_provider_options ao = KP_AWS_PROVIDER_OPTIONS_INIT;
+	ao.nodeclass_names = in->aws_class_names;
+	ao.instance_types = in->aws_class_its;
+	ao.n_nodeclasses = in->objs.ec2_nodeclasses.count;
+	ao.nodeclasses = (const kp_aws_ec2nodeclass *const *)in->objs.ec2_nodeclasses.items;
+	kp_error e = KP_ERROR_INIT;
+	if (kp_aws_provider_new(out, &ao, &e) != KP_OK) {
+		fprintf(err, "%s: %s%s%s\n", prog, e.field, *e.field ? ": " : "", e.message);
+		return CLI_INVALID;
+	}
+	return CLI_OK;
+}
 #else
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err)
+{
+	(void)out;
+	(void)in;
+	fprintf(err, "%s: this build has no AWS provider (libkarpenter-aws)\n", prog);
+	return CLI_USAGE;
+}
+
 int cli_aws_catalog_load(struct kp_aws_catalog **out, const cli_aws_options *o, const char *prog,
 			 FILE *err)
 {

@@ -78,4 +78,11 @@ int cli_aws_wellknown(kp_wellknown *wk);
 
 void cli_aws_catalog_free(struct kp_aws_catalog *cat);
 
+struct cli_cluster_input;
+/* The AWS provider offline over a loaded input after cli_cluster_input_spec
+ * (each EC2NodeClass's catalogue, and its hash for static drift); CLI_OK, or
+ * CLI_INVALID after printing why. */
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err);
+
 #endif

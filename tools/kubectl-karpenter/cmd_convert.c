@@ -171,53 +171,46 @@ static int validate_output(kp_decode_result *res, kp_registry *reg, FILE *err)
 
 /* ---- drift preview ------------------------------------------------------- */
 
-static const char *annotation_of(const kp_object_meta *m, const char *key)
-{
-	return m ? kp_labels_get(&m->annotations, key) : NULL;
-}
-
-/* The EC2NodeClass-style static drift of a node class (upstream
- * areStaticFieldsDrifted of the provider): the NodeClaim's hash annotation
- * against the class's, at the same hash version. */
+/* The EC2NodeClass's static drift (the AWS provider's first drift check,
+ * kp_aws_nodeclaim_static_drift): the NodeClaim's hash annotation against
+ * the class's hash, at the same hash version. Other node classes have no
+ * provider static drift (KWOK's never drifts). */
 static int class_drift(kp_registry *reg, const kp_decode_result *res, const kp_nodeclaim *nc,
 		       FILE *err, int *drifted)
 {
 	*drifted = 0;
+#ifdef KP_HAVE_AWS
 	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
-	if (!ref || !ref->kind || !ref->name)
+	if (!ref || !ref->kind || !ref->name || strcmp(ref->kind, "EC2NodeClass"))
 		return CLI_OK;
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
-		if (o->kind < KP_KIND_FIRST_REGISTERED || strcmp(o->kind_name, ref->kind) ||
+		if (o->kind < KP_KIND_FIRST_REGISTERED || strcmp(o->kind_name, "EC2NodeClass") ||
 		    strcmp(o->name, ref->name))
 			continue;
-		const char *version = kp_registry_kind_hash_version(reg, o->kind);
-		const char *group = kp_registry_kind_api_version(reg, o->kind);
-		size_t gl = strcspn(group, "/");
-		/* "<group>/<kind lowercased>-hash" as upstream's annotation keys */
-		char key[160], vkey[176], lower[64];
-		size_t k = 0;
-		for (; o->kind_name[k] && k + 1 < sizeof(lower); k++)
-			lower[k] = (char)(o->kind_name[k] >= 'A' && o->kind_name[k] <= 'Z'
-						  ? o->kind_name[k] - 'A' + 'a' : o->kind_name[k]);
-		lower[k] = '\0';
-		snprintf(key, sizeof(key), "%.*s/%s-hash", (int)(gl < 64 ? gl : 64), group, lower);
-		snprintf(vkey, sizeof(vkey), "%s-version", key);
-		const char *nc_hash = annotation_of(nc->metadata, key);
-		const char *nc_version = annotation_of(nc->metadata, vkey);
-		if (!nc_hash || !nc_version || !*version || strcmp(nc_version, version))
-			return CLI_OK;
 		uint64_t h = 0;
+		char hash[KP_HASH_STRING_MAX];
+		kp_aws_static_drift d = KP_AWS_STATIC_DRIFT_INIT;
 		kp_error e = KP_ERROR_INIT;
-		if (kp_registry_object_hash(reg, o->kind, o->object, NULL, &h, &e)) {
+		int rc = kp_registry_object_hash(reg, o->kind, o->object, NULL, &h, &e);
+		snprintf(hash, sizeof(hash), "%llu", (unsigned long long)h);
+		if (rc == KP_OK)
+			rc = kp_aws_nodeclaim_static_drift(&d, nc, hash,
+							   kp_registry_kind_hash_version(reg, o->kind),
+							   &e);
+		if (rc) {
 			fprintf(err, PROG ": %s/%s: %s\n", o->kind_name, o->name, e.message);
 			return CLI_INVALID;
 		}
-		char text[32];
-		snprintf(text, sizeof(text), "%llu", (unsigned long long)h);
-		*drifted = strcmp(text, nc_hash) != 0;
+		*drifted = d.state == KP_AWS_STATIC_DRIFT_DRIFTED;
 		return CLI_OK;
 	}
+#else
+	(void)reg;
+	(void)res;
+	(void)nc;
+	(void)err;
+#endif
 	return CLI_OK;
 }
 

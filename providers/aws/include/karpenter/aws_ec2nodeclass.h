@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <karpenter/nodeclaim.h>
 #include <karpenter/objects.h>
 #include <karpenter/sys/schema.h>
 
@@ -247,6 +248,76 @@ int kp_aws_register(kp_registry *registry, const kp_aws_register_options *opts,
 int kp_aws_ec2nodeclass_hash(const kp_aws_ec2nodeclass *nodeclass, uint32_t flags,
 			     const char *ca_bundle, const char *kubelet_json, uint64_t *out,
 			     kp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Static drift (upstream pkg/cloudprovider/drift.go)                  */
+/* ------------------------------------------------------------------ */
+
+/** The annotation upstream's hash controller writes on an EC2NodeClass and
+ *  the instance launch copies onto its NodeClaims. @since 0.2 */
+#define KP_AWS_ANNOTATION_EC2NODECLASS_HASH "karpenter.k8s.aws/ec2nodeclass-hash"
+/** Its hash version ("v6" for main's layout, "v5" for v1.14's). @since 0.2 */
+#define KP_AWS_ANNOTATION_EC2NODECLASS_HASH_VERSION "karpenter.k8s.aws/ec2nodeclass-hash-version"
+/** The drift reason of kp_aws_nodeclaim_static_drift. @since 0.2 */
+#define KP_AWS_DRIFT_NODECLASS "NodeClassDrift"
+
+/** What kp_aws_nodeclaim_static_drift found. @since 0.2 */
+enum kp_aws_static_drift_state {
+	/** an annotation is missing on either side, or the hash versions
+	 *  differ: not drifted, as upstream (its hash controller re-stamps
+	 *  such NodeClaims) */
+	KP_AWS_STATIC_DRIFT_NOT_EVALUATED = 0,
+	/** equal hashes at equal versions: not drifted */
+	KP_AWS_STATIC_DRIFT_MATCH = 1,
+	/** different hashes at equal versions: NodeClassDrift */
+	KP_AWS_STATIC_DRIFT_DRIFTED = 2
+};
+
+/**
+ * @brief The result of kp_aws_nodeclaim_static_drift. The caller sets
+ *        struct_size (KP_AWS_STATIC_DRIFT_INIT); the library fills the rest.
+ * @since 0.2
+ */
+typedef struct kp_aws_static_drift {
+	uint32_t struct_size;  /**< sizeof(kp_aws_static_drift) */
+	uint32_t state;        /**< a kp_aws_static_drift_state */
+	/** KP_AWS_DRIFT_NODECLASS when drifted, else "" (static text) */
+	const char *reason;
+	/** the NodeClaim's KP_AWS_ANNOTATION_EC2NODECLASS_HASH, or NULL (borrowed) */
+	const char *nodeclaim_hash;
+	/** the NodeClaim's KP_AWS_ANNOTATION_EC2NODECLASS_HASH_VERSION, or NULL (borrowed) */
+	const char *nodeclaim_hash_version;
+} kp_aws_static_drift;
+
+/** Static initializer for kp_aws_static_drift. @since 0.2 */
+#define KP_AWS_STATIC_DRIFT_INIT { sizeof(kp_aws_static_drift), 0, "", NULL, NULL }
+
+/**
+ * @brief Whether a NodeClaim is drifted on its EC2NodeClass's static
+ *        fields, as upstream's AWS cloud provider decides
+ *        (areStaticFieldsDrifted, the first check of IsDrifted).
+ *
+ * The EC2NodeClass's hash and hash version are what its hash controller
+ * writes in the KP_AWS_ANNOTATION_EC2NODECLASS_HASH and _HASH_VERSION
+ * annotations: kp_registry_object_hash (or kp_aws_ec2nodeclass_hash) in
+ * decimal, and kp_registry_kind_hash_version. The NodeClaim's are its own
+ * annotations of those names. Drifted (reason "NodeClassDrift") when all
+ * four are present, the versions are equal and the hashes differ; any
+ * missing value or different versions: not drifted.
+ * @param[in,out] out the result; its struct_size is read, the rest written
+ * @param[in] nodeclaim the NodeClaim
+ * @param[in] nodeclass_hash the EC2NodeClass's hash, or NULL (not written yet)
+ * @param[in] nodeclass_hash_version its hash version, or NULL
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL @p out or @p nodeclaim); KP_EVERSION
+ *         (struct_size smaller than this library's first layout)
+ * @since 0.2
+ * Ownership: out's strings borrow from @p nodeclaim, or are static.
+ * Thread-safety: safe.
+ */
+int kp_aws_nodeclaim_static_drift(kp_aws_static_drift *out, const kp_nodeclaim *nodeclaim,
+				  const char *nodeclass_hash, const char *nodeclass_hash_version,
+				  kp_error *err);
 
 KP_END_DECLS
 
