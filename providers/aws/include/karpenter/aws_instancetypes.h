@@ -298,13 +298,20 @@ typedef struct kp_aws_instance_type_options {
 	uint32_t nested_virtualization;  /**< spec.cpuOptions.nestedVirtualization "enabled" */
 	kp_aws_unavailable_offerings *unavailable; /**< ICE cache, or NULL */
 	int64_t now_ms;                  /**< the time the cache is read at */
+	/** the EC2NodeClass's status, or NULL (@since 0.2, appended): when
+	 *  set, the zones of its subnets (when it lists any) replace
+	 *  subnet_zones (has_subnet_zones becomes 1), and its capacity
+	 *  reservations (when it lists any) replace capacity_reservations,
+	 *  each with one instance available (the status has no count;
+	 *  upstream reads it from EC2) */
+	const kp_aws_ec2nodeclass_status *status;
 } kp_aws_instance_type_options;
 
 /** Static initializer for kp_aws_instance_type_options (upstream's defaults). @since 0.2 */
 #define KP_AWS_INSTANCE_TYPE_OPTIONS_INIT { sizeof(kp_aws_instance_type_options), 0, 0, 0, 0, 0, \
 	KP_AWS_VM_MEMORY_OVERHEAD_PERCENT_DEFAULT, NULL, NULL, KP_LABELS_INIT, KP_LABELS_INIT, \
 	KP_LABELS_INIT, KP_LABELS_INIT, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, 0, 0, \
-	NULL, 0 }
+	NULL, 0, NULL }
 
 /** @brief Initialize @p opts as KP_AWS_INSTANCE_TYPE_OPTIONS_INIT does. @since 0.2 */
 void kp_aws_instance_type_options_init(kp_aws_instance_type_options *opts);
@@ -316,8 +323,9 @@ void kp_aws_instance_type_options_init(kp_aws_instance_type_options *opts);
  *        kubelet_json), block device mappings, instance-store policy,
  *        network interfaces, connection tracking and nested virtualization.
  *
- * Leaves the region, operator options, subnet zones, capacity reservations
- * and cache as they are (the decoded object has no status).
+ * and its status (status: the build then reads status.subnets' zones and
+ * status.capacityReservations). Leaves the region, operator options, the
+ * given subnet zones and capacity reservations and the cache as they are.
  * @return KP_OK, KP_EINVAL (NULL argument), KP_EVERSION
  * @since 0.2
  * Ownership: @p opts borrows from @p nodeclass.
