@@ -39,6 +39,9 @@ const struct kp_crd_rule *kp__aws_ec2nodeclass_rules(size_t *n);
 int kp__aws_ec2nodeclass_validate(void *self, const void *object, const void *old_object,
 				  struct kp_validation_sink *sink, struct kp_error *err);
 int kp__aws_register_validators(struct kp_registry *registry, struct kp_error *err);
+/* EC2NodeClass's CRD defaults, the kind's apply_defaults slot
+ * (ec2nodeclass_defaults.c). */
+int kp__aws_ec2nodeclass_defaults(void *self, void *object, struct kp_error *err);
 /* Register EC2NodeClass's conversions (ec2nodeclass_conversion.c). */
 int kp__aws_register_conversions(struct kp_registry *registry, struct kp_error *err);
 

@@ -504,6 +504,7 @@ KP_EXPORT int kp_aws_register(kp_registry *registry, const kp_aws_register_optio
 	spec.rules = kp__aws_ec2nodeclass_rules(&spec.n_rules);
 	kp_kind_ops ops = KP_KIND_OPS_INIT;
 	ops.name = "aws";
+	ops.apply_defaults = kp__aws_ec2nodeclass_defaults;
 	ops.validate = kp__aws_ec2nodeclass_validate;
 	ops.hash = ec2_hash;
 	ops.destroy = ec2_kind_free;
