@@ -29,6 +29,11 @@ static inline int strncasecmp_ascii(const char *a, const char *b, size_t n)
 	return 0;
 }
 
+/* A copy of @p s with the library's allocator (kp_malloc), as the decoder
+ * allocates an object's strings: for text attached to a decoded object
+ * (ec2nodeclass.c). NULL when out of memory. */
+char *kp__aws_object_strdup(const char *s);
+
 struct kp_registry;
 struct kp_error;
 struct kp_crd_rule;

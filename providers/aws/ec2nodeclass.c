@@ -299,6 +299,15 @@ static const kp_schema_field t_nodeclass_v5_f[] = { TOP_FIELDS(t_spec_v5) };
 TYPE(t_nodeclass_v5, "EC2NodeClass");
 #undef S
 
+char *kp__aws_object_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = kp_malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
 /* ---- the drift hash ------------------------------------------------------- */
 
 /* The kind's state: its layout, CA bundle and compiled spec type. */

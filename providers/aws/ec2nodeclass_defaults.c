@@ -29,21 +29,12 @@
 
 #include "aws_private.h"
 
-static char *dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = kp_malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 /* *slot gets a copy of @p value when unset; 0, or -1 out of memory. */
 static int default_string(const char **slot, const char *value)
 {
 	if (*slot)
 		return 0;
-	char *d = dup(value);
+	char *d = kp__aws_object_strdup(value);
 	if (!d)
 		return -1;
 	*slot = d;

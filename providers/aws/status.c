@@ -25,15 +25,6 @@ static const char *const dependents[] = {
 };
 #define N_DEPENDENTS (sizeof(dependents) / sizeof(dependents[0]))
 
-static char *dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = kp_malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 static void condition_free(kp_condition *c)
 {
 	if (!c)
@@ -53,10 +44,10 @@ static kp_condition *condition_new(const char *type, const char *status, const c
 		return NULL;
 	kp_condition init = KP_CONDITION_INIT;
 	*c = init;
-	c->type = dup(type);
-	c->status = dup(status);
-	c->reason = dup(reason);
-	c->message = dup(message);
+	c->type = kp__aws_object_strdup(type);
+	c->status = kp__aws_object_strdup(status);
+	c->reason = kp__aws_object_strdup(reason);
+	c->message = kp__aws_object_strdup(message);
 	c->observed_generation = generation;
 	c->last_transition_time_ms = now_ms;
 	if (!c->type || !c->status || !c->reason || !c->message) {
