@@ -4,9 +4,15 @@
 # (kp_aws_ec2nodeclass_status_ready), status.subnets' zones and
 # status.capacityReservations in the instance types, and the offline rule
 # for a class given without any status (assumed Ready, with a note).
-# usage: test-aws-status.sh TOOL
-tool=$1
+# usage: test-aws-status.sh TOOL SHARED_DATA
+tool=$1 data=$2
 . "$(dirname "$0")/tap.sh"
+
+if [ ! -f "$data/aws/instance-types.json" ]; then
+	echo "1..0 # SKIP $data/aws/instance-types.json (the shipped AWS catalogue) is missing"
+	exit 0
+fi
+export KARPENTER_AWS_DATA="$data/aws"
 
 # class FILE STATUS-LINES CAPACITY-TYPES: an EC2NodeClass "c" at generation
 # 2, a NodePool of m5.large, one pod of 1 CPU.

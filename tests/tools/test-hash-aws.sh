@@ -165,6 +165,12 @@ check "convert --drift-preview: NodeClassDrift" contains "$errout" \
 check "convert --drift-preview: only that one" contains "$errout" "drift preview: 1 of 4 NodeClaims would drift"
 
 # ------------------------------------------------------ disrupt, reconcile --
+if [ ! -f "$data/aws/instance-types.json" ]; then
+	echo "# SKIP disrupt and reconcile: $data/aws/instance-types.json (the shipped AWS catalogue) is missing"
+	finish
+	exit $?
+fi
+export KARPENTER_AWS_DATA="$data/aws"
 { node drifted "$(hv $userdata v6)"; node matching "$(hv $nobundle v6)"
   node other-version "$(hv $userdata v5)"; } >"$tmpd/nodes.yaml"
 run_cmd "$tool" disrupt --provider aws -f "$tmpd/class.yaml" -f "$tmpd/nodes.yaml" --now 2025-06-01T12:00:00Z -o json
