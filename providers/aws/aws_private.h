@@ -29,6 +29,11 @@ static inline int strncasecmp_ascii(const char *a, const char *b, size_t n)
 	return 0;
 }
 
+/* A copy of @p s with the library's allocator (kp_malloc), as the decoder
+ * allocates an object's strings: for text attached to a decoded object
+ * (ec2nodeclass.c). NULL when out of memory. */
+char *kp__aws_object_strdup(const char *s);
+
 struct kp_registry;
 struct kp_error;
 struct kp_crd_rule;
@@ -39,6 +44,9 @@ const struct kp_crd_rule *kp__aws_ec2nodeclass_rules(size_t *n);
 int kp__aws_ec2nodeclass_validate(void *self, const void *object, const void *old_object,
 				  struct kp_validation_sink *sink, struct kp_error *err);
 int kp__aws_register_validators(struct kp_registry *registry, struct kp_error *err);
+/* EC2NodeClass's CRD defaults, the kind's apply_defaults slot
+ * (ec2nodeclass_defaults.c). */
+int kp__aws_ec2nodeclass_defaults(void *self, void *object, struct kp_error *err);
 /* Register EC2NodeClass's conversions (ec2nodeclass_conversion.c). */
 int kp__aws_register_conversions(struct kp_registry *registry, struct kp_error *err);
 

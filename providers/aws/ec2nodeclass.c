@@ -216,6 +216,75 @@ static const kp_schema_field t_spec_v5_f[] = {
 TYPE(t_spec_v5, "EC2NodeClassSpec");
 #undef S
 
+/* ---- status (hash:"ignore" as a whole; decoded, encoded, not validated) ---- */
+
+#define S kp_aws_subnet_status
+static const kp_schema_field t_subnet_status_f[] = {
+	STR(id, "id", "ID"),
+	STR(zone, "zone", "Zone"),
+	STR(zone_id, "zoneID", "ZoneID"),
+};
+TYPE(t_subnet_status, "Subnet");
+#undef S
+
+#define S kp_aws_security_group_status
+static const kp_schema_field t_security_group_status_f[] = {
+	STR(id, "id", "ID"),
+	STR(name, "name", "Name"),
+};
+TYPE(t_security_group_status, "SecurityGroup");
+#undef S
+
+#define S kp_aws_ami_requirement
+static const kp_schema_field t_ami_requirement_f[] = {
+	STR(key, "key", "Key"),
+	STR(operator_, "operator", "Operator"),
+	STRINGS(values, n_values, "values", "Values"),
+};
+TYPE(t_ami_requirement, "NodeSelectorRequirement");
+#undef S
+
+#define S kp_aws_ami_status
+static const kp_schema_field t_ami_status_f[] = {
+	STR(id, "id", "ID"),
+	BOOL(deprecated, "deprecated", "Deprecated"),
+	STR(name, "name", "Name"),
+	LIST(requirements, n_requirements, "requirements", "Requirements", t_ami_requirement, 0),
+};
+TYPE(t_ami_status, "AMI");
+#undef S
+
+#define S kp_aws_capacity_reservation_status
+static const kp_schema_field t_capacity_reservation_status_f[] = {
+	STR(availability_zone, "availabilityZone", "AvailabilityZone"),
+	F(KP_FIELD_TIME, KP_FIELD_F_GO_PTR | IGN, end_time_ms, NOAUX, "endTime", "EndTime", NULL,
+	  0),
+	STR(id, "id", "ID"),
+	STR(instance_match_criteria, "instanceMatchCriteria", "InstanceMatchCriteria"),
+	STR(instance_type, "instanceType", "InstanceType"),
+	BOOL(interruptible, "interruptible", "Interruptible"),
+	STR(owner_id, "ownerID", "OwnerID"),
+	STR(reservation_type, "reservationType", "ReservationType"),
+	STR(state, "state", "State"),
+};
+TYPE(t_capacity_reservation_status, "CapacityReservation");
+#undef S
+
+#define S kp_aws_ec2nodeclass_status
+static const kp_schema_field t_status_f[] = {
+	LIST(subnets, n_subnets, "subnets", "Subnets", t_subnet_status, 0),
+	LIST(security_groups, n_security_groups, "securityGroups", "SecurityGroups",
+	     t_security_group_status, 0),
+	LIST(capacity_reservations, n_capacity_reservations, "capacityReservations",
+	     "CapacityReservations", t_capacity_reservation_status, 0),
+	LIST(amis, n_amis, "amis", "AMIs", t_ami_status, 0),
+	STR(instance_profile, "instanceProfile", "InstanceProfile"),
+	F(KP_FIELD_LIST, 0, conditions, offsetof(S, n_conditions), "conditions", "Conditions", NULL,
+	  KP_CORE_TYPE_CONDITION),
+};
+TYPE(t_status, "EC2NodeClassStatus");
+#undef S
+
 #define S kp_aws_ec2nodeclass
 #define TOP_FIELDS(SPEC) \
 	F(KP_FIELD_API_VERSION, 0, api_version, NOAUX, "apiVersion", "APIVersion", NULL, 0), \
@@ -223,12 +292,21 @@ TYPE(t_spec_v5, "EC2NodeClassSpec");
 	F(KP_FIELD_STRUCT, 0, metadata, NOAUX, "metadata", "ObjectMeta", NULL, \
 	  KP_CORE_TYPE_OBJECT_META), \
 	F(KP_FIELD_STRUCT, 0, spec, NOAUX, "spec", "Spec", &(SPEC), 0), \
-	IGNORED("status", "Status", IGN)
+	F(KP_FIELD_STRUCT, IGN, status, NOAUX, "status", "Status", &t_status, 0)
 static const kp_schema_field t_nodeclass_v6_f[] = { TOP_FIELDS(t_spec_v6) };
 TYPE(t_nodeclass_v6, "EC2NodeClass");
 static const kp_schema_field t_nodeclass_v5_f[] = { TOP_FIELDS(t_spec_v5) };
 TYPE(t_nodeclass_v5, "EC2NodeClass");
 #undef S
+
+char *kp__aws_object_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = kp_malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
 
 /* ---- the drift hash ------------------------------------------------------- */
 
@@ -435,6 +513,7 @@ KP_EXPORT int kp_aws_register(kp_registry *registry, const kp_aws_register_optio
 	spec.rules = kp__aws_ec2nodeclass_rules(&spec.n_rules);
 	kp_kind_ops ops = KP_KIND_OPS_INIT;
 	ops.name = "aws";
+	ops.apply_defaults = kp__aws_ec2nodeclass_defaults;
 	ops.validate = kp__aws_ec2nodeclass_validate;
 	ops.hash = ec2_hash;
 	ops.destroy = ec2_kind_free;

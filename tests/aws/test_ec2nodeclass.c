@@ -487,6 +487,105 @@ START_TEST(register_errors)
 }
 END_TEST
 
+
+/* status as upstream's status controllers write it (every member of the
+ * CRD's status schema), decoded and encoded back to the same JSON; the
+ * hash ignores it. */
+static const char status_json[] =
+	"{\"apiVersion\":\"karpenter.k8s.aws/v1\",\"kind\":\"EC2NodeClass\","
+	"\"metadata\":{\"name\":\"default\"},\"spec\":{\"amiSelectorTerms\":"
+	"[{\"alias\":\"al2023@latest\"}],\"role\":\"KarpenterNodeRole\"},"
+	"\"status\":{\"subnets\":[{\"id\":\"subnet-0a\",\"zone\":\"us-east-1a\","
+	"\"zoneID\":\"use1-az1\"},{\"id\":\"subnet-0b\",\"zone\":\"us-east-1b\"}],"
+	"\"securityGroups\":[{\"id\":\"sg-01\",\"name\":\"nodes\"},{\"id\":\"sg-02\"}],"
+	"\"capacityReservations\":[{\"availabilityZone\":\"us-east-1a\","
+	"\"endTime\":\"2025-07-01T00:00:00Z\",\"id\":\"cr-0123\",\"instanceMatchCriteria\":"
+	"\"targeted\",\"instanceType\":\"m5.large\",\"interruptible\":true,\"ownerID\":"
+	"\"012345678901\",\"reservationType\":\"capacity-block\",\"state\":\"expiring\"},"
+	"{\"availabilityZone\":\"us-east-1b\",\"id\":\"cr-0456\",\"instanceMatchCriteria\":"
+	"\"open\",\"instanceType\":\"c5.xlarge\",\"ownerID\":\"012345678901\","
+	"\"reservationType\":\"default\",\"state\":\"active\"}],"
+	"\"amis\":[{\"id\":\"ami-01\",\"deprecated\":true,\"name\":\"al2023-x86\","
+	"\"requirements\":[{\"key\":\"kubernetes.io/arch\",\"operator\":\"In\",\"values\":"
+	"[\"amd64\"]},{\"key\":\"karpenter.k8s.aws/instance-gpu-count\",\"operator\":"
+	"\"DoesNotExist\"}]},{\"id\":\"ami-02\",\"requirements\":[]}],"
+	"\"instanceProfile\":\"default_123\",\"conditions\":[{\"type\":\"Ready\","
+	"\"status\":\"True\",\"observedGeneration\":1,\"lastTransitionTime\":"
+	"\"2025-06-01T00:00:00Z\",\"reason\":\"Ready\",\"message\":\"\"}]}}";
+
+START_TEST(status_round_trip)
+{
+	uint32_t kind = 0;
+	kp_registry *reg = registry_main(&kind);
+	kp_decode_options o = KP_DECODE_OPTIONS_INIT;
+	o.registry = reg;
+	void *obj = NULL;
+	kp_error e;
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(kp_decode_one(&obj, kind, status_json, strlen(status_json), &o, &e),
+			 KP_OK);
+	const kp_aws_ec2nodeclass *nc = obj;
+	ck_assert_uint_eq(nc->struct_size, sizeof(kp_aws_ec2nodeclass));
+	const kp_aws_ec2nodeclass_status *st = nc->status;
+	ck_assert_ptr_nonnull(st);
+	ck_assert_uint_eq(st->n_subnets, 2);
+	ck_assert_str_eq(st->subnets[0]->id, "subnet-0a");
+	ck_assert_str_eq(st->subnets[0]->zone, "us-east-1a");
+	ck_assert_str_eq(st->subnets[0]->zone_id, "use1-az1");
+	ck_assert_ptr_null(st->subnets[1]->zone_id);
+	ck_assert_uint_eq(st->n_security_groups, 2);
+	ck_assert_str_eq(st->security_groups[0]->name, "nodes");
+	ck_assert_ptr_null(st->security_groups[1]->name);
+	ck_assert_uint_eq(st->n_capacity_reservations, 2);
+	const kp_aws_capacity_reservation_status *cr = st->capacity_reservations[0];
+	ck_assert_str_eq(cr->id, "cr-0123");
+	ck_assert_str_eq(cr->availability_zone, "us-east-1a");
+	ck_assert_str_eq(cr->instance_type, "m5.large");
+	ck_assert_str_eq(cr->instance_match_criteria, "targeted");
+	ck_assert_str_eq(cr->owner_id, "012345678901");
+	ck_assert_str_eq(cr->reservation_type, "capacity-block");
+	ck_assert_str_eq(cr->state, "expiring");
+	ck_assert_uint_eq(cr->interruptible, 1);
+	ck_assert(cr->end_time_ms == (int64_t)1751328000000);
+	ck_assert(st->capacity_reservations[1]->end_time_ms == 0);
+	ck_assert_uint_eq(st->n_amis, 2);
+	ck_assert_uint_eq(st->amis[0]->deprecated, 1);
+	ck_assert_uint_eq(st->amis[0]->n_requirements, 2);
+	ck_assert_str_eq(st->amis[0]->requirements[0]->operator_, "In");
+	ck_assert_uint_eq(st->amis[0]->requirements[0]->n_values, 1);
+	ck_assert_str_eq(st->amis[0]->requirements[0]->values[0], "amd64");
+	ck_assert_uint_eq(st->amis[0]->requirements[1]->n_values, 0);
+	ck_assert_uint_eq(st->amis[1]->n_requirements, 0);
+	ck_assert_str_eq(st->instance_profile, "default_123");
+	ck_assert_uint_eq(st->n_conditions, 1);
+	ck_assert_str_eq(st->conditions[0]->type, "Ready");
+	char *json = NULL;
+	ck_assert_int_eq(kp_registry_encode(&json, NULL, reg, kind, obj, KP_FORMAT_JSON, 0, &e),
+			 KP_OK);
+	ck_assert_str_eq(json, status_json);
+	/* status is not hashed: the same spec without it hashes the same */
+	uint64_t h1 = 0, h2 = 0;
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, obj, NULL, &h1, NULL), KP_OK);
+	kp_aws_ec2nodeclass *m = obj;
+	kp_aws_ec2nodeclass_status *keep = m->status;
+	m->status = NULL;
+	ck_assert_int_eq(kp_registry_object_hash(reg, kind, obj, NULL, &h2, NULL), KP_OK);
+	m->status = keep;
+	ck_assert(h1 == h2);
+	/* a member the CRD's status does not have is refused, as any */
+	static const char bad[] = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
+				  "metadata: {name: x}\nspec: {role: r}\n"
+				  "status: {subnets: [{id: subnet-1, zone: a, zonee: b}]}\n";
+	void *b = NULL;
+	ck_assert_int_eq(kp_decode_one(&b, kind, bad, strlen(bad), &o, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "EC2NodeClass/x: strict decoding error: unknown field "
+				    "\"status.subnets[0].zonee\"");
+	kp_encoded_free(json);
+	kp_registry_object_free(reg, kind, obj);
+	kp_registry_free(reg);
+}
+END_TEST
+
 static Suite *ec2nodeclass_suite(void)
 {
 	Suite *s = suite_create("aws-ec2nodeclass");
@@ -503,6 +602,7 @@ static Suite *ec2nodeclass_suite(void)
 	tc = tcase_create("kind");
 	tcase_add_test(tc, strict_decoding);
 	tcase_add_test(tc, encode_copy_equal);
+	tcase_add_test(tc, status_round_trip);
 	tcase_add_test(tc, validate_metadata);
 	tcase_add_test(tc, register_errors);
 	suite_add_tcase(s, tc);

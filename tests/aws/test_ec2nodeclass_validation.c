@@ -12,7 +12,7 @@
  *   list of problems kp_validate reports (kube-apiserver's messages); the
  *   two valid cases set every spec field, so they hold every rule;
  * - coverage: every spec rule fails in some case, but those no validation
- *   can fail (formats, enforced by decoding; status, not decoded yet;
+ *   can fail (formats, enforced by decoding; status, decoded but not validated yet;
  *   `required` of the two indexes, which the struct cannot tell from 0);
  * - the NodePool and NodeClaim rules, only for nodeClassRef.group
  *   karpenter.k8s.aws.

@@ -46,7 +46,7 @@ spec: {nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: defau
 EOF
 	run_cmd "$tool" hash -f "$tmpd/hash.yaml" -o json
 	check "hash, $len-character NodePool label: exit 0" [ "$rc" -eq 0 ]
-	want "{\"nodePools\":[{\"name\":\"default\",\"hash\":\"12745407319442031341\",\"hashVersion\":\"v3\"}],\"nodeClaims\":[{\"name\":\"orphan\",\"nodePool\":\"$pool\",\"drifted\":null,\"reason\":\"\",\"message\":\"NodePool \\\"$pool\\\" is not in the input\"}]}"
+	want "{\"nodePools\":[{\"name\":\"default\",\"hash\":\"12745407319442031341\",\"hashVersion\":\"v3\"}],\"ec2NodeClasses\":[],\"nodeClaims\":[{\"name\":\"orphan\",\"nodePool\":\"$pool\",\"drifted\":null,\"reason\":\"\",\"message\":\"NodePool \\\"$pool\\\" is not in the input\"}]}"
 	check "hash, $len-character NodePool label: the message names it whole" has_want
 	run_cmd "$tool" hash -f "$tmpd/hash.yaml"
 	want "orphan      $pool   unknown   <none>   NodePool \"$pool\" is not in the input"

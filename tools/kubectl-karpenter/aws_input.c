@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "aws_input.h"
 #include "cli.h"
+#include "cluster_input.h"
 #include "manifests.h"
 
 #ifndef KP_AWS_DATA_DIR
@@ -210,7 +212,11 @@ int cli_aws_instance_types(kp_instance_types **out, const kp_aws_catalog *cat,
 		fprintf(err, "%s: EC2NodeClass/%s: %s\n", prog, name, e.message);
 		return CLI_INVALID;
 	}
-	if (ec2nodeclass)
+	const kp_aws_ec2nodeclass *nc = ec2nodeclass;
+	if (nc && !nc->status)
+		fprintf(err, "Note: EC2NodeClass/%s has no status: assumed Ready, as a cluster's "
+			"status controller would make it\n", name);
+	if (nc && !(nc->status && nc->status->n_subnets))
 		fprintf(err, "Note: EC2NodeClass/%s: without status.subnets, a type's zones are every "
 			"zone that offers it\n", name);
 	opts.region = o->region;
@@ -229,6 +235,18 @@ int cli_aws_instance_types(kp_instance_types **out, const kp_aws_catalog *cat,
 	return CLI_OK;
 }
 
+int cli_aws_status_ready(const void *ec2nodeclass, int64_t now_ms, const char *name,
+			 const char *prog, FILE *err)
+{
+	/* the input's own object, held mutable by its builder */
+	kp_aws_ec2nodeclass *nc = (kp_aws_ec2nodeclass *)(uintptr_t)ec2nodeclass;
+	kp_error e = KP_ERROR_INIT;
+	if (!nc->status || kp_aws_ec2nodeclass_status_ready(nc, 0, now_ms, &e) == KP_OK)
+		return CLI_OK;
+	fprintf(err, "%s: EC2NodeClass/%s: %s\n", prog, name, e.message);
+	return CLI_INVALID;
+}
+
 const char *cli_aws_nodeclass_name(const void *ec2nodeclass)
 {
 	const kp_aws_ec2nodeclass *nc = ec2nodeclass;
@@ -244,7 +262,32 @@ void cli_aws_catalog_free(struct kp_aws_catalog *cat)
 {
 	kp_aws_catalog_free(cat);
 }
+
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err)
+{
+	kp_aws_provider_options ao = KP_AWS_PROVIDER_OPTIONS_INIT;
+	ao.nodeclass_names = in->aws_class_names;
+	ao.instance_types = in->aws_class_its;
+	ao.n_nodeclasses = in->objs.ec2_nodeclasses.count;
+	ao.nodeclasses = (const kp_aws_ec2nodeclass *const *)in->objs.ec2_nodeclasses.items;
+	kp_error e = KP_ERROR_INIT;
+	if (kp_aws_provider_new(out, &ao, &e) != KP_OK) {
+		fprintf(err, "%s: %s%s%s\n", prog, e.field, *e.field ? ": " : "", e.message);
+		return CLI_INVALID;
+	}
+	return CLI_OK;
+}
 #else
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err)
+{
+	(void)out;
+	(void)in;
+	fprintf(err, "%s: this build has no AWS provider (libkarpenter-aws)\n", prog);
+	return CLI_USAGE;
+}
+
 int cli_aws_catalog_load(struct kp_aws_catalog **out, const cli_aws_options *o, const char *prog,
 			 FILE *err)
 {
@@ -265,6 +308,17 @@ int cli_aws_instance_types(kp_instance_types **out, const struct kp_aws_catalog 
 	(void)name;
 	fprintf(err, "%s: this build has no AWS provider (libkarpenter-aws)\n", prog);
 	return CLI_USAGE;
+}
+
+int cli_aws_status_ready(const void *ec2nodeclass, int64_t now_ms, const char *name,
+			 const char *prog, FILE *err)
+{
+	(void)ec2nodeclass;
+	(void)now_ms;
+	(void)name;
+	(void)prog;
+	(void)err;
+	return CLI_OK;
 }
 
 const char *cli_aws_nodeclass_name(const void *ec2nodeclass)

@@ -8,6 +8,7 @@
 #ifndef KUBECTL_KARPENTER_AWS_INPUT_H
 #define KUBECTL_KARPENTER_AWS_INPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <karpenter/karpenter.h>
@@ -70,6 +71,13 @@ int cli_aws_instance_types(kp_instance_types **out, const struct kp_aws_catalog 
 			   const cli_aws_options *o, const void *ec2nodeclass, const char *name,
 			   const char *prog, FILE *err);
 
+/* An EC2NodeClass given with a status: its Ready condition as upstream's
+ * status controller keeps it (kp_aws_ec2nodeclass_status_ready, changing
+ * the decoded object the input holds); CLI_OK or CLI_INVALID after
+ * printing why. One without status is left alone (assumed Ready). */
+int cli_aws_status_ready(const void *ec2nodeclass, int64_t now_ms, const char *name,
+			 const char *prog, FILE *err);
+
 /* The metadata.name of a decoded EC2NodeClass ("" without one). */
 const char *cli_aws_nodeclass_name(const void *ec2nodeclass);
 
@@ -77,5 +85,12 @@ const char *cli_aws_nodeclass_name(const void *ec2nodeclass);
 int cli_aws_wellknown(kp_wellknown *wk);
 
 void cli_aws_catalog_free(struct kp_aws_catalog *cat);
+
+struct cli_cluster_input;
+/* The AWS provider offline over a loaded input after cli_cluster_input_spec
+ * (each EC2NodeClass's catalogue, and its hash for static drift); CLI_OK, or
+ * CLI_INVALID after printing why. */
+int cli_aws_provider_new(kp_cloudprovider **out, struct cli_cluster_input *in,
+			 const char *prog, FILE *err);
 
 #endif

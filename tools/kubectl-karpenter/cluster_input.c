@@ -267,7 +267,7 @@ int cli_cluster_input_replace(cli_cluster_input *in, const char *const *files, s
 /* --provider aws: one catalogue per EC2NodeClass (built from its spec),
  * each NodePool offered its nodeClassRef's (others the catalogue of no
  * class: the core then finds their class missing). */
-static int aws_catalogues(cli_cluster_input *in, const char *prog, FILE *err)
+static int aws_catalogues(cli_cluster_input *in, int64_t now_ms, const char *prog, FILE *err)
 {
 	const cli_view *classes = &in->objs.ec2_nodeclasses, *pools = &in->objs.nodepools;
 	size_t n = classes->count;
@@ -284,6 +284,11 @@ static int aws_catalogues(cli_cluster_input *in, const char *prog, FILE *err)
 	for (size_t i = 0; !rc && i < n; i++) {
 		const char *name = cli_aws_nodeclass_name(classes->items[i]);
 		in->aws_class_names[i] = name;
+		/* Ready as upstream's status controller keeps it, for a class
+		 * given with a status (one without is assumed Ready: noted) */
+		rc = cli_aws_status_ready(classes->items[i], now_ms, name, prog, err);
+		if (rc)
+			break;
 		rc = cli_aws_instance_types(&in->aws_class_its[i], in->aws_catalog, in->aws,
 					    classes->items[i], name, prog, err);
 		if (!rc && kp__map_put(&by_name, name, strlen(name), (uint32_t)i, NULL, NULL))
@@ -316,7 +321,7 @@ int cli_cluster_input_spec(cli_cluster_input *in, kp_cluster_spec *spec, const c
 {
 	kp_error e = KP_ERROR_INIT;
 	if (in->aws_catalog) {
-		if (aws_catalogues(in, prog, err))
+		if (aws_catalogues(in, spec->now_ms, prog, err))
 			return -1;
 	} else if (kp_cluster_builder_set_instance_types(in->builder, NULL, in->its, &e)) {
 		fprintf(err, "%s: %s\n", prog, e.message);

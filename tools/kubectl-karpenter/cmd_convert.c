@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #define KP_EXPERIMENTAL_API 1 /* provider kinds and conversions (karpenter/sys/schema.h) */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #endif
 
 #include "cli.h"
+#include "common/map.h"
 #include "cluster_input.h"
 #include "manifests.h"
 
@@ -171,53 +173,70 @@ static int validate_output(kp_decode_result *res, kp_registry *reg, FILE *err)
 
 /* ---- drift preview ------------------------------------------------------- */
 
-static const char *annotation_of(const kp_object_meta *m, const char *key)
+/* The preview's lookups: NodePools and EC2NodeClasses of the input by
+ * name (indexes into the decode result), built once. */
+typedef struct preview_index {
+	kp__map nodepools, classes;
+} preview_index;
+
+static int index_build(preview_index *ix, const kp_decode_result *res)
 {
-	return m ? kp_labels_get(&m->annotations, key) : NULL;
+	memset(ix, 0, sizeof(*ix));
+	for (size_t i = 0; i < kp_decode_result_count(res) && i < UINT32_MAX; i++) {
+		const kp_decoded_object *o = kp_decode_result_at(res, i);
+		kp__map *m = o->kind == KP_KIND_NODEPOOL ? &ix->nodepools
+			     : o->kind >= KP_KIND_FIRST_REGISTERED &&
+				       !strcmp(o->kind_name, "EC2NodeClass") ? &ix->classes : NULL;
+		/* the first of a name wins, as the scan it replaces did */
+		if (m && o->name && kp__map_put(m, o->name, strlen(o->name), (uint32_t)i, NULL, NULL))
+			return -1;
+	}
+	return 0;
 }
 
-/* The EC2NodeClass-style static drift of a node class (upstream
- * areStaticFieldsDrifted of the provider): the NodeClaim's hash annotation
- * against the class's, at the same hash version. */
-static int class_drift(kp_registry *reg, const kp_decode_result *res, const kp_nodeclaim *nc,
-		       FILE *err, int *drifted)
+static const kp_decoded_object *index_get(const kp__map *m, const kp_decode_result *res,
+					  const char *name)
+{
+	uint32_t at = 0;
+	return name && kp__map_gets(m, name, &at) ? kp_decode_result_at(res, at) : NULL;
+}
+
+/* The EC2NodeClass's static drift (the AWS provider's first drift check,
+ * kp_aws_nodeclaim_static_drift): the NodeClaim's hash annotation against
+ * the class's hash, at the same hash version. Other node classes have no
+ * provider static drift (KWOK's never drifts). */
+static int class_drift(kp_registry *reg, const preview_index *ix, const kp_decode_result *res,
+		       const kp_nodeclaim *nc, FILE *err, int *drifted)
 {
 	*drifted = 0;
+#ifdef KP_HAVE_AWS
 	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
-	if (!ref || !ref->kind || !ref->name)
+	if (!ref || !ref->kind || !ref->name || strcmp(ref->kind, "EC2NodeClass"))
 		return CLI_OK;
-	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
-		const kp_decoded_object *o = kp_decode_result_at(res, i);
-		if (o->kind < KP_KIND_FIRST_REGISTERED || strcmp(o->kind_name, ref->kind) ||
-		    strcmp(o->name, ref->name))
-			continue;
-		const char *version = kp_registry_kind_hash_version(reg, o->kind);
-		const char *group = kp_registry_kind_api_version(reg, o->kind);
-		size_t gl = strcspn(group, "/");
-		/* "<group>/<kind lowercased>-hash" as upstream's annotation keys */
-		char key[160], vkey[176], lower[64];
-		size_t k = 0;
-		for (; o->kind_name[k] && k + 1 < sizeof(lower); k++)
-			lower[k] = (char)(o->kind_name[k] >= 'A' && o->kind_name[k] <= 'Z'
-						  ? o->kind_name[k] - 'A' + 'a' : o->kind_name[k]);
-		lower[k] = '\0';
-		snprintf(key, sizeof(key), "%.*s/%s-hash", (int)(gl < 64 ? gl : 64), group, lower);
-		snprintf(vkey, sizeof(vkey), "%s-version", key);
-		const char *nc_hash = annotation_of(nc->metadata, key);
-		const char *nc_version = annotation_of(nc->metadata, vkey);
-		if (!nc_hash || !nc_version || !*version || strcmp(nc_version, version))
-			return CLI_OK;
-		uint64_t h = 0;
-		kp_error e = KP_ERROR_INIT;
-		if (kp_registry_object_hash(reg, o->kind, o->object, NULL, &h, &e)) {
-			fprintf(err, PROG ": %s/%s: %s\n", o->kind_name, o->name, e.message);
-			return CLI_INVALID;
-		}
-		char text[32];
-		snprintf(text, sizeof(text), "%llu", (unsigned long long)h);
-		*drifted = strcmp(text, nc_hash) != 0;
+	const kp_decoded_object *o = index_get(&ix->classes, res, ref->name);
+	if (!o)
 		return CLI_OK;
+	uint64_t h = 0;
+	char hash[KP_HASH_STRING_MAX];
+	kp_aws_static_drift d = KP_AWS_STATIC_DRIFT_INIT;
+	kp_error e = KP_ERROR_INIT;
+	int rc = kp_registry_object_hash(reg, o->kind, o->object, NULL, &h, &e);
+	snprintf(hash, sizeof(hash), "%llu", (unsigned long long)h);
+	if (rc == KP_OK)
+		rc = kp_aws_nodeclaim_static_drift(&d, nc, hash,
+						   kp_registry_kind_hash_version(reg, o->kind), &e);
+	if (rc) {
+		fprintf(err, PROG ": %s/%s: %s\n", o->kind_name, o->name, e.message);
+		return CLI_INVALID;
 	}
+	*drifted = d.state == KP_AWS_STATIC_DRIFT_DRIFTED;
+#else
+	(void)reg;
+	(void)ix;
+	(void)res;
+	(void)nc;
+	(void)err;
+#endif
 	return CLI_OK;
 }
 
@@ -226,7 +245,13 @@ static int drift_preview(kp_decode_result *res, kp_registry *reg, FILE *err)
 	size_t n_claims = 0, n_drifted = 0;
 	kp_drift_options opts = KP_DRIFT_OPTIONS_INIT;
 	opts.flags = KP_DRIFT_HASH_FROM_SPEC;
-	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
+	preview_index ix;
+	int rc = CLI_OK;
+	if (index_build(&ix, res)) {
+		fprintf(err, PROG ": out of memory\n");
+		rc = CLI_INVALID;
+	}
+	for (size_t i = 0; rc == CLI_OK && i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		if (o->kind != KP_KIND_NODECLAIM)
 			continue;
@@ -234,12 +259,8 @@ static int drift_preview(kp_decode_result *res, kp_registry *reg, FILE *err)
 		n_claims++;
 		const char *np_name = nc->metadata ? kp_labels_get(&nc->metadata->labels,
 								    "karpenter.sh/nodepool") : NULL;
-		const kp_nodepool *np = NULL;
-		for (size_t j = 0; np_name && j < kp_decode_result_count(res) && !np; j++) {
-			const kp_decoded_object *p = kp_decode_result_at(res, j);
-			if (p->kind == KP_KIND_NODEPOOL && !strcmp(p->name, np_name))
-				np = p->object;
-		}
+		const kp_decoded_object *p = index_get(&ix.nodepools, res, np_name);
+		const kp_nodepool *np = p ? p->object : NULL;
 		if (!np) {
 			fprintf(err, "drift: NodeClaim/%s: unknown: %s\n", o->name,
 				np_name ? "its NodePool is not among the inputs"
@@ -251,13 +272,15 @@ static int drift_preview(kp_decode_result *res, kp_registry *reg, FILE *err)
 		if (kp_drift_check(&d, np, nc, &opts, &e)) {
 			fprintf(err, PROG ": NodeClaim/%s: NodePool/%s: %s%s%s\n", o->name, np_name,
 				e.field, *e.field ? ": " : "", e.message);
-			return CLI_INVALID;
+			rc = CLI_INVALID;
+			break;
 		}
 		int class_drifted = 0;
 		if (d->reason_code == KP_DRIFT_NONE &&
-		    class_drift(reg, res, nc, err, &class_drifted)) {
+		    class_drift(reg, &ix, res, nc, err, &class_drifted)) {
 			kp_drift_free(d);
-			return CLI_INVALID;
+			rc = CLI_INVALID;
+			break;
 		}
 		if (d->reason_code != KP_DRIFT_NONE) {
 			fprintf(err, "drift: NodeClaim/%s: drifted (%s): %s\n", o->name, d->reason,
@@ -273,9 +296,12 @@ static int drift_preview(kp_decode_result *res, kp_registry *reg, FILE *err)
 		}
 		kp_drift_free(d);
 	}
-	fprintf(err, "drift preview: %zu of %zu NodeClaim%s would drift\n", n_drifted, n_claims,
-		n_claims == 1 ? "" : "s");
-	return CLI_OK;
+	kp__map_free(&ix.nodepools);
+	kp__map_free(&ix.classes);
+	if (rc == CLI_OK)
+		fprintf(err, "drift preview: %zu of %zu NodeClaim%s would drift\n", n_drifted,
+			n_claims, n_claims == 1 ? "" : "s");
+	return rc;
 }
 
 /* ---- the command --------------------------------------------------------- */

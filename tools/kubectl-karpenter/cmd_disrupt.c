@@ -556,6 +556,9 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	if (cli_cluster_input_spec(&in, &spec, PROG, err))
 		goto done;
 	spec.now_ms = a.have_now ? a.now_ms : cli_clock_now_ms();
+	/* --provider aws: the provider's drift (NodeClassDrift) */
+	if (a.aws.enabled && cli_aws_provider_new(&a.opts.cloudprovider, &in, PROG, err))
+		goto done;
 	if (kp_disruption_run(&res, &spec, &a.opts, &e)) {
 		fprintf(err, "%s: %s%s%s\n", PROG, e.field[0] ? e.field : "", e.field[0] ? ": " : "",
 			e.message);
@@ -570,6 +573,7 @@ static int disrupt_run(int argc, char **argv, FILE *out, FILE *err)
 	rc = CLI_OK;
 done:
 	kp_disruption_result_free(res);
+	kp_cloudprovider_free(a.opts.cloudprovider);
 	cli_cluster_input_free(&in);
 	free((void *)a.files);
 	free((void *)a.apply);

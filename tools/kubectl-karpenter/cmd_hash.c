@@ -1,6 +1,7 @@
 /*
- * kubectl-karpenter hash: the drift hash Karpenter's hash controller writes
- * on each NodePool, and whether the NodeClaims given with it are drifted.
+ * kubectl-karpenter hash: the drift hash Karpenter's hash controllers write
+ * on each NodePool and (in a build with libkarpenter-aws) EC2NodeClass, and
+ * whether the NodeClaims given with them are drifted.
  * SPDX-License-Identifier: Apache-2.0
  */
 #define KP_EXPERIMENTAL_API 1 /* KWOKNodeClass is registered (karpenter/sys/kwok.h) */
@@ -10,16 +11,21 @@
 
 #include <karpenter/karpenter.h>
 #include <karpenter/sys/schema.h>
+#ifdef KP_HAVE_AWS
+#include <karpenter/aws_ec2nodeclass.h>
+#endif
 
 #include "cli.h"
 #include "cluster_input.h"
 #include "manifests.h"
+#include "common/map.h"
 
 #define PROG "kubectl-karpenter hash"
 
 static void hash_usage(FILE *out)
 {
 	fputs("Usage: kubectl-karpenter hash -f FILE [-f FILE ...] [-o text|json]\n"
+	      "                              [--ca-bundle TEXT]\n"
 	      "\n"
 	      "For each karpenter.sh/v1 NodePool in the files (YAML or JSON; \"-\" reads\n"
 	      "stdin, a directory its *.yaml, *.yml and *.json files), prints the drift hash\n"
@@ -32,17 +38,29 @@ static void hash_usage(FILE *out)
 	      "its karpenter.sh/nodepool-hash differs from the NodePool's at the same hash\n"
 	      "version, RequirementsDrifted when its labels no longer satisfy the NodePool's\n"
 	      "requirements. A NodeClaim that is not Launched is not evaluated, as upstream.\n"
-	      "Drift decided by the cloud provider (node class changes) is not evaluated.\n"
+	      "\n"
+	      "For each karpenter.k8s.aws/v1 EC2NodeClass, prints the hash and hash version\n"
+	      "its hash controller writes (karpenter.k8s.aws/ec2nodeclass-hash,\n"
+	      "karpenter.k8s.aws/ec2nodeclass-hash-version). A NodeClaim not drifted by its\n"
+	      "NodePool whose nodeClassRef names an EC2NodeClass of the input is\n"
+	      "NodeClassDrift when its karpenter.k8s.aws/ec2nodeclass-hash differs from the\n"
+	      "class's at the same hash version, as the AWS provider decides. Drift the\n"
+	      "provider reads from the instance (AMI, subnet, security group, capacity\n"
+	      "reservation) is not evaluated. The same hash and rule give `disrupt` and\n"
+	      "`reconcile --provider aws` their NodeClassDrift.\n"
 	      "\n"
 	      "A taint's timeAdded is hashed as by a controller whose time zone is UTC.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -f, --filename FILE  manifests to read (repeatable; \"-\" for stdin)\n"
 	      "  -o, --output FORMAT  text (default) or json\n"
+	      "  --ca-bundle TEXT     the cluster CA bundle upstream's EC2NodeClass hash\n"
+	      "                       covers (EC2NodeClass.Hash(caBundle)); default none\n"
 	      "\n"
 	      "Exit codes: 0 success, 1 invalid input (a file that cannot be decoded, a\n"
-	      "NodePool that cannot be hashed, no NodePool at all), 2 usage error (a\n"
-	      "path that cannot be read, has no manifest file or is too large included).\n",
+	      "NodePool or EC2NodeClass that cannot be hashed, neither at all), 2 usage\n"
+	      "error (a path that cannot be read, has no manifest file or is too large\n"
+	      "included).\n",
 	      out);
 }
 
@@ -61,15 +79,28 @@ typedef struct np_row {
 	char hash[KP_HASH_STRING_MAX]; /* a uint64_t in decimal: always fits */
 } np_row;
 
+/* One EC2NodeClass. */
+typedef struct class_row {
+	const char *name;
+	const void *nc;
+	char hash[KP_HASH_STRING_MAX];
+} class_row;
+
 typedef struct state {
 	kp_decode_result **results;
 	size_t n_results;
 	np_row *nps;
 	size_t n_nps;
+	class_row *classes;
+	size_t n_classes;
+	uint32_t aws_kind; /* EC2NodeClass's id, 0 without libkarpenter-aws */
+	const char *ca_bundle; /* --ca-bundle, or NULL */
 	const kp_decoded_object **ncs;
 	size_t n_ncs;
 	nc_row *rows;
-	kp_registry *registry; /* the kinds decoded: the core's and KWOKNodeClass */
+	kp_registry *registry; /* the kinds decoded: the core's, KWOKNodeClass, EC2NodeClass */
+	kp__map np_index;      /* NodePool name -> index in nps */
+	kp__map class_index;   /* EC2NodeClass name -> index in classes */
 } state;
 
 static void state_free(state *s)
@@ -79,11 +110,14 @@ static void state_free(state *s)
 	free(s->results);
 	kp_registry_free(s->registry);
 	free(s->nps);
+	free(s->classes);
 	free(s->ncs);
 	if (s->rows)
 		for (size_t i = 0; i < s->n_ncs; i++)
 			free(s->rows[i].message);
 	free(s->rows);
+	kp__map_free(&s->np_index);
+	kp__map_free(&s->class_index);
 }
 
 static int oom(FILE *err)
@@ -104,10 +138,8 @@ static const char *labelled_nodepool(const kp_nodeclaim *nc)
 
 static const np_row *find_nodepool(const state *s, const char *name)
 {
-	for (size_t i = 0; name && i < s->n_nps; i++)
-		if (!strcmp(s->nps[i].name, name))
-			return &s->nps[i];
-	return NULL;
+	uint32_t at = 0;
+	return name && kp__map_gets(&s->np_index, name, &at) ? &s->nps[at] : NULL;
 }
 
 static char *xstrdup(const char *t)
@@ -134,15 +166,59 @@ static char *not_in_input(const char *name)
 	return m;
 }
 
-/* Decode one file and collect its NodePools (defaulted and hashed) and
- * NodeClaims. */
+
+/* An EC2NodeClass, defaulted and hashed as its hash controller hashes it. */
+static int add_class(state *s, const char *file, const kp_decoded_object *o, FILE *err)
+{
+	int inserted = 0;
+	if (s->n_classes >= UINT32_MAX ||
+	    kp__map_put(&s->class_index, o->name, strlen(o->name), (uint32_t)s->n_classes, NULL,
+			&inserted))
+		return oom(err);
+	if (!inserted) {
+		fprintf(err, PROG ": %s: EC2NodeClass/%s is given twice\n", file, o->name);
+		return CLI_INVALID;
+	}
+	kp_error e = KP_ERROR_INIT;
+	class_row row = { o->name, o->object, "" };
+	uint64_t h = 0;
+	int rc = kp_registry_object_default(s->registry, o->kind, o->object, &e);
+	if (!rc)
+		rc = kp_registry_object_hash(s->registry, o->kind, o->object, NULL, &h, &e);
+	if (rc == KP_ENOMEM)
+		return oom(err);
+	if (rc) {
+		fprintf(err, PROG ": %s: EC2NodeClass/%s: %s%s%s\n", file, o->name, e.field,
+			*e.field ? ": " : "", e.message);
+		return CLI_INVALID;
+	}
+	snprintf(row.hash, sizeof(row.hash), "%llu", (unsigned long long)h);
+	void *p = grow(s->classes, s->n_classes, sizeof(*s->classes));
+	if (!p)
+		return oom(err);
+	s->classes = p;
+	s->classes[s->n_classes++] = row;
+	return CLI_OK;
+}
+
+/* Decode one file and collect its NodePools (defaulted and hashed),
+ * EC2NodeClasses (the same) and NodeClaims. */
 static int read_manifest(state *s, cli_manifests *ms, size_t at, FILE *err)
 {
 	const cli_manifest *m = &ms->items[at];
 	kp_decode_result *res = NULL;
 	kp_error e = KP_ERROR_INIT;
 	uint32_t kwok_kind = 0;
-	int rc = s->registry ? KP_OK : cli_registry_new(&s->registry, &kwok_kind, &e);
+	int rc = KP_OK;
+	if (!s->registry) {
+		rc = cli_registry_new(&s->registry, &kwok_kind, &e);
+#ifdef KP_HAVE_AWS
+		kp_aws_register_options ao = KP_AWS_REGISTER_OPTIONS_INIT;
+		ao.ca_bundle = s->ca_bundle;
+		if (rc == KP_OK)
+			rc = kp_aws_register(s->registry, &ao, &s->aws_kind, &e);
+#endif
+	}
 	kp_decode_options dopts = KP_DECODE_OPTIONS_INIT;
 	dopts.registry = s->registry;
 	int usage = 0;
@@ -168,7 +244,12 @@ static int read_manifest(state *s, cli_manifests *ms, size_t at, FILE *err)
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		if (o->kind == KP_KIND_NODEPOOL) {
-			if (find_nodepool(s, o->name)) {
+			int inserted = 0;
+			if (s->n_nps >= UINT32_MAX ||
+			    kp__map_put(&s->np_index, o->name, strlen(o->name), (uint32_t)s->n_nps,
+					NULL, &inserted))
+				return oom(err);
+			if (!inserted) {
 				fprintf(err, PROG ": %s: NodePool/%s is given twice\n", m->name, o->name);
 				return CLI_INVALID;
 			}
@@ -189,6 +270,9 @@ static int read_manifest(state *s, cli_manifests *ms, size_t at, FILE *err)
 				return oom(err);
 			s->nps = p;
 			s->nps[s->n_nps++] = row;
+		} else if (s->aws_kind && o->kind == s->aws_kind) {
+			if ((rc = add_class(s, m->name, o, err)) != CLI_OK)
+				return rc;
 		} else if (o->kind == KP_KIND_NODECLAIM) {
 			p = grow(s->ncs, s->n_ncs, sizeof(*s->ncs));
 			if (!p)
@@ -204,6 +288,101 @@ static int read_manifest(state *s, cli_manifests *ms, size_t at, FILE *err)
 	}
 	return CLI_OK;
 }
+
+static int launched(const kp_nodeclaim *nc)
+{
+	const kp_condition *c = nc->status ? kp_condition_find(nc->status->conditions,
+							       nc->status->n_conditions,
+							       "Launched") : NULL;
+	return c && c->status && !strcmp(c->status, "True");
+}
+
+#ifdef KP_HAVE_AWS
+static const class_row *find_class(const state *s, const char *name)
+{
+	uint32_t at = 0;
+	return name && kp__map_gets(&s->class_index, name, &at) ? &s->classes[at] : NULL;
+}
+
+/* The row's message becomes the parts (input-derived text of any length),
+ * after its current text and "; " when @p keep is set. */
+static int set_message(nc_row *r, int keep, const char *const *parts, size_t n_parts)
+{
+	const char *head = keep && r->message ? r->message : "";
+	const char *sep = *head ? "; " : "";
+	size_t n = strlen(head) + strlen(sep) + 1;
+	for (size_t i = 0; i < n_parts; i++)
+		n += strlen(parts[i]);
+	char *m = malloc(n);
+	if (!m)
+		return KP_ENOMEM;
+	size_t len = (size_t)snprintf(m, n, "%s%s", head, sep);
+	for (size_t i = 0; i < n_parts; i++) {
+		size_t k = strlen(parts[i]);
+		memcpy(m + len, parts[i], k + 1);
+		len += k;
+	}
+	free(r->message);
+	r->message = m;
+	return KP_OK;
+}
+
+/* A NodeClaim the NodePool does not drift: the AWS provider's static drift
+ * of its EC2NodeClass (NodeClassDrift, kp_aws_nodeclaim_static_drift). */
+static int class_drift(state *s, const kp_nodeclaim *nc, nc_row *r, FILE *err)
+{
+	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
+	if (!s->aws_kind || !ref || !ref->group || strcmp(ref->group, "karpenter.k8s.aws") ||
+	    !ref->kind || strcmp(ref->kind, "EC2NodeClass") || !ref->name)
+		return CLI_OK;
+	const class_row *c = find_class(s, ref->name);
+	const char *version = kp_registry_kind_hash_version(s->registry, s->aws_kind);
+	int rc;
+	if (!c) {
+		r->drifted = -1;
+		const char *parts[] = { "EC2NodeClass \"", ref->name, "\" is not in the input" };
+		rc = set_message(r, 1, parts, 3);
+		return rc ? oom(err) : CLI_OK;
+	}
+	kp_aws_static_drift d = KP_AWS_STATIC_DRIFT_INIT;
+	kp_error e = KP_ERROR_INIT;
+	if (kp_aws_nodeclaim_static_drift(&d, nc, c->hash, version, &e)) {
+		fprintf(err, PROG ": NodeClaim/%s: %s\n", r->name, e.message);
+		return CLI_INVALID;
+	}
+	if (d.state == KP_AWS_STATIC_DRIFT_DRIFTED) {
+		r->drifted = 1;
+		r->reason = d.reason;
+		const char *parts[] = { "EC2NodeClass hash ", c->hash, " differs from the NodeClaim's ",
+					d.nodeclaim_hash, " (hash version ", version, ")" };
+		rc = set_message(r, 0, parts, 7);
+	} else if (d.state == KP_AWS_STATIC_DRIFT_MATCH) {
+		const char *parts[] = { "EC2NodeClass static fields match (hash ", c->hash,
+					", version ", version, ")" };
+		rc = set_message(r, 1, parts, 5);
+	} else if (!d.nodeclaim_hash || !d.nodeclaim_hash_version) {
+		const char *parts[] = { "EC2NodeClass static drift not evaluated: the NodeClaim has "
+					"no ", !d.nodeclaim_hash ? KP_AWS_ANNOTATION_EC2NODECLASS_HASH
+					: KP_AWS_ANNOTATION_EC2NODECLASS_HASH_VERSION, " annotation" };
+		rc = set_message(r, 1, parts, 3);
+	} else {
+		const char *parts[] = { "EC2NodeClass static drift not evaluated: hash versions "
+					"differ (EC2NodeClass ", version, ", NodeClaim ",
+					d.nodeclaim_hash_version, ")" };
+		rc = set_message(r, 1, parts, 5);
+	}
+	return rc ? oom(err) : CLI_OK;
+}
+#else
+static int class_drift(state *s, const kp_nodeclaim *nc, nc_row *r, FILE *err)
+{
+	(void)s;
+	(void)nc;
+	(void)r;
+	(void)err;
+	return CLI_OK;
+}
+#endif
 
 static int evaluate(state *s, FILE *err)
 {
@@ -239,6 +418,9 @@ static int evaluate(state *s, FILE *err)
 			r->reason = d->reason; /* static text */
 			r->message = xstrdup(d->message);
 			kp_drift_free(d);
+			if (r->message && !r->drifted && launched(nc) &&
+			    (rc = class_drift(s, nc, r, err)) != CLI_OK)
+				return rc;
 		}
 		if (!r->message)
 			return oom(err);
@@ -269,10 +451,25 @@ static void print_text(const state *s, FILE *out)
 		w1 = width(w1, s->nps[i].name);
 		w2 = width(w2, s->nps[i].hash);
 	}
-	fprintf(out, "%-*s   %-*s   %s\n", (int)w1, "NAME", (int)w2, "HASH", "HASH-VERSION");
+	if (s->n_nps)
+		fprintf(out, "%-*s   %-*s   %s\n", (int)w1, "NAME", (int)w2, "HASH",
+			"HASH-VERSION");
 	for (size_t i = 0; i < s->n_nps; i++)
 		fprintf(out, "%-*s   %-*s   %s\n", (int)w1, s->nps[i].name, (int)w2, s->nps[i].hash,
 			KP_NODEPOOL_HASH_VERSION);
+	if (s->n_classes) {
+		const char *version = kp_registry_kind_hash_version(s->registry, s->aws_kind);
+		w1 = strlen("EC2NODECLASS"), w2 = strlen("HASH");
+		for (size_t i = 0; i < s->n_classes; i++) {
+			w1 = width(w1, s->classes[i].name);
+			w2 = width(w2, s->classes[i].hash);
+		}
+		fprintf(out, "%s%-*s   %-*s   %s\n", s->n_nps ? "\n" : "", (int)w1, "EC2NODECLASS",
+			(int)w2, "HASH", "HASH-VERSION");
+		for (size_t i = 0; i < s->n_classes; i++)
+			fprintf(out, "%-*s   %-*s   %s\n", (int)w1, s->classes[i].name, (int)w2,
+				s->classes[i].hash, version);
+	}
 	if (!s->n_ncs)
 		return;
 	size_t c1 = strlen("NODECLAIM"), c2 = strlen("NODEPOOL"), c3 = strlen("DRIFTED"),
@@ -315,6 +512,14 @@ static void print_json(const state *s, FILE *out)
 		json_string(out, s->nps[i].name);
 		fprintf(out, ",\"hash\":\"%s\",\"hashVersion\":\"%s\"}", s->nps[i].hash,
 			KP_NODEPOOL_HASH_VERSION);
+	}
+	fputs("],\"ec2NodeClasses\":[", out);
+	for (size_t i = 0; i < s->n_classes; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		json_string(out, s->classes[i].name);
+		fprintf(out, ",\"hash\":\"%s\",\"hashVersion\":", s->classes[i].hash);
+		json_string(out, kp_registry_kind_hash_version(s->registry, s->aws_kind));
+		fputc('}', out);
 	}
 	fputs("],\"nodeClaims\":[", out);
 	for (size_t i = 0; i < s->n_ncs; i++) {
@@ -362,6 +567,15 @@ static int hash_run(int argc, char **argv, FILE *out, FILE *err)
 				goto done;
 			}
 			fmt = argv[++i];
+		} else if (!strcmp(a, "--ca-bundle")) {
+			if (i + 1 >= argc) {
+				fprintf(err, PROG ": %s needs a value\n", a);
+				hash_usage(err);
+				goto done;
+			}
+			s.ca_bundle = argv[++i];
+		} else if (!strncmp(a, "--ca-bundle=", 12)) {
+			s.ca_bundle = a + 12;
 		} else if (!strncmp(a, "--output=", 9)) {
 			fmt = a + 9;
 		} else if (!strncmp(a, "-o", 2) && a[2]) {
@@ -402,9 +616,10 @@ static int hash_run(int argc, char **argv, FILE *out, FILE *err)
 		if (rc)
 			goto done;
 	}
-	if (!s.n_nps) {
-		fprintf(err, PROG ": no %s NodePool in the input\n",
-			kp_kind_api_version(KP_KIND_NODEPOOL));
+	if (!s.n_nps && !s.n_classes) {
+		fprintf(err, PROG ": no %s NodePool%s in the input\n",
+			kp_kind_api_version(KP_KIND_NODEPOOL),
+			s.aws_kind ? " or karpenter.k8s.aws/v1 EC2NodeClass" : "");
 		rc = CLI_INVALID;
 		goto done;
 	}
@@ -423,5 +638,6 @@ done:
 }
 
 const cli_command cli_cmd_hash = {
-	"hash", "Print NodePool drift hashes and NodeClaim drift", hash_run, hash_usage,
+	"hash", "Print NodePool and EC2NodeClass drift hashes and NodeClaim drift", hash_run,
+	hash_usage,
 };

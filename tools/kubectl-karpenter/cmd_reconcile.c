@@ -184,6 +184,14 @@ static int view_repair(void *self, const kp_repair_policy **out, size_t *n, kp_e
 	return kp_cloudprovider_repair_policies(out, n, v->kwok, err);
 }
 
+/* The provider's drift (AWS: NodeClassDrift; KWOK: never). */
+static int view_drifted(void *self, const kp_nodeclaim *nc, char *reason, size_t reason_size,
+			kp_error *err)
+{
+	view *v = self;
+	return kp_cloudprovider_is_drifted(v->kwok, nc, reason, reason_size, err);
+}
+
 static void view_destroy(void *self)
 {
 	view *v = self;
@@ -263,16 +271,7 @@ static int make_aws_provider(view *v, cli_cluster_input *in, FILE *err)
 	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT; /* builds the catalogues once */
 	if (cli_cluster_input_spec(in, &spec, PROG, err))
 		return -1;
-	kp_aws_provider_options ao = KP_AWS_PROVIDER_OPTIONS_INIT;
-	ao.nodeclass_names = in->aws_class_names;
-	ao.instance_types = in->aws_class_its;
-	ao.n_nodeclasses = in->objs.ec2_nodeclasses.count;
-	kp_error e = KP_ERROR_INIT;
-	if (kp_aws_provider_new(&v->kwok, &ao, &e) != KP_OK) {
-		fprintf(err, "%s: %s\n", PROG, e.message);
-		return -1;
-	}
-	return 0;
+	return cli_aws_provider_new(&v->kwok, in, PROG, err) == CLI_OK ? 0 : -1;
 #else
 	(void)v;
 	(void)in;
@@ -306,6 +305,7 @@ static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in,
 	ops.get_instance_types = view_its;
 	ops.supported_node_classes = view_classes;
 	ops.repair_policies = view_repair;
+	ops.is_drifted = view_drifted;
 	ops.destroy = view_destroy;
 	if (kp_cloudprovider_new(out, &ops, v, &e) != KP_OK) {
 		fprintf(err, "%s: %s\n", PROG, e.message);

@@ -25,6 +25,10 @@ struct aws_instance {
 struct aws_provider {
 	char **class_names;
 	kp_instance_types **class_its;
+	/* each class's drift hash in decimal, as its hash controller writes
+	 * it, or NULL (not given, or being deleted: never drifts) */
+	char **class_hashes;
+	const char *hash_version; /* "v6" or "v5" (static) */
 	size_t n_classes;
 	kp_instance_types *default_its;
 	kp_wellknown *wk;
@@ -58,12 +62,18 @@ static void aws_instance_free(struct aws_instance *in)
 	free(in);
 }
 
-static kp_instance_types *catalogue_for(struct aws_provider *p, const char *class_name)
+static size_t class_index(const struct aws_provider *p, const char *class_name)
 {
 	for (size_t i = 0; class_name && i < p->n_classes; i++)
 		if (!strcmp(p->class_names[i], class_name))
-			return p->class_its[i];
-	return p->default_its;
+			return i;
+	return p->n_classes;
+}
+
+static kp_instance_types *catalogue_for(struct aws_provider *p, const char *class_name)
+{
+	size_t i = class_index(p, class_name);
+	return i < p->n_classes ? p->class_its[i] : p->default_its;
 }
 
 static int copy_out(kp_instance *out, const struct aws_instance *in, kp_error *err)
@@ -351,6 +361,28 @@ static int aws_get_instance_types(void *self, const kp_nodepool *nodepool,
 	return KP_OK;
 }
 
+/* Upstream IsDrifted's first check, the only one offline: static drift. */
+static int aws_is_drifted(void *self, const kp_nodeclaim *nc, char *reason, size_t reason_size,
+			  kp_error *err)
+{
+	struct aws_provider *p = self;
+	if (!nc || !reason || !reason_size)
+		return kp_aws__error(err, KP_EINVAL, NULL, "aws is_drifted: NULL argument");
+	*reason = '\0';
+	const kp_node_class_reference *ref = nc->spec ? nc->spec->node_class_ref : NULL;
+	if (!nc->metadata || !kp_labels_get(&nc->metadata->labels, "karpenter.sh/nodepool") ||
+	    !ref || !ref->name)
+		return KP_OK;
+	size_t i = class_index(p, ref->name);
+	if (i == p->n_classes || !p->class_hashes || !p->class_hashes[i])
+		return KP_OK;
+	kp_aws_static_drift d = KP_AWS_STATIC_DRIFT_INIT;
+	int rc = kp_aws_nodeclaim_static_drift(&d, nc, p->class_hashes[i], p->hash_version, err);
+	if (rc == KP_OK)
+		snprintf(reason, reason_size, "%s", d.reason);
+	return rc;
+}
+
 static int aws_repair_policies(void *self, const kp_repair_policy **out, size_t *n, kp_error *err)
 {
 	(void)self;
@@ -378,8 +410,11 @@ static void aws_destroy(void *self)
 	for (size_t i = 0; i < p->n_classes; i++) {
 		free(p->class_names[i]);
 		kp_instance_types_free(p->class_its[i]);
+		if (p->class_hashes)
+			free(p->class_hashes[i]);
 	}
 	free(p->class_names);
+	free(p->class_hashes);
 	free(p->class_its);
 	kp_instance_types_free(p->default_its);
 	kp_wellknown_free(p->wk);
@@ -388,6 +423,25 @@ static void aws_destroy(void *self)
 	free(p->items);
 	free(p->list_view);
 	free(p);
+}
+
+/* Class @p i's drift hash, as its hash controller would write it; none
+ * for a class not given or being deleted (upstream resolves such a class as
+ * not found: no drift). */
+static int class_hash(struct aws_provider *p, size_t i, const kp_aws_ec2nodeclass *nc,
+		      const kp_aws_register_options *ho, kp_error *err)
+{
+	p->hash_version = (ho->flags & KP_AWS_REGISTER_V1_14) ? "v5" : "v6";
+	if (!nc || (nc->metadata && nc->metadata->deletion_timestamp_ms))
+		return KP_OK;
+	uint64_t h = 0;
+	int rc = kp_aws_ec2nodeclass_hash(nc, ho->flags, ho->ca_bundle, NULL, &h, err);
+	if (rc)
+		return rc;
+	char text[24];
+	snprintf(text, sizeof(text), "%" PRIu64, h);
+	p->class_hashes[i] = kp_aws__strdup(text);
+	return p->class_hashes[i] ? KP_OK : KP_ENOMEM;
 }
 
 KP_EXPORT void kp_aws_provider_options_init(kp_aws_provider_options *options)
@@ -404,12 +458,25 @@ KP_EXPORT int kp_aws_provider_new(kp_cloudprovider **out, const kp_aws_provider_
 	if (!out)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_provider_new: out is NULL");
 	*out = NULL;
-	kp_aws_provider_options defaults = KP_AWS_PROVIDER_OPTIONS_INIT;
-	const kp_aws_provider_options *o = options ? options : &defaults;
-	if (o->struct_size != sizeof(*o))
+	kp_aws_provider_options opts = KP_AWS_PROVIDER_OPTIONS_INIT;
+	const kp_aws_provider_options *o = &opts;
+	/* the first layout ended at sequence_start; later fields read as zero */
+	size_t first = offsetof(kp_aws_provider_options, nodeclasses);
+	if (options && (options->struct_size != sizeof(opts) && options->struct_size != first))
 		return kp_aws__error(err, KP_EVERSION, "struct_size", "kp_aws_provider_options."
-				     "struct_size is %" PRIu32 ", this library has %zu", o->struct_size,
-				     sizeof(*o));
+				     "struct_size is %" PRIu32 ", this library has %zu",
+				     options->struct_size, sizeof(opts));
+	if (options)
+		memcpy(&opts, options, options->struct_size);
+	kp_aws_register_options hash_opts = KP_AWS_REGISTER_OPTIONS_INIT;
+	if (o->hash_options) {
+		if (o->hash_options->struct_size != sizeof(hash_opts))
+			return kp_aws__error(err, KP_EVERSION, "hash_options.struct_size",
+					     "kp_aws_register_options.struct_size is %" PRIu32
+					     ", this library has %zu", o->hash_options->struct_size,
+					     sizeof(hash_opts));
+		hash_opts = *o->hash_options;
+	}
 	if (o->n_nodeclasses && (!o->nodeclass_names || !o->instance_types))
 		return kp_aws__error(err, KP_EINVAL, "nodeclass_names", "kp_aws_provider_new: "
 				     "n_nodeclasses without names or catalogues");
@@ -418,7 +485,8 @@ KP_EXPORT int kp_aws_provider_new(kp_cloudprovider **out, const kp_aws_provider_
 	if (rc == KP_OK && o->n_nodeclasses) {
 		p->class_names = calloc(o->n_nodeclasses, sizeof(*p->class_names));
 		p->class_its = calloc(o->n_nodeclasses, sizeof(*p->class_its));
-		rc = p->class_names && p->class_its ? KP_OK : KP_ENOMEM;
+		p->class_hashes = calloc(o->n_nodeclasses, sizeof(*p->class_hashes));
+		rc = p->class_names && p->class_its && p->class_hashes ? KP_OK : KP_ENOMEM;
 	}
 	for (size_t i = 0; rc == KP_OK && i < o->n_nodeclasses; i++) {
 		if (!o->nodeclass_names[i] || !o->instance_types[i]) {
@@ -433,6 +501,11 @@ KP_EXPORT int kp_aws_provider_new(kp_cloudprovider **out, const kp_aws_provider_
 		}
 		p->class_its[i] = kp_instance_types_ref(o->instance_types[i]);
 		p->n_classes++;
+		rc = class_hash(p, i, o->nodeclasses ? o->nodeclasses[i] : NULL, &hash_opts, err);
+		if (rc && rc != KP_ENOMEM) {
+			aws_destroy(p);
+			return rc;
+		}
 	}
 	if (rc == KP_OK)
 		p->default_its = kp_instance_types_ref(o->default_instance_types);
@@ -452,6 +525,7 @@ KP_EXPORT int kp_aws_provider_new(kp_cloudprovider **out, const kp_aws_provider_
 	ops.get = aws_get;
 	ops.list = aws_list;
 	ops.get_instance_types = aws_get_instance_types;
+	ops.is_drifted = aws_is_drifted;
 	ops.repair_policies = aws_repair_policies;
 	ops.supported_node_classes = aws_supported_node_classes;
 	ops.destroy = aws_destroy;

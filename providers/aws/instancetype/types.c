@@ -1108,7 +1108,8 @@ KP_EXPORT int kp_aws_instance_type_options_from_ec2nodeclass(kp_aws_instance_typ
 	if (!opts || !nodeclass || !nodeclass->spec)
 		return kp_aws__error(err, KP_EINVAL, NULL, "kp_aws_instance_type_options_from_"
 				     "ec2nodeclass: needs options and an EC2NodeClass with a spec");
-	if (opts->struct_size < sizeof(*opts) || nodeclass->struct_size < sizeof(*nodeclass) ||
+	if (opts->struct_size < sizeof(*opts) ||
+	    nodeclass->struct_size < offsetof(kp_aws_ec2nodeclass, status) ||
 	    nodeclass->spec->struct_size < sizeof(*nodeclass->spec))
 		return kp_aws__error(err, KP_EVERSION, "struct_size",
 				     "kp_aws_instance_type_options_from_ec2nodeclass: struct_size "
@@ -1144,6 +1145,87 @@ KP_EXPORT int kp_aws_instance_type_options_from_ec2nodeclass(kp_aws_instance_typ
 	opts->connection_tracking = s->connection_tracking != NULL;
 	opts->nested_virtualization = s->cpu_options && s->cpu_options->nested_virtualization &&
 				      strcmp(s->cpu_options->nested_virtualization, "enabled") == 0;
+	opts->status = nodeclass->struct_size >= sizeof(*nodeclass) ? nodeclass->status : NULL;
+	return KP_OK;
+}
+
+/* The status's subnets and capacity reservations as the options' zone and
+ * reservation lists (status_options): the arrays the build reads. */
+struct status_lists {
+	kp_aws_zone_info *zones;
+	const kp_aws_zone_info **zone_ptrs;
+	kp_aws_capacity_reservation *crs;
+	const kp_aws_capacity_reservation **cr_ptrs;
+};
+
+static void status_lists_free(struct status_lists *l)
+{
+	free(l->zones);
+	free(l->zone_ptrs);
+	free(l->crs);
+	free(l->cr_ptrs);
+}
+
+/* @p eff: the options with status.subnets' zones (when it lists any) and
+ * status.capacityReservations (when it lists any) in place of the given
+ * lists. The status has no instance count: each reservation offers one
+ * instance (upstream reads the count from EC2). */
+static int status_options(kp_aws_instance_type_options *eff, struct status_lists *l,
+			  const kp_aws_ec2nodeclass_status *st, kp_error *err)
+{
+	memset(l, 0, sizeof(*l));
+	size_t nz = st->subnets ? st->n_subnets : 0;
+	size_t nc = st->capacity_reservations ? st->n_capacity_reservations : 0;
+	if (nz) {
+		l->zones = calloc(nz, sizeof(*l->zones));
+		l->zone_ptrs = calloc(nz, sizeof(*l->zone_ptrs));
+	}
+	if (nc) {
+		l->crs = calloc(nc, sizeof(*l->crs));
+		l->cr_ptrs = calloc(nc, sizeof(*l->cr_ptrs));
+	}
+	if ((nz && (!l->zones || !l->zone_ptrs)) || (nc && (!l->crs || !l->cr_ptrs))) {
+		status_lists_free(l);
+		return kp_aws__error(err, KP_ENOMEM, NULL, "out of memory");
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < nz; i++) {
+		const kp_aws_subnet_status *sn = st->subnets[i];
+		if (!sn || !sn->zone)
+			continue;
+		kp_aws_zone_info z = KP_AWS_ZONE_INFO_INIT;
+		z.zone = sn->zone;
+		z.zone_id = sn->zone_id;
+		l->zones[k] = z;
+		l->zone_ptrs[k] = &l->zones[k];
+		k++;
+	}
+	if (nz) {
+		eff->has_subnet_zones = 1;
+		eff->subnet_zones = l->zone_ptrs;
+		eff->n_subnet_zones = k;
+	}
+	k = 0;
+	for (size_t i = 0; i < nc; i++) {
+		const kp_aws_capacity_reservation_status *c = st->capacity_reservations[i];
+		if (!c)
+			continue;
+		kp_aws_capacity_reservation r = KP_AWS_CAPACITY_RESERVATION_INIT;
+		r.interruptible = c->interruptible;
+		r.id = c->id;
+		r.instance_type = c->instance_type;
+		r.availability_zone = c->availability_zone;
+		r.reservation_type = c->reservation_type;
+		r.state = c->state;
+		r.available_instance_count = 1;
+		l->crs[k] = r;
+		l->cr_ptrs[k] = &l->crs[k];
+		k++;
+	}
+	if (nc) {
+		eff->capacity_reservations = l->cr_ptrs;
+		eff->n_capacity_reservations = k;
+	}
 	return KP_OK;
 }
 
@@ -1169,6 +1251,18 @@ KP_EXPORT int kp_aws_instance_types_build(kp_instance_types **out, const kp_aws_
 		return kp_aws__error(err, KP_EINVAL, "instanceStorePolicy",
 				     "instanceStorePolicy: unsupported value \"%s\" (only \"RAID0\")",
 				     o->instance_store_policy);
+	kp_aws_instance_type_options eff = *o;
+	struct status_lists lists;
+	memset(&lists, 0, sizeof(lists));
+	if (o->status) {
+		if (o->status->struct_size < sizeof(*o->status))
+			return kp_aws__error(err, KP_EVERSION, "status.struct_size",
+					     "kp_aws_ec2nodeclass_status older than this library");
+		int src = status_options(&eff, &lists, o->status, err);
+		if (src)
+			return src;
+		o = &eff;
+	}
 	struct build b = { .cat = cat, .o = o, .fam = family_of(o->ami_family),
 			   .region = o->region && *o->region ? o->region : "us-east-1" };
 	int rc = kubelet_resolve(&b.kubelet, o, err);
@@ -1178,6 +1272,7 @@ KP_EXPORT int kp_aws_instance_types_build(kp_instance_types **out, const kp_aws_
 	for (size_t i = 0; !rc && i < cat->n_types; i++)
 		rc = add_type(its, &b, &cat->types[i], err);
 	kubelet_dispose(&b.kubelet);
+	status_lists_free(&lists);
 	if (rc) {
 		kp_instance_types_free(its);
 		return rc;

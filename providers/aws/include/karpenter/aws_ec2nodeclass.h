@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <karpenter/nodeclaim.h>
+#include <karpenter/scheduling.h>
 #include <karpenter/objects.h>
 #include <karpenter/sys/schema.h>
 
@@ -187,13 +189,89 @@ typedef struct kp_aws_ec2nodeclass_spec {
 	                                               sorted), NULL when absent (v6 layout) */
 } kp_aws_ec2nodeclass_spec;
 
-/** @brief karpenter.k8s.aws/v1 EC2NodeClass (status is accepted and dropped). @since 0.1 */
+/** @brief status.subnets[]: a subnet the selectors resolved. @since 0.2 */
+typedef struct kp_aws_subnet_status {
+	uint32_t struct_size; /**< sizeof(kp_aws_subnet_status) */
+	uint32_t reserved;    /**< zero */
+	const char *id;       /**< id */
+	const char *zone;     /**< zone */
+	const char *zone_id;  /**< zoneID */
+} kp_aws_subnet_status;
+
+/** @brief status.securityGroups[]. @since 0.2 */
+typedef struct kp_aws_security_group_status {
+	uint32_t struct_size; /**< sizeof(kp_aws_security_group_status) */
+	uint32_t reserved;    /**< zero */
+	const char *id;       /**< id */
+	const char *name;     /**< name */
+} kp_aws_security_group_status;
+
+/** @brief status.amis[].requirements[] (corev1.NodeSelectorRequirement). @since 0.2 */
+typedef struct kp_aws_ami_requirement {
+	uint32_t struct_size;       /**< sizeof(kp_aws_ami_requirement) */
+	uint32_t reserved;          /**< zero */
+	const char *key;            /**< key */
+	const char *operator_;      /**< operator ("In", "NotIn", "Exists", ...) */
+	const char *const *values;  /**< values */
+	size_t n_values;            /**< number of values */
+} kp_aws_ami_requirement;
+
+/** @brief status.amis[]. @since 0.2 */
+typedef struct kp_aws_ami_status {
+	uint32_t struct_size;                  /**< sizeof(kp_aws_ami_status) */
+	uint32_t deprecated;                   /**< deprecated */
+	const char *id;                        /**< id */
+	const char *name;                      /**< name */
+	kp_aws_ami_requirement **requirements; /**< requirements */
+	size_t n_requirements;                 /**< count */
+} kp_aws_ami_status;
+
+/** @brief status.capacityReservations[]. @since 0.2 */
+typedef struct kp_aws_capacity_reservation_status {
+	uint32_t struct_size;            /**< sizeof(kp_aws_capacity_reservation_status) */
+	uint32_t interruptible;          /**< interruptible */
+	const char *availability_zone;   /**< availabilityZone */
+	int64_t end_time_ms;             /**< endTime, Unix ms; 0 when absent */
+	const char *id;                  /**< id ("cr-...") */
+	const char *instance_match_criteria; /**< instanceMatchCriteria ("open", "targeted") */
+	const char *instance_type;       /**< instanceType */
+	const char *owner_id;            /**< ownerID */
+	const char *reservation_type;    /**< reservationType ("default", "capacity-block");
+	                                      the CRD defaults it to "default" */
+	const char *state;               /**< state ("active", "expiring"); CRD default "active" */
+} kp_aws_capacity_reservation_status;
+
+/** @brief EC2NodeClassStatus, as upstream's status controllers write it. @since 0.2 */
+typedef struct kp_aws_ec2nodeclass_status {
+	uint32_t struct_size;                    /**< sizeof(kp_aws_ec2nodeclass_status) */
+	uint32_t reserved;                       /**< zero */
+	kp_aws_subnet_status **subnets;          /**< subnets */
+	size_t n_subnets;                        /**< count */
+	kp_aws_security_group_status **security_groups; /**< securityGroups */
+	size_t n_security_groups;                /**< count */
+	kp_aws_capacity_reservation_status **capacity_reservations; /**< capacityReservations */
+	size_t n_capacity_reservations;          /**< count */
+	kp_aws_ami_status **amis;                /**< amis */
+	size_t n_amis;                           /**< count */
+	const char *instance_profile;            /**< instanceProfile */
+	kp_condition **conditions;               /**< conditions */
+	size_t n_conditions;                     /**< count */
+} kp_aws_ec2nodeclass_status;
+
+/**
+ * @brief karpenter.k8s.aws/v1 EC2NodeClass.
+ *
+ * status (@since 0.2) sits after spec: read it only when struct_size
+ * covers it (an object of the first layout has none).
+ * @since 0.1
+ */
 typedef struct kp_aws_ec2nodeclass {
 	uint32_t struct_size;           /**< sizeof(kp_aws_ec2nodeclass) */
 	uint32_t kind;                  /**< the id kp_aws_register returned */
 	const char *api_version;        /**< "karpenter.k8s.aws/v1" */
 	kp_object_meta *metadata;       /**< metadata */
 	kp_aws_ec2nodeclass_spec *spec; /**< spec */
+	kp_aws_ec2nodeclass_status *status; /**< status, or NULL (absent) @since 0.2 */
 } kp_aws_ec2nodeclass;
 
 /** Flags of kp_aws_register_options. @since 0.1 */
@@ -247,6 +325,132 @@ int kp_aws_register(kp_registry *registry, const kp_aws_register_options *opts,
 int kp_aws_ec2nodeclass_hash(const kp_aws_ec2nodeclass *nodeclass, uint32_t flags,
 			     const char *ca_bundle, const char *kubelet_json, uint64_t *out,
 			     kp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Static drift (upstream pkg/cloudprovider/drift.go)                  */
+/* ------------------------------------------------------------------ */
+
+/** The annotation upstream's hash controller writes on an EC2NodeClass and
+ *  the instance launch copies onto its NodeClaims. @since 0.2 */
+#define KP_AWS_ANNOTATION_EC2NODECLASS_HASH "karpenter.k8s.aws/ec2nodeclass-hash"
+/** Its hash version ("v6" for main's layout, "v5" for v1.14's). @since 0.2 */
+#define KP_AWS_ANNOTATION_EC2NODECLASS_HASH_VERSION "karpenter.k8s.aws/ec2nodeclass-hash-version"
+/** The drift reason of kp_aws_nodeclaim_static_drift. @since 0.2 */
+#define KP_AWS_DRIFT_NODECLASS "NodeClassDrift"
+
+/** What kp_aws_nodeclaim_static_drift found. @since 0.2 */
+enum kp_aws_static_drift_state {
+	/** an annotation is missing on either side, or the hash versions
+	 *  differ: not drifted, as upstream (its hash controller re-stamps
+	 *  such NodeClaims) */
+	KP_AWS_STATIC_DRIFT_NOT_EVALUATED = 0,
+	/** equal hashes at equal versions: not drifted */
+	KP_AWS_STATIC_DRIFT_MATCH = 1,
+	/** different hashes at equal versions: NodeClassDrift */
+	KP_AWS_STATIC_DRIFT_DRIFTED = 2
+};
+
+/**
+ * @brief The result of kp_aws_nodeclaim_static_drift. The caller sets
+ *        struct_size (KP_AWS_STATIC_DRIFT_INIT); the library fills the rest.
+ * @since 0.2
+ */
+typedef struct kp_aws_static_drift {
+	uint32_t struct_size;  /**< sizeof(kp_aws_static_drift) */
+	uint32_t state;        /**< a kp_aws_static_drift_state */
+	/** KP_AWS_DRIFT_NODECLASS when drifted, else "" (static text) */
+	const char *reason;
+	/** the NodeClaim's KP_AWS_ANNOTATION_EC2NODECLASS_HASH, or NULL (borrowed) */
+	const char *nodeclaim_hash;
+	/** the NodeClaim's KP_AWS_ANNOTATION_EC2NODECLASS_HASH_VERSION, or NULL (borrowed) */
+	const char *nodeclaim_hash_version;
+} kp_aws_static_drift;
+
+/** Static initializer for kp_aws_static_drift. @since 0.2 */
+#define KP_AWS_STATIC_DRIFT_INIT { sizeof(kp_aws_static_drift), 0, "", NULL, NULL }
+
+/**
+ * @brief Whether a NodeClaim is drifted on its EC2NodeClass's static
+ *        fields, as upstream's AWS cloud provider decides
+ *        (areStaticFieldsDrifted, the first check of IsDrifted).
+ *
+ * The EC2NodeClass's hash and hash version are what its hash controller
+ * writes in the KP_AWS_ANNOTATION_EC2NODECLASS_HASH and _HASH_VERSION
+ * annotations: kp_registry_object_hash (or kp_aws_ec2nodeclass_hash) in
+ * decimal, and kp_registry_kind_hash_version. The NodeClaim's are its own
+ * annotations of those names. Drifted (reason "NodeClassDrift") when all
+ * four are present, the versions are equal and the hashes differ; any
+ * missing value or different versions: not drifted.
+ * @param[in,out] out the result; its struct_size is read, the rest written
+ * @param[in] nodeclaim the NodeClaim
+ * @param[in] nodeclass_hash the EC2NodeClass's hash, or NULL (not written yet)
+ * @param[in] nodeclass_hash_version its hash version, or NULL
+ * @param[out] err optional error detail
+ * @return KP_OK; KP_EINVAL (NULL @p out or @p nodeclaim); KP_EVERSION
+ *         (struct_size smaller than this library's first layout)
+ * @since 0.2
+ * Ownership: out's strings borrow from @p nodeclaim, or are static.
+ * Thread-safety: safe.
+ */
+int kp_aws_nodeclaim_static_drift(kp_aws_static_drift *out, const kp_nodeclaim *nodeclaim,
+				  const char *nodeclass_hash, const char *nodeclass_hash_version,
+				  kp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Readiness (upstream's status controller)                            */
+/* ------------------------------------------------------------------ */
+
+/** Flags of kp_aws_ec2nodeclass_status_ready. @since 0.2 */
+enum kp_aws_status_flags {
+	/** CapacityReservationsReady is a dependent of Ready (upstream's
+	 *  CapacityReservationsEnabled, the ReservedCapacity feature gate) */
+	KP_AWS_STATUS_CAPACITY_RESERVATIONS = 1u << 0
+};
+
+/**
+ * @brief The Ready condition upstream's status controller keeps on an
+ *        EC2NodeClass, written into its status.conditions.
+ *
+ * As StatusConditions() (operatorpkg's condition set): a dependent
+ * (AMIsReady, SubnetsReady, SecurityGroupsReady, InstanceProfileReady,
+ * ValidationSucceeded, and CapacityReservationsReady with
+ * KP_AWS_STATUS_CAPACITY_RESERVATIONS) not written yet is added Unknown
+ * (reason AwaitingReconciliation, message "object is awaiting
+ * reconciliation"); then Ready is True (reason Ready) when every dependent
+ * is True at metadata.generation, else False (reason UnhealthyDependents)
+ * when one is False at that generation, else Unknown (reason
+ * ReconcilingDependents), its message the unhealthy dependents newest
+ * first ("SubnetsReady=False, AMIsReady=Unknown"). A condition that
+ * changes gets @p now_ms as lastTransitionTime and the generation as
+ * observedGeneration; the conditions are kept sorted by type. An object
+ * without status gets one. The dependents themselves are not decided
+ * (that needs EC2).
+ * @param[in,out] nodeclass a decoded EC2NodeClass (its status is changed
+ *        with the library's allocator, as the decoder allocates)
+ * @param[in] flags kp_aws_status_flags
+ * @param[in] now_ms the time of a transition
+ * @param[out] err optional error detail
+ * @return KP_OK, KP_EINVAL, KP_EVERSION, KP_ENOMEM (the object unchanged)
+ * @since 0.2
+ * Thread-safety: one thread at a time per object.
+ */
+int kp_aws_ec2nodeclass_status_ready(kp_aws_ec2nodeclass *nodeclass, uint32_t flags,
+				     int64_t now_ms, kp_error *err);
+
+/**
+ * @brief The core's view of an EC2NodeClass's readiness
+ *        (kp_nodeclass_status_from over its status.conditions: the one
+ *        rule every node class is read by), group karpenter.k8s.aws, kind
+ *        EC2NodeClass.
+ * @param[in,out] out its struct_size is read; strings borrow from @p nodeclass
+ * @param[in] nodeclass the EC2NodeClass
+ * @param[out] err optional error detail
+ * @return KP_OK, KP_EINVAL, KP_EVERSION
+ * @since 0.2
+ * Thread-safety: safe.
+ */
+int kp_aws_ec2nodeclass_nodeclass_status(kp_nodeclass_status *out,
+					 const kp_aws_ec2nodeclass *nodeclass, kp_error *err);
 
 KP_END_DECLS
 

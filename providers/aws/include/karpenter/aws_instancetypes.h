@@ -298,13 +298,20 @@ typedef struct kp_aws_instance_type_options {
 	uint32_t nested_virtualization;  /**< spec.cpuOptions.nestedVirtualization "enabled" */
 	kp_aws_unavailable_offerings *unavailable; /**< ICE cache, or NULL */
 	int64_t now_ms;                  /**< the time the cache is read at */
+	/** the EC2NodeClass's status, or NULL (@since 0.2, appended): when
+	 *  set, the zones of its subnets (when it lists any) replace
+	 *  subnet_zones (has_subnet_zones becomes 1), and its capacity
+	 *  reservations (when it lists any) replace capacity_reservations,
+	 *  each with one instance available (the status has no count;
+	 *  upstream reads it from EC2) */
+	const kp_aws_ec2nodeclass_status *status;
 } kp_aws_instance_type_options;
 
 /** Static initializer for kp_aws_instance_type_options (upstream's defaults). @since 0.2 */
 #define KP_AWS_INSTANCE_TYPE_OPTIONS_INIT { sizeof(kp_aws_instance_type_options), 0, 0, 0, 0, 0, \
 	KP_AWS_VM_MEMORY_OVERHEAD_PERCENT_DEFAULT, NULL, NULL, KP_LABELS_INIT, KP_LABELS_INIT, \
 	KP_LABELS_INIT, KP_LABELS_INIT, NULL, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, NULL, 0, 0, 0, \
-	NULL, 0 }
+	NULL, 0, NULL }
 
 /** @brief Initialize @p opts as KP_AWS_INSTANCE_TYPE_OPTIONS_INIT does. @since 0.2 */
 void kp_aws_instance_type_options_init(kp_aws_instance_type_options *opts);
@@ -316,8 +323,9 @@ void kp_aws_instance_type_options_init(kp_aws_instance_type_options *opts);
  *        kubelet_json), block device mappings, instance-store policy,
  *        network interfaces, connection tracking and nested virtualization.
  *
- * Leaves the region, operator options, subnet zones, capacity reservations
- * and cache as they are (the decoded object has no status).
+ * and its status (status: the build then reads status.subnets' zones and
+ * status.capacityReservations). Leaves the region, operator options, the
+ * given subnet zones and capacity reservations and the cache as they are.
  * @return KP_OK, KP_EINVAL (NULL argument), KP_EVERSION
  * @since 0.2
  * Ownership: @p opts borrows from @p nodeclass.
@@ -395,10 +403,18 @@ typedef struct kp_aws_provider_options {
 	 *  class is not found */
 	kp_instance_types *default_instance_types;
 	uint64_t sequence_start; /**< the number of the first instance ID */
+	/** the EC2NodeClass objects, one per name (a NULL entry, or NULL
+	 *  here: that class never drifts); is_drifted reads their hashes.
+	 *  Borrowed for the call: the provider keeps the hashes only. */
+	const kp_aws_ec2nodeclass *const *nodeclasses;
+	/** how the EC2NodeClasses are hashed (layout flags, CA bundle), as
+	 *  kp_aws_register; NULL = KP_AWS_REGISTER_OPTIONS_INIT. Copied. */
+	const kp_aws_register_options *hash_options;
 } kp_aws_provider_options;
 
 /** Static initializer for kp_aws_provider_options. @since 0.2 */
-#define KP_AWS_PROVIDER_OPTIONS_INIT { sizeof(kp_aws_provider_options), 0, NULL, NULL, 0, NULL, 0 }
+#define KP_AWS_PROVIDER_OPTIONS_INIT { sizeof(kp_aws_provider_options), 0, NULL, NULL, 0, NULL, 0, \
+	NULL, NULL }
 
 /** @brief Initialize @p options as KP_AWS_PROVIDER_OPTIONS_INIT does. @since 0.2 */
 void kp_aws_provider_options_init(kp_aws_provider_options *options);
@@ -427,7 +443,18 @@ void kp_aws_provider_options_init(kp_aws_provider_options *options);
  *   terminated"); get, list: the table; get_instance_types: the NodePool's
  *   EC2NodeClass's catalogue (KP_ENOTFOUND without one); repair_policies:
  *   upstream AWS's seven; supported_node_classes: karpenter.k8s.aws
- *   EC2NodeClass; is_drifted: never.
+ *   EC2NodeClass.
+ * - is_drifted: upstream's first check, static drift
+ *   (kp_aws_nodeclaim_static_drift): "NodeClassDrift" when the NodeClaim's
+ *   karpenter.k8s.aws/ec2nodeclass-hash differs from its EC2NodeClass's
+ *   hash (of nodeclasses[], as its hash controller writes it) at the same
+ *   hash version. The class is the one the NodeClaim's nodeClassRef names
+ *   (upstream reads its NodePool's, the same unless the NodePool changed,
+ *   which the core reports as NodePoolDrifted first); a NodeClaim without
+ *   the karpenter.sh/nodepool label, or whose class is not given or is
+ *   being deleted, is not drifted, as upstream. Drift read from the
+ *   instance (AMI, subnet, security group, capacity reservation) is not
+ *   evaluated offline.
  * @return KP_OK, KP_EINVAL, KP_EVERSION, KP_ENOMEM
  * @since 0.2
  * Ownership: the caller owns *out (kp_cloudprovider_free).
