@@ -265,25 +265,28 @@ static int load_instances(view *v, const char *path, FILE *err)
 
 /* --provider aws: libkarpenter-aws's provider offline over the catalogue of
  * each EC2NodeClass. */
-static int make_aws_provider(view *v, cli_cluster_input *in, FILE *err)
+static int make_aws_provider(view *v, cli_cluster_input *in, int64_t now_ms, FILE *err)
 {
 #ifdef KP_HAVE_AWS
 	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT; /* builds the catalogues once */
+	spec.now_ms = now_ms; /* the Ready conditions' transition time */
 	if (cli_cluster_input_spec(in, &spec, PROG, err))
 		return -1;
 	return cli_aws_provider_new(&v->kwok, in, PROG, err) == CLI_OK ? 0 : -1;
 #else
 	(void)v;
 	(void)in;
+	(void)now_ms;
 	fprintf(err, "%s: this build has no AWS provider\n", PROG);
 	return -1;
 #endif
 }
 
-static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in, FILE *err)
+static int make_provider(kp_cloudprovider **out, view *v, cli_cluster_input *in, int64_t now_ms,
+			 FILE *err)
 {
 	int aws = in->aws && in->aws->enabled;
-	if (aws && make_aws_provider(v, in, err))
+	if (aws && make_aws_provider(v, in, now_ms, err))
 		return -1;
 	kp_kwok_provider_options ko = KP_KWOK_PROVIDER_OPTIONS_INIT;
 	ko.instance_types = in->its;
@@ -734,7 +737,7 @@ static int run(args *a, FILE *out, FILE *err)
 		fprintf(err, "%s: out of memory\n", PROG);
 		goto done;
 	}
-	if (make_provider(&cp, v, &in, err))
+	if (make_provider(&cp, v, &in, a->now_ms, err))
 		goto done;
 	v = NULL; /* owned by cp */
 	/* the cluster simulate and disrupt read: the builder's view (node
