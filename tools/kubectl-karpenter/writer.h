@@ -63,6 +63,11 @@ static inline void cli_writer_member_bool(cli_writer *w, const char *key, int b)
  * @p out; 0 or a CLI_WRITER_* error. */
 int cli_write_json_string(FILE *out, const char *s);
 
+/* Why a library encoder (kp_*_result_write) failed: "PROG: cannot write
+ * FIELD: MESSAGE" when the error names a member of the document, else
+ * "PROG: MESSAGE". */
+void cli_writer_error(const kp_error *e, const char *prog, FILE *err);
+
 /*
  * Finish: end the document (JSON: a newline), flush and free the emitter,
  * then flush @p out, the stream it was made for. Returns 0 or the first
