@@ -16,6 +16,7 @@
 #include <karpenter/timestamp.h>
 
 #include "kp_internal.h"
+#include "document/members.h"
 
 /* Before any output: the first number of the document that is not finite
  * (a custom catalogue's prices), named by its path in the document; the
@@ -52,25 +53,6 @@ static int check_numbers(const kp_disruption_result *r, kp_error *err)
 	return KP_OK;
 }
 
-/* A member whose value is a string (NULL: null). */
-static void member(kp_emitter *em, const char *key, const char *value)
-{
-	kp_emitter_key(em, key);
-	kp_emitter_string(em, value);
-}
-
-static void member_number(kp_emitter *em, const char *key, double value)
-{
-	kp_emitter_key(em, key);
-	kp_emitter_number(em, value);
-}
-
-static void member_bool(kp_emitter *em, const char *key, uint32_t value)
-{
-	kp_emitter_key(em, key);
-	kp_emitter_bool(em, value != 0);
-}
-
 static void write_candidates(kp_emitter *em, const kp_disruption_command *c)
 {
 	kp_emitter_key(em, "candidates");
@@ -78,13 +60,13 @@ static void write_candidates(kp_emitter *em, const kp_disruption_command *c)
 	for (size_t i = 0; i < c->n_candidates; i++) {
 		const kp_disruption_candidate *k = c->candidates[i];
 		kp_emitter_begin_object(em);
-		member(em, "nodeClaim", k->nodeclaim);
-		member(em, "node", k->node);
-		member(em, "nodePool", k->nodepool);
-		member(em, "instanceType", k->instance_type);
-		member(em, "zone", k->zone);
-		member(em, "capacityType", k->capacity_type);
-		member_number(em, "price", k->price);
+		kp__emit_member_string(em, "nodeClaim", k->nodeclaim);
+		kp__emit_member_string(em, "node", k->node);
+		kp__emit_member_string(em, "nodePool", k->nodepool);
+		kp__emit_member_string(em, "instanceType", k->instance_type);
+		kp__emit_member_string(em, "zone", k->zone);
+		kp__emit_member_string(em, "capacityType", k->capacity_type);
+		kp__emit_member_number(em, "price", k->price);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -107,7 +89,7 @@ static int write_replacements(kp_emitter *em, const kp_disruption_command *c, si
 			return kp__error(err, rc, field, "cannot write the replacement NodeClaim (%s)",
 					 kp_strerror(rc));
 		}
-		member_number(em, "price", x->price);
+		kp__emit_member_number(em, "price", x->price);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -121,11 +103,11 @@ static void write_moves(kp_emitter *em, const kp_disruption_command *c)
 	for (size_t i = 0; i < c->n_moves; i++) {
 		const kp_disruption_move *m = c->moves[i];
 		kp_emitter_begin_object(em);
-		member(em, "namespace", m->namespace_);
-		member(em, "name", m->name);
-		member(em, "from", m->from);
-		member(em, "nodeClaim", m->nodeclaim);
-		member(em, "node", m->node);
+		kp__emit_member_string(em, "namespace", m->namespace_);
+		kp__emit_member_string(em, "name", m->name);
+		kp__emit_member_string(em, "from", m->from);
+		kp__emit_member_string(em, "nodeClaim", m->nodeclaim);
+		kp__emit_member_string(em, "node", m->node);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -139,16 +121,16 @@ static int write_commands(kp_emitter *em, const kp_disruption_result *r, kp_erro
 	for (size_t i = 0; i < n; i++) {
 		const kp_disruption_command *c = kp_disruption_result_command(r, i);
 		kp_emitter_begin_object(em);
-		member_number(em, "pass", c->pass);
-		member(em, "method", kp_disruption_method_name(c->method));
-		member(em, "reason", c->reason);
-		member(em, "decision", kp_disruption_decision_name(c->decision));
+		kp__emit_member_number(em, "pass", c->pass);
+		kp__emit_member_string(em, "method", kp_disruption_method_name(c->method));
+		kp__emit_member_string(em, "reason", c->reason);
+		kp__emit_member_string(em, "decision", kp_disruption_decision_name(c->decision));
 		write_candidates(em, c);
 		int rc = write_replacements(em, c, i, err);
 		if (rc != KP_OK)
 			return rc;
 		write_moves(em, c);
-		member_number(em, "savings", c->savings);
+		kp__emit_member_number(em, "savings", c->savings);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -162,9 +144,10 @@ static void write_reasons(kp_emitter *em, const kp_disruption_node *n)
 	for (size_t k = 0; k < n->n_reasons; k++) {
 		const kp_disruption_why *y = n->reasons[k];
 		kp_emitter_begin_object(em);
-		member(em, "code", kp_disruption_block_code_name(y->code));
-		member(em, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
-		member(em, "message", y->message);
+		kp__emit_member_string(em, "code", kp_disruption_block_code_name(y->code));
+		kp__emit_member_string(em, "method",
+				       y->method ? kp_disruption_method_name(y->method) : NULL);
+		kp__emit_member_string(em, "message", y->message);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -178,21 +161,21 @@ static void write_nodes(kp_emitter *em, const kp_disruption_result *r)
 	for (size_t i = 0; i < n; i++) {
 		const kp_disruption_node *x = kp_disruption_result_node(r, i);
 		kp_emitter_begin_object(em);
-		member(em, "nodeClaim", x->nodeclaim);
-		member(em, "node", x->node);
-		member(em, "nodePool", x->nodepool);
-		member_bool(em, "candidate", x->candidate);
-		member_bool(em, "empty", x->empty);
+		kp__emit_member_string(em, "nodeClaim", x->nodeclaim);
+		kp__emit_member_string(em, "node", x->node);
+		kp__emit_member_string(em, "nodePool", x->nodepool);
+		kp__emit_member_bool(em, "candidate", x->candidate);
+		kp__emit_member_bool(em, "empty", x->empty);
 		kp_emitter_key(em, "drifted");
 		if (x->drifted) {
 			kp_emitter_begin_object(em);
-			member(em, "reason", x->drift_reason);
-			member(em, "message", x->drift_message);
+			kp__emit_member_string(em, "reason", x->drift_reason);
+			kp__emit_member_string(em, "message", x->drift_message);
 			kp_emitter_end_object(em);
 		} else {
 			kp_emitter_null(em);
 		}
-		member_bool(em, "consolidatable", x->consolidatable);
+		kp__emit_member_bool(em, "consolidatable", x->consolidatable);
 		write_reasons(em, x);
 		kp_emitter_end_object(em);
 	}
@@ -207,16 +190,16 @@ static void write_budgets(kp_emitter *em, const kp_disruption_result *r)
 	for (size_t i = 0; i < n; i++) {
 		const kp_disruption_budget_status *b = kp_disruption_result_budget(r, i);
 		kp_emitter_begin_object(em);
-		member(em, "nodePool", b->nodepool);
-		member(em, "reason", b->reason);
+		kp__emit_member_string(em, "nodePool", b->nodepool);
+		kp__emit_member_string(em, "reason", b->reason);
 		kp_emitter_key(em, "allowed");
 		if (b->limited)
 			kp_emitter_number(em, (double)b->allowed);
 		else
 			kp_emitter_null(em);
-		member_number(em, "disrupting", (double)b->disrupting);
-		member_number(em, "remaining",
-			      b->limited ? (double)b->remaining : (double)KP_DISRUPTION_UNLIMITED);
+		kp__emit_member_number(em, "disrupting", (double)b->disrupting);
+		kp__emit_member_number(em, "remaining",
+				       b->limited ? (double)b->remaining : (double)KP_DISRUPTION_UNLIMITED);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -233,7 +216,7 @@ KP_EXPORT int kp_disruption_result_write(kp_emitter *em, const kp_disruption_res
 	if (rc != KP_OK)
 		return rc;
 	kp_emitter_begin_object(em);
-	member(em, "now", now);
+	kp__emit_member_string(em, "now", now);
 	if ((rc = write_commands(em, result, err)) != KP_OK)
 		return rc;
 	write_nodes(em, result);
@@ -242,8 +225,8 @@ KP_EXPORT int kp_disruption_result_write(kp_emitter *em, const kp_disruption_res
 	kp_disruption_result_cost(result, &before, &after);
 	kp_emitter_key(em, "cost");
 	kp_emitter_begin_object(em);
-	member_number(em, "before", before);
-	member_number(em, "after", after);
+	kp__emit_member_number(em, "before", before);
+	kp__emit_member_number(em, "after", after);
 	kp_emitter_end_object(em);
 	rc = kp_emitter_end_object(em);
 	if (rc != KP_OK)

@@ -14,32 +14,26 @@
 #include <karpenter/timestamp.h>
 
 #include "kp_internal.h"
+#include "document/members.h"
 #include "grouping.h"
-
-/* A member whose value is a string (NULL: null). */
-static void member(kp_emitter *em, const char *key, const char *value)
-{
-	kp_emitter_key(em, key);
-	kp_emitter_string(em, value);
-}
 
 /* kind, namespace ("" when none) and name of the object concerned. */
 static void member_ref(kp_emitter *em, uint32_t kind, const char *ns, const char *name)
 {
-	member(em, "kind", kp_kind_name(kind));
-	member(em, "namespace", ns ? ns : "");
-	member(em, "name", name);
+	kp__emit_member_string(em, "kind", kp_kind_name(kind));
+	kp__emit_member_string(em, "namespace", ns ? ns : "");
+	kp__emit_member_string(em, "name", name);
 }
 
 static void write_metric(kp_emitter *em, const kp_lifecycle_action *a)
 {
 	kp_emitter_key(em, "metric");
 	kp_emitter_begin_object(em);
-	member(em, "name", a->metric);
+	kp__emit_member_string(em, "name", a->metric);
 	kp_emitter_key(em, "labels");
 	kp_emitter_begin_object(em);
 	for (size_t i = 0; i < a->metric_labels.count; i++)
-		member(em, a->metric_labels.items[i].key, a->metric_labels.items[i].value);
+		kp__emit_member_string(em, a->metric_labels.items[i].key, a->metric_labels.items[i].value);
 	kp_emitter_end_object(em);
 	kp_emitter_end_object(em);
 }
@@ -47,14 +41,13 @@ static void write_metric(kp_emitter *em, const kp_lifecycle_action *a)
 static int write_action(kp_emitter *em, const kp_lifecycle_action *a, size_t index, kp_error *err)
 {
 	kp_emitter_begin_object(em);
-	member(em, "controller", a->controller);
-	member(em, "verb", kp_lifecycle_verb_name(a->verb));
+	kp__emit_member_string(em, "controller", a->controller);
+	kp__emit_member_string(em, "verb", kp_lifecycle_verb_name(a->verb));
 	member_ref(em, a->kind, a->namespace_, a->name);
-	member(em, "reason", a->reason);
-	member(em, "message", a->message);
+	kp__emit_member_string(em, "reason", a->reason);
+	kp__emit_member_string(em, "message", a->message);
 	if (a->has_grace_period_seconds) {
-		kp_emitter_key(em, "gracePeriodSeconds");
-		kp_emitter_number(em, (double)a->grace_period_seconds);
+		kp__emit_member_number(em, "gracePeriodSeconds", (double)a->grace_period_seconds);
 	}
 	if (a->metric)
 		write_metric(em, a);
@@ -81,8 +74,8 @@ static void write_requeues(kp_emitter *em, const kp_lifecycle_requeue *const *rq
 		kp__lc_requeue_after(rq[i]->after_ms, after);
 		kp_emitter_begin_object(em);
 		member_ref(em, rq[i]->kind, rq[i]->namespace_, rq[i]->name);
-		member(em, "controller", rq[i]->controller);
-		member(em, "after", after);
+		kp__emit_member_string(em, "controller", rq[i]->controller);
+		kp__emit_member_string(em, "after", after);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -97,9 +90,9 @@ static void write_events(kp_emitter *em, const kp_lifecycle_result *r)
 		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
 		kp_emitter_begin_object(em);
 		member_ref(em, e->kind, e->namespace_, e->name);
-		member(em, "type", e->type);
-		member(em, "reason", e->reason);
-		member(em, "message", e->message);
+		kp__emit_member_string(em, "type", e->type);
+		kp__emit_member_string(em, "reason", e->reason);
+		kp__emit_member_string(em, "message", e->message);
 		kp_emitter_end_object(em);
 	}
 	kp_emitter_end_array(em);
@@ -119,7 +112,7 @@ KP_EXPORT int kp_lifecycle_result_write(kp_emitter *em, const kp_lifecycle_resul
 	char now[KP_TIME_BUF_SIZE]; /* always large enough: no failure */
 	kp_time_format_rfc3339(now_ms, now, sizeof(now));
 	kp_emitter_begin_object(em);
-	member(em, "now", now);
+	kp__emit_member_string(em, "now", now);
 	kp_emitter_key(em, "actions");
 	kp_emitter_begin_array(em);
 	size_t n = kp_lifecycle_result_action_count(result);

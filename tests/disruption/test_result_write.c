@@ -16,19 +16,8 @@
 #define NOW_MS 1735776000000LL
 #define INIT "2025-01-01T00:00:00Z"
 #define WEOU "WhenEmptyOrUnderutilized"
-#define STALE_HASH "  annotations: {karpenter.sh/nodepool-hash: \"1\", karpenter.sh/nodepool-hash-version: v3}"
-
-static int append(void *ctx, const char *d, size_t n)
-{
-	char **s = ctx;
-	size_t len = *s ? strlen(*s) : 0;
-	char *t = realloc(*s, len + n + 1);
-	ck_assert_ptr_nonnull(t);
-	memcpy(t + len, d, n);
-	t[len + n] = '\0';
-	*s = t;
-	return 0;
-}
+#define STALE_HASH \
+	"  annotations: {karpenter.sh/nodepool-hash: \"1\", karpenter.sh/nodepool-hash-version: v3}"
 
 /* The document in @p format (compact JSON, or YAML); KP_OK asserted. */
 static char *document(const kp_disruption_result *r, uint32_t format)
@@ -39,7 +28,7 @@ static char *document(const kp_disruption_result *r, uint32_t format)
 	kp_emitter *em = NULL;
 	char *text = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_new(&em, &o, kp_test_append, &text, &e), KP_OK);
 	ck_assert_int_eq(kp_disruption_result_write(em, r, NOW_MS, &e), KP_OK);
 	ck_assert_int_eq(kp_emitter_close(em, &e), KP_OK);
 	return text;
@@ -132,7 +121,7 @@ START_TEST(document_as_a_member)
 	kp_emitter *em = NULL;
 	char *text = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_new(&em, &o, kp_test_append, &text, &e), KP_OK);
 	kp_emitter_begin_array(em);
 	ck_assert_int_eq(kp_disruption_result_write(em, r, 0, &e), KP_OK);
 	ck_assert_int_eq(kp_disruption_result_write(em, NULL, 0, &e), KP_EINVAL);

@@ -20,18 +20,6 @@
 
 #define NOW 1735732800000LL /* 2025-01-01T12:00:00Z */
 
-static int append(void *ctx, const char *d, size_t n)
-{
-	char **s = ctx;
-	size_t len = *s ? strlen(*s) : 0;
-	char *t = realloc(*s, len + n + 1);
-	ck_assert_ptr_nonnull(t);
-	memcpy(t + len, d, n);
-	t[len + n] = '\0';
-	*s = t;
-	return 0;
-}
-
 /* The document in @p format (compact JSON or YAML); KP_OK asserted. */
 static char *document(const kp_lifecycle_result *r, uint32_t format)
 {
@@ -41,7 +29,7 @@ static char *document(const kp_lifecycle_result *r, uint32_t format)
 	kp_emitter *em = NULL;
 	char *text = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_new(&em, &o, kp_test_append, &text, &e), KP_OK);
 	ck_assert_int_eq(kp_lifecycle_result_write(em, r, NOW, &e), KP_OK);
 	ck_assert_int_eq(kp_emitter_close(em, &e), KP_OK);
 	return text;
@@ -144,7 +132,7 @@ START_TEST(document_as_a_member)
 	kp_emitter *em = NULL;
 	char *text = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_new(&em, &o, kp_test_append, &text, &e), KP_OK);
 	kp_emitter_begin_object(em);
 	kp_emitter_key(em, "round");
 	ck_assert_int_eq(kp_lifecycle_result_write(em, r, 0, &e), KP_OK);
@@ -156,7 +144,7 @@ START_TEST(document_as_a_member)
 	text = NULL;
 	ck_assert_int_eq(kp_lifecycle_result_write(NULL, r, 0, &e), KP_EINVAL);
 	ck_assert_str_eq(e.message, "NULL argument");
-	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, NULL), KP_OK);
+	ck_assert_int_eq(kp_emitter_new(&em, &o, kp_test_append, &text, NULL), KP_OK);
 	ck_assert_int_eq(kp_lifecycle_result_write(em, NULL, 0, NULL), KP_EINVAL);
 	kp_emitter_close(em, NULL);
 	free(text);
@@ -212,7 +200,7 @@ START_TEST(out_of_memory)
 		kp_emitter *em = NULL;
 		kp_error e = KP_ERROR_INIT;
 		kp_test_alloc_fail_at(n);
-		int rc = kp_emitter_new(&em, &o, append, &text, &e);
+		int rc = kp_emitter_new(&em, &o, kp_test_append, &text, &e);
 		if (rc == KP_OK)
 			rc = kp_lifecycle_result_write(em, r, NOW, &e);
 		int closed = em ? kp_emitter_close(em, NULL) : KP_ENOMEM;

@@ -24,6 +24,11 @@
 
 #include <karpenter/karpenter.h>
 
+/* An object's member, the key then the value: the library's helpers
+ * (kp__emit_member_string, _number, _bool; lib/document/members.c,
+ * compiled into the commands). */
+#include "document/members.h"
+
 typedef kp_emitter cli_writer;
 
 enum cli_writer_format { CLI_WRITER_JSON, CLI_WRITER_YAML };
@@ -39,25 +44,6 @@ enum {
 /* An emitter of one document to @p out (kubectl's 4-space JSON, or YAML);
  * NULL when out of memory. */
 cli_writer *cli_writer_new(FILE *out, enum cli_writer_format format);
-
-/* An object's member: the key, then the value (a NULL string is null). */
-static inline void cli_writer_member_string(cli_writer *w, const char *key, const char *s)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_string(w, s);
-}
-
-static inline void cli_writer_member_number(cli_writer *w, const char *key, double d)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_number(w, d);
-}
-
-static inline void cli_writer_member_bool(cli_writer *w, const char *key, int b)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_bool(w, b);
-}
 
 /* Write @p s as a JSON string (quoted and escaped as the emitter does) to
  * @p out; 0 or a CLI_WRITER_* error. */
