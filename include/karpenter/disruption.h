@@ -14,6 +14,8 @@
  *   explained: whether it is a candidate, empty, drifted, consolidatable,
  *   and each reason it was not disrupted, with a stable code and upstream's
  *   message.
+ * - kp_disruption_result_write: that result as the document
+ *   `kubectl-karpenter disrupt -o json|yaml` prints (karpenter/emitter.h).
  *
  * Decisions go through the scheduling simulation (kp_cluster_new and
  * kp_sched_simulate with removed_nodes); where upstream waits (the 15 s
@@ -440,6 +442,32 @@ const char *kp_disruption_decision_name(uint32_t decision);
  * Thread-safety: safe.
  */
 const char *kp_disruption_block_code_name(uint32_t code);
+
+/**
+ * @brief Write @p result as one document: the one `kubectl-karpenter
+ *        disrupt -o json|yaml` prints, whose members the README lists
+ *        ("disrupt JSON output"; a contract: members are only ever added).
+ *        `now` (RFC 3339), `commands[]` (`pass`, `method`, `reason`,
+ *        `decision`, `candidates[]`, `replacements[]` with each `nodeClaim`
+ *        written from its struct and its `price`, `pods[]`, `savings`),
+ *        `nodes[]` (with `drifted` and `reasons[]`), `budgets[]` and
+ *        `cost` (`before`, `after`).
+ * @param[in,out] em the emitter the document is written into (as one
+ *        value: the document itself, or a member's value)
+ * @param[in] result the result
+ * @param[in] now_ms the clock the result was computed at (the run's
+ *        spec->now_ms), written as `now`
+ * @param[out] err optional error detail; a number that is not finite is
+ *        named by its path in the document (field
+ *        "commands[0].candidates[1].price", "cost.after", ...)
+ * @return KP_OK; KP_EINVAL (NULL argument; a price, savings or cost that
+ *         is not a finite number: checked before anything is written, so
+ *         nothing is); the emitter's error
+ * @since 0.1
+ * Thread-safety: safe for distinct emitters.
+ */
+int kp_disruption_result_write(kp_emitter *em, const kp_disruption_result *result, int64_t now_ms,
+			       kp_error *err);
 
 KP_END_DECLS
 

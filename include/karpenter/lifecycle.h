@@ -321,6 +321,34 @@ size_t kp_lifecycle_result_requeue_count(const kp_lifecycle_result *result);
 const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_result *result,
 							size_t index);
 
+/**
+ * @brief Write @p result as one document: the one `kubectl-karpenter
+ *        reconcile -o json|yaml` prints (members are only ever added).
+ *        `now` (RFC 3339); `actions[]` in the result's order (`controller`,
+ *        `verb`, `kind`, `namespace` ("" when none), `name`, `reason`,
+ *        `message`, then `gracePeriodSeconds`, `metric` {`name`, `labels`}
+ *        and `object` (written from its struct) when the action has them);
+ *        `requeue[]`, one per object and controller, the earliest of its
+ *        requeues (the first of equal ones) in the order of each one's
+ *        first requeue (`kind`, `namespace`, `name`, `controller`, `after`
+ *        as Go prints a time.Duration, saturating); `events[]` (`kind`,
+ *        `namespace`, `name`, `type`, `reason`, `message`). Linear in the
+ *        result.
+ * @param[in,out] em the emitter the document is written into (as one
+ *        value: the document itself, or a member's value)
+ * @param[in] result the result
+ * @param[in] now_ms the controllers' clock (kp_lifecycle_input::now_ms),
+ *        written as `now`
+ * @param[out] err optional error detail (an object that cannot be written
+ *        is named by its path, e.g. field "actions[3].object")
+ * @return KP_OK; KP_EINVAL (NULL argument); KP_ENOMEM; the error of an
+ *         action's object; the emitter's error
+ * @since 0.1
+ * Thread-safety: safe for distinct emitters.
+ */
+int kp_lifecycle_result_write(kp_emitter *em, const kp_lifecycle_result *result, int64_t now_ms,
+			      kp_error *err);
+
 /*
  * The controllers. Each appends to @p result; on failure @p result is left
  * as it was. They return KP_OK, KP_EINVAL (NULL argument, an object without

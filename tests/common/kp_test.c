@@ -135,3 +135,15 @@ void kp_test_alloc_uninstall(void)
 	kp_test_alloc_fail_at(-1);
 	ck_assert_int_eq(kp_set_allocator(NULL, NULL), KP_OK);
 }
+
+int kp_test_append(void *ctx, const char *data, size_t len)
+{
+	char **s = ctx;
+	size_t have = *s ? strlen(*s) : 0;
+	char *t = realloc(*s, have + len + 1);
+	ck_assert_ptr_nonnull(t);
+	memcpy(t + have, data, len);
+	t[have + len] = '\0';
+	*s = t;
+	return 0;
+}

@@ -33,6 +33,10 @@ char *kp_test_read_file(const char *path, size_t *len);
 /* Parse a JSON file under the shared data folder (kp_test_require_data first). */
 cJSON *kp_test_load_json(const char *relative);
 
+/* An emitter's write callback (kp_write_fn) appending to a NUL-terminated
+ * heap string: @p ctx is a char ** (NULL at first; the caller frees it). */
+int kp_test_append(void *ctx, const char *data, size_t len);
+
 /*
  * A test allocator installed with kp_set_allocator: it counts every
  * allocation the library makes (malloc and realloc) and can fail one.

@@ -12,14 +12,18 @@
  *   bit 2   the SpotToSpotConsolidation gate
  *   bit 3   KP_DISRUPTION_F_NO_EXPLAIN
  *   bits 6-7  the clock: 2025-01-01T00:00:00Z plus 0, 1 h, 30 d or 3 years
- * Every result is read (as the CLI prints it) and freed. Any input must
- * give a result or an error that says why: never a crash, a leak,
- * undefined behaviour or unbounded memory.
+ * Every result is read, written as its document (kp_disruption_result_write,
+ * as the CLI prints it) in kubectl's JSON, compact JSON and YAML, each
+ * read back with the library's readers to the same tree holding every
+ * command, node and budget, and freed. Any input must give a result or an
+ * error that says why: never a crash, a leak, undefined behaviour or
+ * unbounded memory.
  *
  * Built with -Dfuzz=true and clang (see .ci/run).
  * SPDX-License-Identifier: Apache-2.0
  */
 #include "fuzz_cluster.h"
+#include "fuzz_doc.h"
 
 #include <string.h>
 
@@ -79,6 +83,36 @@ static void read_result(const kp_disruption_result *res)
 	kp_disruption_result_cost(res, &before, &after);
 }
 
+typedef struct doc_ctx {
+	const kp_disruption_result *res;
+	int64_t now_ms;
+} doc_ctx;
+
+static int write_doc(kp_emitter *em, const void *ctx, kp_error *err)
+{
+	const doc_ctx *d = ctx;
+	return kp_disruption_result_write(em, d->res, d->now_ms, err);
+}
+
+/* The document reads back in every format, with every command, node and
+ * budget (or is refused, naming a number that is not finite). */
+static void check_document(const kp_disruption_result *res, int64_t now_ms)
+{
+	doc_ctx d = { res, now_ms };
+	kp__node *docs = fuzz_doc_check(write_doc, &d);
+	if (!docs)
+		return;
+	const kp__node *doc = docs->items[0];
+	const kp__node *commands = kp__node_get(doc, "commands");
+	const kp__node *nodes = kp__node_get(doc, "nodes");
+	const kp__node *budgets = kp__node_get(doc, "budgets");
+	FUZZ_REQUIRE(doc->type == KP__N_OBJECT && doc->n == 5);
+	FUZZ_REQUIRE(commands && commands->n == kp_disruption_result_command_count(res));
+	FUZZ_REQUIRE(nodes && nodes->n == kp_disruption_result_node_count(res));
+	FUZZ_REQUIRE(budgets && budgets->n == kp_disruption_result_budget_count(res));
+	kp__node_free(docs);
+}
+
 /* Where the --apply text starts: after the last "\n---\n", or size. */
 static size_t apply_split(const uint8_t *data, size_t size)
 {
@@ -120,9 +154,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	kp_disruption_result *res = NULL;
 	kp_error err = KP_ERROR_INIT;
-	if (kp_disruption_run(&res, &spec, &o, &err) == KP_OK)
+	if (kp_disruption_run(&res, &spec, &o, &err) == KP_OK) {
 		read_result(res);
-	else
+		check_document(res, now_ms);
+	} else
 		FUZZ_REQUIRE(err.message[0] != '\0');
 	kp_disruption_result_free(res);
 done:

@@ -10,69 +10,14 @@
  * Built with -Dfuzz=true and clang (see .ci/run).
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <karpenter/karpenter.h>
 
-#include "document/tree.h"
+#include "fuzz_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int buf_write(void *ctx, const char *d, size_t n)
-{
-	kp__buf_put(ctx, d, n);
-	return 0;
-}
-
-static int same_number(const kp__node *a, const kp__node *b)
-{
-	if (a->len == b->len && !memcmp(a->text, b->text, a->len))
-		return 1;
-	return strtod(a->text, NULL) == strtod(b->text, NULL);
-}
-
-/* a and b are the same tree (numbers by value). */
-static int same(const kp__node *a, const kp__node *b)
-{
-	if (a->type != b->type)
-		return 0;
-	switch (a->type) {
-	case KP__N_NULL: return 1;
-	case KP__N_BOOL: return !a->boolean == !b->boolean;
-	case KP__N_NUMBER: return same_number(a, b);
-	case KP__N_STRING: return a->len == b->len && !memcmp(a->text, b->text, a->len);
-	default: break;
-	}
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++) {
-		if (a->type == KP__N_OBJECT && strcmp(a->keys[i], b->keys[i]))
-			return 0;
-		if (!same(a->items[i], b->items[i]))
-			return 0;
-	}
-	return 1;
-}
-
-/* Whether every string and key of n is valid UTF-8 (the emitter writes an
- * invalid byte as U+FFFD, which reads back as another string) and every
- * number fits a double (YAML readers, Go's among them, read a float out of
- * range as a string: no YAML text reads back as that number). */
-static int valid_text(const kp__node *n)
-{
-	if (n->type == KP__N_STRING)
-		return kp__utf8_valid(n->text, n->len);
-	if (n->type == KP__N_NUMBER)
-		return isfinite(strtod(n->text, NULL));
-	for (size_t i = 0; i < n->n; i++)
-		if ((n->type == KP__N_OBJECT && !kp__utf8_valid(n->keys[i], strlen(n->keys[i]))) ||
-		    !valid_text(n->items[i]))
-			return 0;
-	return 1;
-}
 
 static void round_trip(const kp__node *v, uint32_t format, uint32_t indent)
 {
@@ -81,19 +26,14 @@ static void round_trip(const kp__node *v, uint32_t format, uint32_t indent)
 	o.format = format;
 	o.indent = indent;
 	kp_emitter *em = NULL;
-	if (kp_emitter_new(&em, &o, buf_write, &out, NULL))
+	if (kp_emitter_new(&em, &o, fuzz_doc_buf_write, &out, NULL))
 		abort();
 	if (kp__emit_node(em, v) != KP_OK || kp_emitter_close(em, NULL) != KP_OK)
 		abort(); /* a tree the reader built is always writable */
 	if (out.failed)
 		abort();
-	kp__budget b = { .max_nodes = out.len * 2 + 64, .max_text = out.len * 2 + 64,
-			 .max_depth = 1000 };
-	kp__node *docs = NULL;
-	int rc = format == KP_FORMAT_YAML
-			 ? kp__yaml_parse(&docs, out.data ? out.data : "", out.len, &b, NULL)
-			 : kp__json_parse(&docs, out.data ? out.data : "", out.len, &b, NULL);
-	if (rc != KP_OK || !docs || docs->n != 1 || (valid_text(v) && !same(v, docs->items[0])))
+	kp__node *docs = fuzz_doc_read(&out, format);
+	if (!docs || (fuzz_doc_valid_text(v) && !fuzz_doc_same(v, docs->items[0])))
 		abort(); /* what we wrote does not read back */
 	kp__node_free(docs);
 	kp__buf_dispose(&out);
@@ -116,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the same bytes spliced as one value: written or refused */
 	kp__buf out = { 0 };
 	kp_emitter *em = NULL;
-	if (kp_emitter_new(&em, NULL, buf_write, &out, NULL))
+	if (kp_emitter_new(&em, NULL, fuzz_doc_buf_write, &out, NULL))
 		abort();
 	kp_emitter_begin_array(em);
 	kp_emitter_json(em, text, size);

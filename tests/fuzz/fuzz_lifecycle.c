@@ -13,8 +13,11 @@
  *   bit 3   VolumeAttachments not modelled (NULL)
  *   bits 4-7  the clock: 2025-01-01T00:00:00Z plus one of 16 steps from 0
  *           to 10 years (the timeouts: 5 m launch, 15 m registration, ...)
- * Every action, event and requeue is read (an action's object encoded, as
- * the CLI prints it) and freed. Any input must give a result or an error
+ * Every action, event and requeue is read (an action's object encoded),
+ * the result written as its document (kp_lifecycle_result_write, as the
+ * CLI prints it) in kubectl's JSON, compact JSON and YAML, each read back
+ * with the library's readers to the same tree holding every action and
+ * event and at most as many requeues, and freed. Any input must give a result or an error
  * that says why: never a crash, a leak, undefined behaviour or unbounded
  * memory.
  *
@@ -22,6 +25,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include "fuzz_cluster.h"
+#include "fuzz_doc.h"
 
 #include <string.h>
 
@@ -64,6 +68,37 @@ static void read_result(const kp_lifecycle_result *r)
 		fuzz_touch(q->controller);
 		fuzz_touch(q->name);
 	}
+}
+
+typedef struct doc_ctx {
+	const kp_lifecycle_result *r;
+	int64_t now_ms;
+} doc_ctx;
+
+static int write_doc(kp_emitter *em, const void *ctx, kp_error *err)
+{
+	const doc_ctx *d = ctx;
+	return kp_lifecycle_result_write(em, d->r, d->now_ms, err);
+}
+
+/* The document reads back in every format, with every action and event,
+ * and one requeue per object and controller (no more than requeues). */
+static void check_document(const kp_lifecycle_result *r, int64_t now_ms)
+{
+	doc_ctx d = { r, now_ms };
+	kp__node *docs = fuzz_doc_check(write_doc, &d);
+	if (!docs)
+		return;
+	const kp__node *doc = docs->items[0];
+	const kp__node *actions = kp__node_get(doc, "actions");
+	const kp__node *requeue = kp__node_get(doc, "requeue");
+	const kp__node *events = kp__node_get(doc, "events");
+	FUZZ_REQUIRE(doc->type == KP__N_OBJECT && doc->n == 4);
+	FUZZ_REQUIRE(actions && actions->n == kp_lifecycle_result_action_count(r));
+	FUZZ_REQUIRE(events && events->n == kp_lifecycle_result_event_count(r));
+	size_t n_rq = kp_lifecycle_result_requeue_count(r);
+	FUZZ_REQUIRE(requeue && requeue->n <= n_rq && (requeue->n > 0) == (n_rq > 0));
+	kp__node_free(docs);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -142,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	read_result(r);
+	check_document(r, now_ms);
 done:
 	kp_lifecycle_result_free(r);
 	kp_cloudprovider_free(cp);

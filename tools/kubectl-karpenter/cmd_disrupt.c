@@ -15,8 +15,6 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <errno.h>
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,214 +69,22 @@ static void disrupt_usage(FILE *out)
 /* ------------------------------------------------------------------ */
 /* Result → document                                                   */
 
-/* Before any output: the first number of the document that is not finite
- * (a custom catalogue's prices), named by its path; 0 when there is none.
- * The document is then not written at all. */
-static int check_numbers(const kp_disruption_result *res, FILE *err)
-{
-	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(res, i);
-		const char *what = NULL;
-		size_t k = 0;
-		for (; !what && k < c->n_candidates; k++)
-			if (!isfinite(c->candidates[k]->price))
-				what = "candidates";
-		for (size_t r = 0; !what && r < c->n_replacements; r++)
-			if (!isfinite(c->replacements[r]->price)) {
-				what = "replacements";
-				k = r + 1;
-			}
-		if (what) {
-			fprintf(err, "%s: cannot write commands[%zu].%s[%zu].price: not a finite number\n",
-				PROG, i, what, k - 1);
-			return -1;
-		}
-		if (!isfinite(c->savings)) {
-			fprintf(err, "%s: cannot write commands[%zu].savings: not a finite number\n", PROG,
-				i);
-			return -1;
-		}
-	}
-	double cost[2];
-	kp_disruption_result_cost(res, &cost[0], &cost[1]);
-	for (int i = 0; i < 2; i++)
-		if (!isfinite(cost[i])) {
-			fprintf(err, "%s: cannot write cost.%s: not a finite number\n", PROG,
-				i ? "after" : "before");
-			return -1;
-		}
-	return 0;
-}
-
-static void write_candidates(cli_writer *w, const kp_disruption_command *c)
-{
-	kp_emitter_key(w, "candidates");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < c->n_candidates; i++) {
-		const kp_disruption_candidate *k = c->candidates[i];
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "nodeClaim", k->nodeclaim);
-		cli_writer_member_string(w, "node", k->node);
-		cli_writer_member_string(w, "nodePool", k->nodepool);
-		cli_writer_member_string(w, "instanceType", k->instance_type);
-		cli_writer_member_string(w, "zone", k->zone);
-		cli_writer_member_string(w, "capacityType", k->capacity_type);
-		cli_writer_member_number(w, "price", k->price);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-/* 0, or -1 after printing why (a replacement that cannot be encoded). */
-static int write_replacements(cli_writer *w, const kp_disruption_command *c, FILE *err)
-{
-	kp_emitter_key(w, "replacements");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < c->n_replacements; i++) {
-		const kp_disruption_replacement *x = c->replacements[i];
-		kp_emitter_begin_object(w);
-		kp_emitter_key(w, "nodeClaim");
-		if (kp_encode_emit(w, NULL, KP_KIND_NODECLAIM, x->nodeclaim)) {
-			fprintf(err, "%s: cannot write a replacement NodeClaim\n", PROG);
-			return -1;
-		}
-		cli_writer_member_number(w, "price", x->price);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-	return 0;
-}
-
-static void write_moves(cli_writer *w, const kp_disruption_command *c)
-{
-	kp_emitter_key(w, "pods");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < c->n_moves; i++) {
-		const kp_disruption_move *m = c->moves[i];
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "namespace", m->namespace_);
-		cli_writer_member_string(w, "name", m->name);
-		cli_writer_member_string(w, "from", m->from);
-		cli_writer_member_string(w, "nodeClaim", m->nodeclaim);
-		cli_writer_member_string(w, "node", m->node);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-static int write_commands(cli_writer *w, const kp_disruption_result *res, FILE *err)
-{
-	kp_emitter_key(w, "commands");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(res, i);
-		kp_emitter_begin_object(w);
-		cli_writer_member_number(w, "pass", c->pass);
-		cli_writer_member_string(w, "method", kp_disruption_method_name(c->method));
-		cli_writer_member_string(w, "reason", c->reason);
-		cli_writer_member_string(w, "decision", kp_disruption_decision_name(c->decision));
-		write_candidates(w, c);
-		if (write_replacements(w, c, err))
-			return -1;
-		write_moves(w, c);
-		cli_writer_member_number(w, "savings", c->savings);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-	return 0;
-}
-
-static void write_nodes(cli_writer *w, const kp_disruption_result *res)
-{
-	kp_emitter_key(w, "nodes");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
-		const kp_disruption_node *n = kp_disruption_result_node(res, i);
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "nodeClaim", n->nodeclaim);
-		cli_writer_member_string(w, "node", n->node);
-		cli_writer_member_string(w, "nodePool", n->nodepool);
-		cli_writer_member_bool(w, "candidate", n->candidate);
-		cli_writer_member_bool(w, "empty", n->empty);
-		kp_emitter_key(w, "drifted");
-		if (n->drifted) {
-			kp_emitter_begin_object(w);
-			cli_writer_member_string(w, "reason", n->drift_reason);
-			cli_writer_member_string(w, "message", n->drift_message);
-			kp_emitter_end_object(w);
-		} else {
-			kp_emitter_null(w);
-		}
-		cli_writer_member_bool(w, "consolidatable", n->consolidatable);
-		kp_emitter_key(w, "reasons");
-		kp_emitter_begin_array(w);
-		for (size_t k = 0; k < n->n_reasons; k++) {
-			const kp_disruption_why *y = n->reasons[k];
-			kp_emitter_begin_object(w);
-			cli_writer_member_string(w, "code", kp_disruption_block_code_name(y->code));
-			cli_writer_member_string(w, "method", y->method ? kp_disruption_method_name(y->method) : NULL);
-			cli_writer_member_string(w, "message", y->message);
-			kp_emitter_end_object(w);
-		}
-		kp_emitter_end_array(w);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-static void write_budgets(cli_writer *w, const kp_disruption_result *res)
-{
-	kp_emitter_key(w, "budgets");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
-		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "nodePool", b->nodepool);
-		cli_writer_member_string(w, "reason", b->reason);
-		kp_emitter_key(w, "allowed");
-		if (b->limited)
-			kp_emitter_number(w, (double)b->allowed);
-		else
-			kp_emitter_null(w);
-		cli_writer_member_number(w, "disrupting", (double)b->disrupting);
-		cli_writer_member_number(w, "remaining", b->limited ? (double)b->remaining
-							  : (double)KP_DISRUPTION_UNLIMITED);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-}
-
-/* The JSON or YAML document (the README's contract), written as the
- * result is walked: no tree of the whole output is built first. 0, or -1
- * after printing why. */
+/* The JSON or YAML document (the README's contract), written by the
+ * library as the result is walked; nothing when a number is not finite.
+ * 0, or -1 after printing why. */
 static int write_document(const kp_disruption_result *res, int64_t now_ms, int format, FILE *out,
 			  FILE *err)
 {
-	if (check_numbers(res, err))
-		return -1;
-	char now[KP_TIME_BUF_SIZE];
-	kp_time_format_rfc3339(now_ms, now, sizeof(now));
 	cli_writer *w = cli_writer_new(out, format == CLI_OUT_JSON ? CLI_WRITER_JSON
 								  : CLI_WRITER_YAML);
 	if (!w) {
 		fprintf(err, "%s: out of memory\n", PROG);
 		return -1;
 	}
-	kp_emitter_begin_object(w);
-	cli_writer_member_string(w, "now", now);
-	int failed = write_commands(w, res, err);
-	if (!failed) {
-		write_nodes(w, res);
-		write_budgets(w, res);
-		double before, after;
-		kp_disruption_result_cost(res, &before, &after);
-		kp_emitter_key(w, "cost");
-		kp_emitter_begin_object(w);
-		cli_writer_member_number(w, "before", before);
-		cli_writer_member_number(w, "after", after);
-		kp_emitter_end_object(w);
-		kp_emitter_end_object(w);
-	}
+	kp_error e = KP_ERROR_INIT;
+	int failed = kp_disruption_result_write(w, res, now_ms, &e) != KP_OK;
+	if (failed)
+		cli_writer_error(&e, PROG, err);
 	return cli_writer_finish(w, out, failed, PROG, err);
 }
 

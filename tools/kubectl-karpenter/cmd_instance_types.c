@@ -391,7 +391,7 @@ static void write_resources(cli_writer *w, const char *key, const kp_resource_li
 	for (size_t i = 0; i < l->count; i++) {
 		char q[KP_QUANTITY_STRING_MAX];
 		kp_quantity_format(&l->items[i].quantity, q, sizeof(q));
-		cli_writer_member_string(w, l->items[i].name, q);
+		kp__emit_member_string(w, l->items[i].name, q);
 	}
 	kp_emitter_end_object(w);
 }
@@ -408,7 +408,7 @@ static int write_doc(state *s, FILE *out, FILE *err)
 		if (!admitted(s, it))
 			continue;
 		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "name", it->name);
+		kp__emit_member_string(w, "name", it->name);
 		kp_emitter_key(w, "labels");
 		kp_emitter_begin_object(w);
 		/* single-valued labels only, sorted by key */
@@ -431,7 +431,7 @@ static int write_doc(state *s, FILE *out, FILE *err)
 				keys[b - 1] = x;
 			}
 		for (size_t a = 0; a < k; a++)
-			cli_writer_member_string(w, keys[a], single_label(it, keys[a]));
+			kp__emit_member_string(w, keys[a], single_label(it, keys[a]));
 		free(keys);
 		kp_emitter_end_object(w);
 		write_resources(w, "capacity", it->capacity);
@@ -447,12 +447,12 @@ static int write_doc(state *s, FILE *out, FILE *err)
 		for (size_t o = 0; o < it->n_offerings; o++) {
 			const kp_offering *of = it->offerings[o];
 			kp_emitter_begin_object(w);
-			cli_writer_member_string(w, "zone", of->zone);
-			cli_writer_member_string(w, "capacityType", of->capacity_type);
-			cli_writer_member_number(w, "price", of->price);
-			cli_writer_member_bool(w, "available", offering_available(s, of));
+			kp__emit_member_string(w, "zone", of->zone);
+			kp__emit_member_string(w, "capacityType", of->capacity_type);
+			kp__emit_member_number(w, "price", of->price);
+			kp__emit_member_bool(w, "available", offering_available(s, of));
 			if (of->reservation_id)
-				cli_writer_member_string(w, "reservationID", of->reservation_id);
+				kp__emit_member_string(w, "reservationID", of->reservation_id);
 			else {
 				kp_emitter_key(w, "reservationID");
 				kp_emitter_null(w);

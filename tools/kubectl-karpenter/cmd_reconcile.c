@@ -20,6 +20,7 @@
 
 #include "common/map.h"
 #include "kp_internal.h"
+#include "lifecycle/grouping.h"
 
 #include "cli.h"
 #include "cluster_input.h"
@@ -328,159 +329,20 @@ static void put_ref(FILE *out, uint32_t kind, const char *ns, const char *name)
 		name ? name : "");
 }
 
-/* A requeue delay as Go prints a time.Duration; a delay beyond its range
- * (a --now centuries before the objects' times) saturates, as time.Until
- * does upstream. */
-static void fmt_after(int64_t ms, char *buf, size_t size)
-{
-	int64_t ns = ms > INT64_MAX / 1000000   ? INT64_MAX
-		     : ms < INT64_MIN / 1000000 ? INT64_MIN
-						: ms * 1000000;
-	if (kp_duration_format_ns(ns, buf, size) != KP_OK)
-		snprintf(buf, size, "%lldms", (long long)ms);
-}
-
-/* Objects are grouped by sorting indices by (kind, namespace, name,
- * [controller,] input index): O(n log n), where a scan per item was
- * O(n^2) (4,000 nodes took 11 s). */
-typedef struct okey {
-	uint32_t kind;
-	const char *ns, *name, *controller; /* controller: NULL when not part of the key */
-	size_t index;
-} okey;
-
-static int cmp_okey(const void *a, const void *b)
-{
-	const okey *x = a, *y = b;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	int c = strcmp(x->ns, y->ns);
-	if (!c)
-		c = strcmp(x->name, y->name);
-	if (!c && x->controller)
-		c = strcmp(x->controller, y->controller);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static int same_object(const okey *x, const okey *y)
-{
-	return x->kind == y->kind && !strcmp(x->ns, y->ns) && !strcmp(x->name, y->name) &&
-	       (!x->controller || !strcmp(x->controller, y->controller));
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The requeues, one per object and controller, at the earliest time (the
- * first of equal ones), in the order of each one's first requeue. */
-static size_t requeues_min(const kp_lifecycle_result *r, const kp_lifecycle_requeue **out)
-{
-	size_t n = kp_lifecycle_result_requeue_count(r);
-	okey *k = calloc(n + 1, sizeof(*k));
-	size_t *first = calloc(n + 1, sizeof(*first));
-	size_t m = 0;
-	if (!k || !first) {
-		free(k);
-		free(first);
-		return SIZE_MAX;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
-		k[i] = (okey){ q->kind, q->namespace_ ? q->namespace_ : "", q->name ? q->name : "",
-			       q->controller ? q->controller : "", i };
-	}
-	qsort(k, n, sizeof(*k), cmp_okey);
-	/* first[] holds, per group, its first index; out[] is filled by it */
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || !same_object(&k[i - 1], &k[i]))
-			first[m++] = k[i].index;
-	}
-	qsort(first, m, sizeof(*first), cmp_size);
-	/* the minimum of each group, found in key order, stored at the rank
-	 * of the group's first index */
-	for (size_t i = 0, g0 = 0; i < n; i = g0) {
-		const kp_lifecycle_requeue *best = kp_lifecycle_result_requeue(r, k[i].index);
-		for (g0 = i + 1; g0 < n && same_object(&k[i], &k[g0]); g0++) {
-			const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, k[g0].index);
-			if (q->after_ms < best->after_ms)
-				best = q;
-		}
-		size_t *at = bsearch(&k[i].index, first, m, sizeof(*first), cmp_size);
-		out[at - first] = best;
-	}
-	free(k);
-	free(first);
-	return m;
-}
-
-/* Actions grouped by object, objects in the order of their first action:
- * order[] lists action indices so. -1 when out of memory. */
-static int action_order(const kp_lifecycle_result *r, size_t *order)
-{
-	size_t n = kp_lifecycle_result_action_count(r);
-	okey *k = calloc(n + 1, sizeof(*k));
-	size_t *gfirst = calloc(n + 1, sizeof(*gfirst)); /* per action: its group's first index */
-	if (!k || !gfirst) {
-		free(k);
-		free(gfirst);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
-		k[i] = (okey){ a->kind, a->namespace_ ? a->namespace_ : "", a->name ? a->name : "",
-			       NULL, i };
-	}
-	qsort(k, n, sizeof(*k), cmp_okey);
-	for (size_t i = 0, f = 0; i < n; i++) {
-		if (i == 0 || !same_object(&k[i - 1], &k[i]))
-			f = k[i].index;
-		gfirst[k[i].index] = f;
-	}
-	free(k);
-	/* a stable order by group: a counting sort by the group's first index */
-	size_t *count = calloc(n + 1, sizeof(*count));
-	if (!count) {
-		free(gfirst);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		count[gfirst[i]]++;
-	for (size_t i = 0, at = 0; i < n; i++) {
-		size_t c = count[i];
-		count[i] = at;
-		at += c;
-	}
-	for (size_t i = 0; i < n; i++)
-		order[count[gfirst[i]]++] = i;
-	free(count);
-	free(gfirst);
-	return 0;
-}
-
+/* The text: actions by object (@p order, @p first: kp__lc_actions_by_object),
+ * the earliest requeues, the events. */
 static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecycle_requeue **rq,
-		       size_t n_rq, const char *now, const size_t *order)
+		       size_t n_rq, const char *now, const size_t *order, const unsigned char *first)
 {
 	size_t n = kp_lifecycle_result_action_count(r);
 	fprintf(out, "Reconcile at %s: %zu action%s\n", now, n, n == 1 ? "" : "s");
-	const kp_lifecycle_action *prev = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const kp_lifecycle_action *b = kp_lifecycle_result_action(r, order[i]);
-		okey x = { b->kind, b->namespace_ ? b->namespace_ : "", b->name ? b->name : "", NULL, 0 };
-		okey y = { 0, "", "", NULL, 0 };
-		if (prev)
-			y = (okey){ prev->kind, prev->namespace_ ? prev->namespace_ : "",
-				    prev->name ? prev->name : "", NULL, 0 };
-		if (!prev || !same_object(&x, &y)) {
+		if (first[i]) {
 			fputc('\n', out);
 			put_ref(out, b->kind, b->namespace_, b->name);
 			fputc('\n', out);
 		}
-		prev = b;
 		fprintf(out, "  %s: %s", b->controller, kp_lifecycle_verb_name(b->verb));
 		if (b->has_grace_period_seconds)
 			fprintf(out, " (gracePeriodSeconds %lld)", (long long)b->grace_period_seconds);
@@ -489,8 +351,8 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
 	if (n_rq)
 		fputs("\nLooks again:\n", out);
 	for (size_t i = 0; i < n_rq; i++) {
-		char after[KP_DURATION_STRING_MAX + 32];
-		fmt_after(rq[i]->after_ms, after, sizeof(after));
+		char after[KP__LC_AFTER_MAX];
+		kp__lc_requeue_after(rq[i]->after_ms, after);
 		fputs("  ", out);
 		put_ref(out, rq[i]->kind, rq[i]->namespace_, rq[i]->name);
 		fprintf(out, ": %s after %s\n", rq[i]->controller, after);
@@ -506,120 +368,52 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
 	}
 }
 
-/* The JSON/YAML document, written as the result is walked (no tree of
- * the whole output). 0, or -1 after printing why. */
-static int write_action(cli_writer *w, const kp_lifecycle_action *a)
-{
-	kp_emitter_begin_object(w);
-	cli_writer_member_string(w, "controller", a->controller);
-	cli_writer_member_string(w, "verb", kp_lifecycle_verb_name(a->verb));
-	cli_writer_member_string(w, "kind", kp_kind_name(a->kind));
-	cli_writer_member_string(w, "namespace", a->namespace_ ? a->namespace_ : "");
-	cli_writer_member_string(w, "name", a->name);
-	cli_writer_member_string(w, "reason", a->reason);
-	cli_writer_member_string(w, "message", a->message);
-	if (a->has_grace_period_seconds) {
-		cli_writer_member_number(w, "gracePeriodSeconds", (double)a->grace_period_seconds);
-	}
-	if (a->metric) {
-		kp_emitter_key(w, "metric");
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "name", a->metric);
-		kp_emitter_key(w, "labels");
-		kp_emitter_begin_object(w);
-		for (size_t i = 0; i < a->metric_labels.count; i++) {
-			kp_emitter_key(w, a->metric_labels.items[i].key);
-			kp_emitter_string(w, a->metric_labels.items[i].value);
-		}
-		kp_emitter_end_object(w);
-		kp_emitter_end_object(w);
-	}
-	int rc = 0;
-	if (a->object) {
-		kp_emitter_key(w, "object");
-		rc = kp_encode_emit(w, NULL, a->kind, a->object) != KP_OK ? -1 : 0;
-	}
-	kp_emitter_end_object(w);
-	return rc;
-}
-
-static int write_document(FILE *out, const kp_lifecycle_result *r, const kp_lifecycle_requeue **rq,
-			  size_t n_rq, const char *now, int format)
+/* The JSON/YAML document, written by the library as the result is
+ * walked. CLI_OK, or CLI_INVALID after printing why (an output error is
+ * left to print_result's check of the stream). */
+static int write_document(FILE *out, FILE *err, const kp_lifecycle_result *r, int64_t now_ms,
+			  int format)
 {
 	cli_writer *w = cli_writer_new(out, format == CLI_OUT_JSON ? CLI_WRITER_JSON
 								  : CLI_WRITER_YAML);
-	if (!w)
-		return CLI_WRITER_NOMEM;
-	int failed = 0;
-	kp_emitter_begin_object(w);
-	cli_writer_member_string(w, "now", now);
-	kp_emitter_key(w, "actions");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; !failed && i < kp_lifecycle_result_action_count(r); i++)
-		failed = write_action(w, kp_lifecycle_result_action(r, i));
-	kp_emitter_end_array(w);
-	kp_emitter_key(w, "requeue");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < n_rq; i++) {
-		char after[KP_DURATION_STRING_MAX + 32];
-		fmt_after(rq[i]->after_ms, after, sizeof(after));
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "kind", kp_kind_name(rq[i]->kind));
-		cli_writer_member_string(w, "namespace", rq[i]->namespace_ ? rq[i]->namespace_ : "");
-		cli_writer_member_string(w, "name", rq[i]->name);
-		cli_writer_member_string(w, "controller", rq[i]->controller);
-		cli_writer_member_string(w, "after", after);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-	kp_emitter_key(w, "events");
-	kp_emitter_begin_array(w);
-	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
-		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
-		kp_emitter_begin_object(w);
-		cli_writer_member_string(w, "kind", kp_kind_name(e->kind));
-		cli_writer_member_string(w, "namespace", e->namespace_ ? e->namespace_ : "");
-		cli_writer_member_string(w, "name", e->name);
-		cli_writer_member_string(w, "type", e->type);
-		cli_writer_member_string(w, "reason", e->reason);
-		cli_writer_member_string(w, "message", e->message);
-		kp_emitter_end_object(w);
-	}
-	kp_emitter_end_array(w);
-	kp_emitter_end_object(w);
+	kp_error e = KP_ERROR_INIT;
+	int failed = w && kp_lifecycle_result_write(w, r, now_ms, &e) != KP_OK;
+	if (failed)
+		cli_writer_error(&e, PROG, err);
 	int rc = cli_writer_close(w, out);
-	return failed ? CLI_WRITER_MISUSE : rc;
+	if (!failed && rc == CLI_WRITER_NOMEM)
+		fprintf(err, "%s: out of memory\n", PROG);
+	return failed || rc == CLI_WRITER_NOMEM ? CLI_INVALID : CLI_OK;
+}
+
+static int print_text_result(FILE *out, FILE *err, const kp_lifecycle_result *r, int64_t now_ms)
+{
+	char now[KP_TIME_BUF_SIZE];
+	kp_time_format_rfc3339(now_ms, now, sizeof(now));
+	size_t n_rq = kp_lifecycle_result_requeue_count(r);
+	size_t na = kp_lifecycle_result_action_count(r);
+	const kp_lifecycle_requeue **rq = calloc(n_rq + 1, sizeof(*rq));
+	size_t *order = calloc(na + 1, sizeof(*order));
+	unsigned char *first = calloc(na + 1, 1);
+	int rc = rq && order && first && kp__lc_requeues_earliest(r, rq, &n_rq) == KP_OK &&
+			 kp__lc_actions_by_object(r, order, first) == KP_OK
+		 ? CLI_OK
+		 : CLI_INVALID;
+	if (rc == CLI_OK)
+		print_text(out, r, rq, n_rq, now, order, first);
+	else
+		fprintf(err, "%s: out of memory\n", PROG);
+	free(rq);
+	free(order);
+	free(first);
+	return rc;
 }
 
 static int print_result(FILE *out, FILE *err, const kp_lifecycle_result *r, int format,
 			int64_t now_ms)
 {
-	char now[KP_TIME_BUF_SIZE];
-	kp_time_format_rfc3339(now_ms, now, sizeof(now));
-	size_t n = kp_lifecycle_result_requeue_count(r);
-	size_t na = kp_lifecycle_result_action_count(r);
-	const kp_lifecycle_requeue **rq = calloc(n + 1, sizeof(*rq));
-	size_t *order = format == CLI_OUT_TEXT ? calloc(na + 1, sizeof(*order)) : NULL;
-	size_t n_rq = rq ? requeues_min(r, rq) : SIZE_MAX;
-	if (n_rq == SIZE_MAX || (format == CLI_OUT_TEXT && (!order || action_order(r, order)))) {
-		free(rq);
-		free(order);
-		fprintf(err, "%s: out of memory\n", PROG);
-		return CLI_INVALID;
-	}
-	int rc = CLI_OK;
-	if (format == CLI_OUT_TEXT) {
-		print_text(out, r, rq, n_rq, now, order);
-	} else {
-		int w = write_document(out, r, rq, n_rq, now, format);
-		if (w == CLI_WRITER_NOMEM || w == CLI_WRITER_MISUSE) {
-			fprintf(err, "%s: %s\n", PROG,
-				w == CLI_WRITER_NOMEM ? "out of memory" : "cannot write an action's object");
-			rc = CLI_INVALID;
-		}
-	}
-	free(rq);
-	free(order);
+	int rc = format == CLI_OUT_TEXT ? print_text_result(out, err, r, now_ms)
+					: write_document(out, err, r, now_ms, format);
 	if (rc == CLI_OK && (fflush(out) || ferror(out))) {
 		fprintf(err, "%s: cannot write the output\n", PROG);
 		rc = CLI_INVALID;

@@ -50,6 +50,14 @@ int cli_write_json_string(FILE *out, const char *s)
 	return cli_error(kp_emitter_close(w, &e), &e);
 }
 
+void cli_writer_error(const kp_error *e, const char *prog, FILE *err)
+{
+	if (e->field[0])
+		fprintf(err, "%s: cannot write %s: %s\n", prog, e->field, e->message);
+	else
+		fprintf(err, "%s: %s\n", prog, e->message);
+}
+
 int cli_writer_close(cli_writer *w, FILE *out)
 {
 	if (!w)

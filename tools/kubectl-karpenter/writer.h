@@ -24,6 +24,11 @@
 
 #include <karpenter/karpenter.h>
 
+/* An object's member, the key then the value: the library's helpers
+ * (kp__emit_member_string, _number, _bool; lib/document/members.c,
+ * compiled into the commands). */
+#include "document/members.h"
+
 typedef kp_emitter cli_writer;
 
 enum cli_writer_format { CLI_WRITER_JSON, CLI_WRITER_YAML };
@@ -40,28 +45,14 @@ enum {
  * NULL when out of memory. */
 cli_writer *cli_writer_new(FILE *out, enum cli_writer_format format);
 
-/* An object's member: the key, then the value (a NULL string is null). */
-static inline void cli_writer_member_string(cli_writer *w, const char *key, const char *s)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_string(w, s);
-}
-
-static inline void cli_writer_member_number(cli_writer *w, const char *key, double d)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_number(w, d);
-}
-
-static inline void cli_writer_member_bool(cli_writer *w, const char *key, int b)
-{
-	kp_emitter_key(w, key);
-	kp_emitter_bool(w, b);
-}
-
 /* Write @p s as a JSON string (quoted and escaped as the emitter does) to
  * @p out; 0 or a CLI_WRITER_* error. */
 int cli_write_json_string(FILE *out, const char *s);
+
+/* Why a library encoder (kp_*_result_write) failed: "PROG: cannot write
+ * FIELD: MESSAGE" when the error names a member of the document, else
+ * "PROG: MESSAGE". */
+void cli_writer_error(const kp_error *e, const char *prog, FILE *err);
 
 /*
  * Finish: end the document (JSON: a newline), flush and free the emitter,
