@@ -760,6 +760,22 @@ void kp__json_write(kp__buf *out, const kp__node *n, int indent_)
 		out->data[--out->len] = '\0';
 }
 
+/* The one YAML writer: a tree as the emitter writes it, block style, a
+ * final newline. */
+void kp__yaml_write(kp__buf *out, const kp__node *n)
+{
+	kp_emitter_options o = KP_EMITTER_OPTIONS_INIT;
+	o.format = KP_FORMAT_YAML;
+	kp_emitter *w = NULL;
+	if (kp_emitter_new(&w, &o, buf_write, out, NULL) != KP_OK) {
+		out->failed = 1;
+		return;
+	}
+	kp__emit_node(w, n);
+	if (kp_emitter_close(w, NULL) != KP_OK)
+		out->failed = 1;
+}
+
 void kp__json_write_string(kp__buf *out, const char *s, size_t len)
 {
 	kp_emitter *w = buf_emitter(out, 0);

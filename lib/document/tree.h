@@ -238,7 +238,8 @@ extern size_t kp__json_window;
 /* The streaming parses of an input read through @p r (see above). */
 int kp__json_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
 int kp__yaml_read_each(kp__reader *r, kp__budget *b, const kp__doc_sink *sink, kp_error *err);
-/* YAML block-style text of a tree (one document, no "---"). */
+/* YAML block-style text of a tree (one document, no "---"), as the
+ * emitter writes it (emitter.c: the one YAML writer). */
 void kp__yaml_write(kp__buf *out, const kp__node *n);
 
 #endif /* KP_DOCUMENT_TREE_H */

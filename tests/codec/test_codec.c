@@ -1293,13 +1293,13 @@ START_TEST(encode_escapes_exact_text)
 		 "metadata:\n"
 		 "  name: p\n"
 		 "  labels:\n"
-		 "    a: \"\\x7F\"\n"
-		 "    b: \"\\Nx\"\n"
-		 "    c: \"\\x80\\x9F\"\n"
-		 "    d: \"\\L\\P\"\n"
-		 "    e: \"\\uFEFF\\uFFFE\\uFFFF\"\n"
-		 "    f: \"x\\uFFFDy\\uFFFD\\uFFFD\"\n"
-		 "    ? \"%s\"\n"
+		 "    a: \"\\u007f\"\n"
+		 "    b: \"\\u0085x\"\n"
+		 "    c: \"\\u0080\\u009f\"\n"
+		 "    d: \"\\u2028\\u2029\"\n"
+		 "    e: \"\\ufeff\\ufffe\\uffff\"\n"
+		 "    f: \"x\\ufffdy\\ufffd\\ufffd\"\n"
+		 "    ? %s\n"
 		 "    : v\n", long_key);
 	ck_assert_str_eq(yaml, want);
 	free(want);

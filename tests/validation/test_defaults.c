@@ -40,13 +40,13 @@ static const dcase cases[] = {
 	  NP_HEAD "spec:\n  template:\n    spec:\n      requirements: []\n" REF_YAML
 		  "      expireAfter: 720h\n"
 		  "  disruption:\n    consolidateAfter: 0s\n    consolidationPolicy: WhenEmptyOrUnderutilized\n"
-		  "    budgets:\n    - nodes: 10%\n"
+		  "    budgets:\n    - nodes: \"10%\"\n"
 		  "status:\n  nodes: 0\n" },
 	{ "a present disruption gets its own defaults",
 	  NP_HEAD "spec: {disruption: {consolidateAfter: Never}, template: {spec: {}}}\n",
 	  NP_HEAD "spec:\n  template:\n    spec:\n      expireAfter: 720h\n"
 		  "  disruption:\n    consolidateAfter: Never\n"
-		  "    consolidationPolicy: WhenEmptyOrUnderutilized\n    budgets:\n    - nodes: 10%\n" },
+		  "    consolidationPolicy: WhenEmptyOrUnderutilized\n    budgets:\n    - nodes: \"10%\"\n" },
 	{ "present-but-empty budgets stay empty",
 	  NP_HEAD "spec: {disruption: {budgets: [], consolidationPolicy: Balanced}, template: {}}\n",
 	  NP_HEAD "spec:\n  template: {}\n  disruption:\n    consolidateAfter: 0s\n"
@@ -55,8 +55,8 @@ static const dcase cases[] = {
 	  NP_HEAD "spec: {disruption: {consolidateAfter: 30s, consolidationPolicy: WhenEmpty, budgets: "
 		  "[{schedule: \"@daily\", duration: 10m}, {nodes: \"3\"}, {reasons: [Empty]}]}}\n",
 	  NP_HEAD "spec:\n  disruption:\n    consolidateAfter: 30s\n    consolidationPolicy: WhenEmpty\n"
-		  "    budgets:\n    - nodes: 10%\n      schedule: \"@daily\"\n      duration: 10m\n"
-		  "    - nodes: \"3\"\n    - reasons:\n      - Empty\n      nodes: 10%\n" },
+		  "    budgets:\n    - nodes: \"10%\"\n      schedule: \"@daily\"\n      duration: 10m\n"
+		  "    - nodes: \"3\"\n    - reasons:\n      - Empty\n      nodes: \"10%\"\n" },
 	{ "set values are kept",
 	  NP_HEAD "spec:\n  template:\n    spec:\n      expireAfter: Never\n"
 		  "  disruption:\n    consolidateAfter: 1h\n    consolidationPolicy: WhenEmpty\n"
