@@ -758,6 +758,79 @@ static void v_spec(walk *w, const kp_aws_ec2nodeclass_spec *s)
 	pop(w);
 }
 
+/* status: the CRD's OpenAPI rules of what the status controllers write
+ * (patterns, enums, required members; conditions as the core checks them). */
+static void v_status(walk *w, const kp_aws_ec2nodeclass_status *st)
+{
+	if (!push(w, "status"))
+		return;
+	for (size_t i = 0; st->subnets && i < st->n_subnets; i++) {
+		const kp_aws_subnet_status *sn = st->subnets[i];
+		if (!sn || !push(w, "subnets"))
+			continue;
+		if (push_index(w, i)) {
+			required(w, "id", sn->id != NULL);
+			required(w, "zone", sn->zone != NULL);
+			pop(w);
+		}
+		pop(w);
+	}
+	for (size_t i = 0; st->security_groups && i < st->n_security_groups; i++) {
+		const kp_aws_security_group_status *sg = st->security_groups[i];
+		if (!sg || !push(w, "securityGroups"))
+			continue;
+		if (push_index(w, i)) {
+			required(w, "id", sg->id != NULL);
+			pop(w);
+		}
+		pop(w);
+	}
+	for (size_t i = 0; st->capacity_reservations && i < st->n_capacity_reservations; i++) {
+		const kp_aws_capacity_reservation_status *cr = st->capacity_reservations[i];
+		if (!cr || !push(w, "capacityReservations"))
+			continue;
+		if (push_index(w, i)) {
+			str(w, "id", cr->id);
+			str(w, "instanceMatchCriteria", cr->instance_match_criteria);
+			str(w, "ownerID", cr->owner_id);
+			str(w, "reservationType", cr->reservation_type);
+			str(w, "state", cr->state);
+			required(w, "availabilityZone", cr->availability_zone != NULL);
+			required(w, "id", cr->id != NULL);
+			required(w, "instanceMatchCriteria", cr->instance_match_criteria != NULL);
+			required(w, "instanceType", cr->instance_type != NULL);
+			required(w, "ownerID", cr->owner_id != NULL);
+			pop(w);
+		}
+		pop(w);
+	}
+	for (size_t i = 0; st->amis && i < st->n_amis; i++) {
+		const kp_aws_ami_status *ami = st->amis[i];
+		if (!ami || !push(w, "amis"))
+			continue;
+		if (push_index(w, i)) {
+			for (size_t k = 0; ami->requirements && k < ami->n_requirements; k++) {
+				const kp_aws_ami_requirement *r = ami->requirements[k];
+				if (!r || !push(w, "requirements"))
+					continue;
+				if (push_index(w, k)) {
+					required(w, "key", r->key != NULL);
+					required(w, "operator", r->operator_ != NULL);
+					pop(w);
+				}
+				pop(w);
+			}
+			required(w, "id", ami->id != NULL);
+			required(w, "requirements", ami->requirements != NULL);
+			pop(w);
+		}
+		pop(w);
+	}
+	if (!w->rc && st->conditions)
+		keep(w, kp_validation_sink_conditions(w->sink, st->conditions, st->n_conditions));
+	pop(w);
+}
+
 int kp__aws_ec2nodeclass_validate(void *self, const void *object, const void *old_object,
 				  kp_validation_sink *sink, kp_error *err)
 {
@@ -768,6 +841,10 @@ int kp__aws_ec2nodeclass_validate(void *self, const void *object, const void *ol
 	walk w = { sink, KP_OK };
 	if (nc->spec)
 		v_spec(&w, nc->spec);
+	/* status exists only in objects of the layout that has it */
+	if (nc->struct_size >= offsetof(kp_aws_ec2nodeclass, status) + sizeof(nc->status) &&
+	    nc->status && !(kp_validation_sink_flags(sink) & KP_VALIDATE_NO_STATUS))
+		v_status(&w, nc->status);
 	return w.rc;
 }
 

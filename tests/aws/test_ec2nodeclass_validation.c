@@ -12,8 +12,8 @@
  *   list of problems kp_validate reports (kube-apiserver's messages); the
  *   two valid cases set every spec field, so they hold every rule;
  * - coverage: every spec rule fails in some case, but those no validation
- *   can fail (formats, enforced by decoding; status, decoded but not validated yet;
- *   `required` of the two indexes, which the struct cannot tell from 0);
+ *   can fail (formats, enforced by decoding; `required` of the two indexes,
+ *   which the struct cannot tell from 0); status rules by the status cases;
  * - the NodePool and NodeClaim rules, only for nodeClassRef.group
  *   karpenter.k8s.aws.
  *
@@ -42,7 +42,7 @@ static uint32_t ec2_kind;
 typedef struct vcase {
 	const char *name;
 	const char *spec;            /* the members of spec, as a YAML flow mapping's */
-	const char *want[12];        /* "field: message", NULL-terminated */
+	const char *want[16];        /* "field: message", NULL-terminated */
 } vcase;
 
 #define BASE                                                                        \
@@ -541,6 +541,127 @@ START_TEST(test_case)
 }
 END_TEST
 
+/* status, as the status controllers write it (the API server checks it on
+ * the status subresource): each case the members of status, then the exact
+ * problems. */
+#define COND "type: Ready, status: 'True', reason: Ready, message: m, " \
+	     "lastTransitionTime: '2024-01-01T00:00:00Z'"
+static const vcase status_cases[] = {
+	{ "status-valid",
+	  "subnets: [{id: subnet-1, zone: us-west-2a, zoneID: usw2-az1}], securityGroups: "
+	  "[{id: sg-1, name: web}], amis: [{id: ami-1, name: a, requirements: [{key: "
+	  "kubernetes.io/arch, operator: In, values: [amd64]}]}], instanceProfile: p, "
+	  "capacityReservations: [{id: cr-0123abc, availabilityZone: us-west-2a, "
+	  "instanceMatchCriteria: open, instanceType: m5.large, ownerID: '012345678901', "
+	  "reservationType: capacity-block, state: expiring}], conditions: [{" COND "}]",
+	  { NULL } },
+	{ "status-required",
+	  "subnets: [{zoneID: z}], securityGroups: [{name: web}], amis: [{name: a, "
+	  "requirements: [{values: [x]}]}, {id: ami-2}], capacityReservations: [{state: active}]",
+	  { "status.subnets[0].id: Required value", "status.subnets[0].zone: Required value",
+	    "status.securityGroups[0].id: Required value",
+	    "status.capacityReservations[0].availabilityZone: Required value",
+	    "status.capacityReservations[0].id: Required value",
+	    "status.capacityReservations[0].instanceMatchCriteria: Required value",
+	    "status.capacityReservations[0].instanceType: Required value",
+	    "status.capacityReservations[0].ownerID: Required value",
+	    "status.amis[0].requirements[0].key: Required value",
+	    "status.amis[0].requirements[0].operator: Required value",
+	    "status.amis[0].id: Required value", "status.amis[1].requirements: Required value",
+	    SKIPPED } },
+	{ "status-values",
+	  "capacityReservations: [{id: r-1, availabilityZone: z, instanceMatchCriteria: any, "
+	  "instanceType: t, ownerID: '12', reservationType: spot, state: gone}]",
+	  { "status.capacityReservations[0].id: Invalid value: \"r-1\": "
+	    "status.capacityReservations[0].id in body should match '^cr-[0-9a-z]+$'",
+	    "status.capacityReservations[0].instanceMatchCriteria: Unsupported value: \"any\": "
+	    "supported values: \"open\", \"targeted\"",
+	    "status.capacityReservations[0].ownerID: Invalid value: \"12\": "
+	    "status.capacityReservations[0].ownerID in body should match '^[0-9]{12}$'",
+	    "status.capacityReservations[0].reservationType: Unsupported value: \"spot\": "
+	    "supported values: \"default\", \"capacity-block\"",
+	    "status.capacityReservations[0].state: Unsupported value: \"gone\": supported "
+	    "values: \"active\", \"expiring\"", SKIPPED } },
+	{ "status-conditions",
+	  "conditions: [{type: 'bad type', status: Maybe, reason: 'no spaces', message: m, "
+	  "observedGeneration: -1, lastTransitionTime: '2024-01-01T00:00:00Z'}, {type: Ready}]",
+	  { "status.conditions[0].observedGeneration: Invalid value: -1: "
+	    "status.conditions[0].observedGeneration in body should be greater than or equal to 0",
+	    "status.conditions[0].reason: Invalid value: \"no spaces\": status.conditions[0].reason "
+	    "in body should match '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$'",
+	    "status.conditions[0].status: Unsupported value: \"Maybe\": supported values: "
+	    "\"True\", \"False\", \"Unknown\"",
+	    "status.conditions[0].type: Invalid value: \"bad type\": status.conditions[0].type in "
+	    "body should match '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+	    "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$'",
+	    "status.conditions[1].lastTransitionTime: Required value",
+	    "status.conditions[1].message: Required value",
+	    "status.conditions[1].reason: Required value",
+	    "status.conditions[1].status: Required value", SKIPPED } },
+};
+
+START_TEST(test_status_case)
+{
+	const vcase *c = &status_cases[_i];
+	const char head[] = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
+			    "metadata: {name: t}\nspec: {" BASE "}\nstatus: {";
+	size_t n = strlen(head) + strlen(c->spec) + 3;
+	char *yaml = malloc(n);
+	snprintf(yaml, n, "%s%s}\n", head, c->spec);
+	size_t wn = 1;
+	for (size_t i = 0; c->want[i]; i++)
+		wn += strlen(c->want[i]) + 1;
+	char *want = malloc(wn);
+	want[0] = '\0';
+	for (size_t i = 0; c->want[i]; i++) {
+		strcat(want, c->want[i]);
+		strcat(want, "\n");
+	}
+	char *got = problems(yaml, 1);
+	ck_assert_msg(!strcmp(got, want), "%s:\n--- want\n%s--- got\n%s", c->name, want, got);
+	free(got);
+	free(want);
+	free(yaml);
+}
+END_TEST
+
+/* A condition one character past each of its lengths, and one without a
+ * type and with an empty reason (caller frees). */
+static char *status_lengths_yaml(void)
+{
+	size_t n = 40000;
+	char *y = malloc(n), *p = y;
+	p += sprintf(p, "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: t}\n"
+			"spec: {" BASE "}\nstatus: {conditions: [{type: ");
+	memset(p, 'a', 317);
+	p += 317;
+	p += sprintf(p, ", status: 'True', reason: ");
+	memset(p, 'A', 1025);
+	p += 1025;
+	p += sprintf(p, ", message: ");
+	memset(p, 'm', 32769);
+	p += 32769;
+	sprintf(p, ", lastTransitionTime: '2024-01-01T00:00:00Z'}, {status: 'True', reason: '', "
+		   "message: m, lastTransitionTime: '2024-01-01T00:00:00Z'}]}\n");
+	return y;
+}
+
+START_TEST(test_status_lengths)
+{
+	char *yaml = status_lengths_yaml();
+	char *got = problems(yaml, 1);
+	ck_assert_str_eq(got,
+			 "status.conditions[0].message: Too long: may not be more than 32768 bytes\n"
+			 "status.conditions[0].reason: Too long: may not be more than 1024 bytes\n"
+			 "status.conditions[0].type: Too long: may not be more than 316 bytes\n"
+			 "status.conditions[1].reason: Invalid value: \"\": status.conditions[1].reason "
+			 "in body should be at least 1 chars long\n"
+			 "status.conditions[1].type: Required value\n" SKIPPED "\n");
+	free(got);
+	free(yaml);
+}
+END_TEST
+
 /* One more item than each list's maxItems. */
 static const struct {
 	const char *list, *item;
@@ -594,7 +715,7 @@ END_TEST
 static int exempt(const kp_validation_rule *r)
 {
 	if (r->source == KP_RULE_SOURCE_DECODE || r->source == KP_RULE_SOURCE_METADATA ||
-	    !strncmp(r->path, "status.", 7) || !strcmp(r->path, "*"))
+	    !strcmp(r->path, "*"))
 		return 1;
 	return !strcmp(r->keyword, "required") &&
 	       (!strcmp(r->path, "spec.networkInterfaces[*].deviceIndex") ||
@@ -618,6 +739,18 @@ START_TEST(test_coverage)
 		free(problems(yaml, 1));
 		free(yaml);
 	}
+	char *lengths = status_lengths_yaml();
+	free(problems(lengths, 1));
+	free(lengths);
+	for (size_t i = 0; i < N(status_cases); i++) {
+		size_t n = strlen(status_cases[i].spec) + 256;
+		char *yaml = malloc(n);
+		snprintf(yaml, n, "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
+				  "metadata: {name: t}\nspec: {" BASE "}\nstatus: {%s}\n",
+			 status_cases[i].spec);
+		free(problems(yaml, 1));
+		free(yaml);
+	}
 	size_t missing = 0, checked = 0;
 	char names[4096] = "";
 	for (size_t i = 0; i < kp_registry_rule_count(reg, ec2_kind); i++) {
@@ -634,7 +767,7 @@ START_TEST(test_coverage)
 		}
 	}
 	ck_assert_msg(missing == 0, "no case fails:%s", names);
-	ck_assert_uint_eq(checked, 90);
+	ck_assert_uint_eq(checked, 120);
 }
 END_TEST
 
@@ -909,6 +1042,8 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_case, 0, (int)N(cases));
 	tcase_add_loop_test(tc, test_max_items, 0, (int)N(big));
+	tcase_add_loop_test(tc, test_status_case, 0, (int)N(status_cases));
+	tcase_add_test(tc, test_status_lengths);
 	tcase_add_test(tc, test_coverage);
 	tcase_add_test(tc, test_inventory_is_the_crd);
 	tcase_add_test(tc, test_label_domain);
