@@ -38,12 +38,30 @@
  *   offering on ties;
  * - custom label values of a NodeClaim: kp_requirement_any.
  *
- * What this simulation does not model (yet): reserved-capacity reservations
- * (offerings of capacity type "reserved" are used like the others, without
- * upstream's ReservationManager), dynamic resource allocation (ResourceClaims
- * are ignored), the PreferencePolicy=Ignore option, and the scheduler's
- * cluster-level default topology spread constraints. (consolidateAfter of
- * the consolidation simulation is modelled: kp_sched_options.exclude_nodes.)
+ * Reserved capacity (upstream's ReservationManager, feature gate
+ * ReservedCapacity on by default): an offering of capacity type "reserved"
+ * draws on its reservation (kp_offering::reservation_id), whose instances
+ * left are the smallest reservation_capacity any offering of the snapshot
+ * gives it. A NodeClaim reserves, pessimistically, every available
+ * reserved offering compatible with its requirements among its instance
+ * types (one instance of each reservation, whichever type is launched);
+ * an exhausted reservation is not offered to later NodeClaims, and a
+ * NodeClaim whose requirements narrow releases what it no longer needs.
+ * A NodeClaim holding reservations is launched with
+ * karpenter.sh/capacity-type In [reserved] and the reservation IDs: In on
+ * the offerings' reservation-ID label, which is the key of an offering's
+ * further requirement whose only value is its reservation_id (upstream's
+ * provider-defined ReservationIDLabel; a provider that sets no such
+ * requirement gets the capacity type only). kp_sched_options::
+ * reserved_offering_mode says what happens when a pod would leave
+ * reservations unused (upstream's provisioner is strict, consolidation
+ * falls back).
+ *
+ * What this simulation does not model (yet): dynamic resource allocation
+ * (ResourceClaims are ignored), the PreferencePolicy=Ignore option, and the
+ * scheduler's cluster-level default topology spread constraints.
+ * (consolidateAfter of the consolidation simulation is modelled:
+ * kp_sched_options.exclude_nodes.)
  *
  * Pod affinity namespaces: a term selects the namespaces it lists plus
  * those whose labels match its namespaceSelector (the Namespace objects of
@@ -274,6 +292,27 @@ enum kp_min_values_policy {
 	KP_MIN_VALUES_BEST_EFFORT = 1  /**< relax minValues to what the options allow */
 };
 
+/**
+ * kp_sched_options::reserved_offering_mode: upstream's ReservedOfferingMode
+ * and its ReservedCapacity feature gate.
+ * @since 0.1
+ */
+enum kp_reserved_offering_mode {
+	/** Upstream's provisioner (DisableReservedCapacityFallback): a pod that
+	 *  is compatible with a reserved offering none of whose reservations is
+	 *  left, or that would take a NodeClaim off all of its reservations, is
+	 *  not placed there (KP_REASON_RESERVED_OFFERING); it is neither tried on
+	 *  lower-weight NodePools nor relaxed (upstream defers it to a later
+	 *  simulation). */
+	KP_RESERVED_OFFERING_STRICT = 0,
+	/** Upstream's consolidation and drift simulations: such a pod falls back
+	 *  to the other offerings (on-demand, spot). */
+	KP_RESERVED_OFFERING_FALLBACK = 1,
+	/** Feature gate ReservedCapacity=false: reservations are not counted and
+	 *  reserved offerings are used like the others. */
+	KP_RESERVED_OFFERING_IGNORE = 2
+};
+
 /** Default of kp_sched_options::max_instance_types (upstream's MaxInstanceTypes). */
 #define KP_SCHED_DEFAULT_MAX_INSTANCE_TYPES 600
 
@@ -308,10 +347,16 @@ typedef struct kp_sched_options {
 	 *  ignored. */
 	const char *const *kept_pods;
 	size_t n_kept_pods;            /**< number of entries in kept_pods */
+	/* below: @since 0.1, added while 0.1 was being written (callers
+	 * without it are served: KP_RESERVED_OFFERING_STRICT) */
+	/** A kp_reserved_offering_mode; 0 = KP_RESERVED_OFFERING_STRICT
+	 *  (upstream's provisioner). */
+	uint32_t reserved_offering_mode;
+	uint32_t reserved_2;           /**< zero (no tail padding) */
 } kp_sched_options;
 
 /** Static initializer for kp_sched_options. @since 0.1 */
-#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
+#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, KP_RESERVED_OFFERING_STRICT, 0 }
 
 /**
  * @brief Initialize @p opts as KP_SCHED_OPTIONS_INIT does (for FFI).
@@ -344,7 +389,8 @@ typedef struct kp_sched_result kp_sched_result;
  * @param[in] opts options, or NULL for KP_SCHED_OPTIONS_INIT
  * @param[out] err optional error detail
  * @return KP_OK (even when some pods cannot be placed: see the result),
- *         KP_EINVAL (reserved fields, an unknown policy, a removed node or
+ *         KP_EINVAL (reserved fields, an unknown policy or reserved offering
+ *         mode, a removed node or
  *         an only_pods entry that is not in the snapshot, a NULL
  *         exclude_nodes or kept_pods entry, a NULL list with a count: the
  *         field names the option), KP_EVERSION, KP_ENOMEM
@@ -393,7 +439,10 @@ enum kp_sched_reason_code {
 	KP_REASON_MIN_VALUES = 12,          /**< minValues cannot be satisfied */
 	KP_REASON_NOT_PROVISIONABLE = 13,   /**< selects kubernetes.io/hostname or an unknown karpenter.sh key */
 	KP_REASON_NODEPOOL_NOT_READY = 14,  /**< its node class is missing or not ready */
-	KP_REASON_NODE_NOT_SCHEDULABLE = 15 /**< the node is unschedulable, marked for deletion or not initialized */
+	KP_REASON_NODE_NOT_SCHEDULABLE = 15,/**< the node is unschedulable, marked for deletion or not initialized */
+	KP_REASON_RESERVED_OFFERING = 16    /**< a compatible reserved offering could not be reserved
+	                                         (KP_RESERVED_OFFERING_STRICT; upstream's
+	                                         ReservedOfferingError) @since 0.1 */
 };
 
 /**
@@ -453,7 +502,9 @@ typedef struct kp_sched_nodeclaim {
 	                                    NodePool, requirements by key (the instance-type
 	                                    options, the cheapest max_instance_types, and their
 	                                    capacity types; values sorted, as upstream writes
-	                                    them), resources.requests (pods plus the smallest
+	                                    them; a NodeClaim holding reservations has
+	                                    capacity type In [reserved] and its reservation
+	                                    IDs), resources.requests (pods plus the smallest
 	                                    daemon overhead of the options), taints, startup
 	                                    taints, nodeClassRef, expireAfter,
 	                                    terminationGracePeriod */
@@ -524,7 +575,7 @@ double kp_sched_result_cost(const kp_sched_result *result);
  *        "NodePoolRequirements", "NoInstanceType", "NodePoolLimits",
  *        "TopologySpread", "PodAffinity", "PodAntiAffinity", "HostPorts",
  *        "Volumes", "MinValues", "NotProvisionable", "NodePoolNotReady",
- *        "NodeNotSchedulable", "None"), never NULL.
+ *        "NodeNotSchedulable", "ReservedOffering", "None"), never NULL.
  * @param[in] code a kp_sched_reason_code
  * @return static text; "Unknown" for another value
  * @since 0.1
