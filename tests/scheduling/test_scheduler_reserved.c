@@ -47,117 +47,23 @@ static void teardown(void)
 	kp_wellknown_free(wk);
 }
 
-/* One reservation of a test type: in test-zone-1. */
-typedef struct resv {
-	const char *id;
-	int64_t capacity;
-	uint32_t available;
-} resv;
-
-static void set_res(kp_resource_list *l, const char *name, const char *text)
-{
-	kp_quantity q;
-	ck_assert_int_eq(kp_quantity_parse(&q, text, NULL), KP_OK);
-	ck_assert_int_eq(kp_resources_set(l, name, &q, NULL), KP_OK);
-}
-
-/*
- * An instance type as upstream's fake.NewInstanceType builds it: on-demand
- * and spot in test-zone-1..3 (spot at 0.7 of @p price), plus a reserved
- * offering per reservation in test-zone-1 at price / 100,000 (the suite's
- * PriceFromResources / 100_000), whose requirements carry the reservation
- * ID label.
- */
-static void add_type(kp_instance_types *its, const char *name, const char *cpu, const char *mem,
-		     double price, const resv *rs, size_t n_rs)
-{
-	const char *zones[] = { "test-zone-1", "test-zone-2", "test-zone-3" };
-	const char *cts[] = { "on-demand", "spot", "reserved" };
-	const char *arch = "amd64", *os = "linux", *name1[] = { name };
-	kp_node_selector_requirement r[5];
-	const kp_node_selector_requirement *rp[5];
-	for (int i = 0; i < 5; i++) {
-		kp_node_selector_requirement init = KP_NODE_SELECTOR_REQUIREMENT_INIT;
-		r[i] = init;
-		r[i].op = KP_SELECTOR_OP_IN;
-		rp[i] = &r[i];
-	}
-	r[0].key = KP_LABEL_ARCH, r[0].values = &arch, r[0].n_values = 1;
-	r[1].key = KP_LABEL_OS, r[1].values = &os, r[1].n_values = 1;
-	r[2].key = KP_LABEL_TOPOLOGY_ZONE, r[2].values = zones, r[2].n_values = 3;
-	r[3].key = KP_LABEL_CAPACITY_TYPE, r[3].values = cts, r[3].n_values = n_rs ? 3 : 2;
-	r[4].key = KP_LABEL_INSTANCE_TYPE, r[4].values = name1, r[4].n_values = 1;
-	kp_offering_spec offs[16];
-	const kp_offering_spec *op[16];
-	kp_node_selector_requirement idreq[8];
-	const kp_node_selector_requirement *idp[8];
-	size_t no = 0;
-	for (size_t z = 0; z < 3; z++)
-		for (size_t c = 0; c < 2; c++) {
-			kp_offering_spec o = KP_OFFERING_SPEC_INIT;
-			o.available = 1;
-			o.capacity_type = cts[c];
-			o.zone = zones[z];
-			o.price = c ? price * 0.7 : price;
-			offs[no] = o;
-			op[no] = &offs[no];
-			no++;
-		}
-	for (size_t i = 0; i < n_rs; i++) {
-		kp_node_selector_requirement init = KP_NODE_SELECTOR_REQUIREMENT_INIT;
-		idreq[i] = init;
-		idreq[i].key = RID;
-		idreq[i].op = KP_SELECTOR_OP_IN;
-		idreq[i].values = &rs[i].id;
-		idreq[i].n_values = 1;
-		idp[i] = &idreq[i];
-		kp_offering_spec o = KP_OFFERING_SPEC_INIT;
-		o.available = rs[i].available;
-		o.capacity_type = "reserved";
-		o.zone = "test-zone-1";
-		o.price = price / 100000.0;
-		o.reservation_id = rs[i].id;
-		o.reservation_capacity = rs[i].capacity;
-		o.requirements = &idp[i];
-		o.n_requirements = 1;
-		offs[no] = o;
-		op[no] = &offs[no];
-		no++;
-	}
-	kp_resource_list cap = KP_RESOURCE_LIST_INIT;
-	set_res(&cap, "cpu", cpu);
-	set_res(&cap, "memory", mem);
-	set_res(&cap, "pods", "110");
-	kp_instance_type_spec spec = KP_INSTANCE_TYPE_SPEC_INIT;
-	spec.name = name;
-	spec.requirements = rp;
-	spec.n_requirements = 5;
-	spec.capacity = &cap;
-	spec.offerings = op;
-	spec.n_offerings = no;
-	kp_error err = KP_ERROR_INIT;
-	ck_assert_msg(kp_instance_types_add(its, &spec, &err) == KP_OK, "%s: %s", err.field,
-		      err.message);
-	kp_resources_dispose(&cap);
-}
-
 /*
  * The suite's catalogue: large (6 cpu, no reservation), medium (3 cpu) and
  * small (2 cpu), medium and small with one reserved instance each
  * ("r-medium-instance-type", "r-small-instance-type"), plus @p extra on
  * small.
  */
-static kp_instance_types *suite_catalog(const resv *extra, size_t n_extra)
+static kp_instance_types *suite_catalog(const h_resv *extra, size_t n_extra)
 {
 	kp_instance_types *its = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	resv medium[] = { { "r-medium-instance-type", 1, 1 } };
-	resv small[4] = { { "r-small-instance-type", 1, 1 } };
+	h_resv medium[] = { { "r-medium-instance-type", 1, 1 } };
+	h_resv small[4] = { { "r-small-instance-type", 1, 1 } };
 	for (size_t i = 0; i < n_extra && i < 3; i++)
 		small[1 + i] = extra[i];
-	add_type(its, "large-instance-type", "6", "6Gi", 0.6, NULL, 0);
-	add_type(its, "medium-instance-type", "3", "3Gi", 0.3, medium, 1);
-	add_type(its, "small-instance-type", "2", "2Gi", 0.2, small, 1 + n_extra);
+	h_add_type(its, "large-instance-type", "6", "6Gi", 0.6, RID, NULL, 0);
+	h_add_type(its, "medium-instance-type", "3", "3Gi", 0.3, RID, medium, 1);
+	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, small, 1 + n_extra);
 	return its;
 }
 
@@ -166,8 +72,8 @@ static kp_instance_types *distinct_catalog(const char *id)
 {
 	kp_instance_types *its = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	resv r[] = { { id, 1, 1 } };
-	add_type(its, "small-instance-type", "2", "2Gi", 0.2, r, 1);
+	h_resv r[] = { { id, 1, 1 } };
+	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, r, 1);
 	return its;
 }
 
@@ -241,11 +147,11 @@ START_TEST(strict_exhausted_reservations_fall_back)
 	 * unavailable with no capacity left: on-demand or spot again */
 	kp_instance_types *its = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	resv medium[] = { { "r-medium-instance-type", 0, 0 } };
-	resv small[] = { { "r-small-instance-type", 0, 0 } };
-	add_type(its, "large-instance-type", "6", "6Gi", 0.6, NULL, 0);
-	add_type(its, "medium-instance-type", "3", "3Gi", 0.3, medium, 1);
-	add_type(its, "small-instance-type", "2", "2Gi", 0.2, small, 1);
+	h_resv medium[] = { { "r-medium-instance-type", 0, 0 } };
+	h_resv small[] = { { "r-small-instance-type", 0, 0 } };
+	h_add_type(its, "large-instance-type", "6", "6Gi", 0.6, RID, NULL, 0);
+	h_add_type(its, "medium-instance-type", "3", "3Gi", 0.3, RID, medium, 1);
+	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, small, 1);
 	load(NODEPOOL("default") H_POD("p3", "1800m", "0"), its);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 1);
@@ -263,8 +169,8 @@ START_TEST(strict_available_but_empty_reservation_blocks)
 	 * left is compatible but cannot be reserved: strict refuses */
 	kp_instance_types *its = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	resv small[] = { { "r-small-instance-type", 0, 1 } };
-	add_type(its, "small-instance-type", "2", "2Gi", 0.2, small, 1);
+	h_resv small[] = { { "r-small-instance-type", 0, 1 } };
+	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, small, 1);
 	load(NODEPOOL("default") H_POD("p1", "1", "0"), its);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 1);
@@ -338,7 +244,7 @@ START_TEST(strict_multiple_reservations_same_pool)
 	/* "should correctly track multiple reservations for the same instance
 	 * pool": small has r-small-instance-type (1) and -2 (2); the first
 	 * NodeClaim reserves both, the second the one left, the others wait */
-	resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
+	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
 	load(NODEPOOL("default")
 		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type")
@@ -466,7 +372,7 @@ START_TEST(ignore_mode_uses_reserved_offerings_like_others)
 {
 	/* ReservedCapacity=false: no counting, no reservation requirement;
 	 * every NodeClaim launches the cheapest offering, the reserved one */
-	resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
+	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
 	load(NODEPOOL("default")
 		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type")
@@ -491,8 +397,8 @@ START_TEST(smallest_capacity_wins_across_catalogues)
 	 * upstream keeps the smallest (here 1), so one NodeClaim holds it */
 	kp_instance_types *other = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&other, NULL), KP_OK);
-	resv r3[] = { { "r-small-instance-type", 3, 1 } };
-	add_type(other, "small-instance-type", "2", "2Gi", 0.2, r3, 1);
+	h_resv r3[] = { { "r-small-instance-type", 3, 1 } };
+	h_add_type(other, "small-instance-type", "2", "2Gi", 0.2, RID, r3, 1);
 	load(NODEPOOL("np-1") NODEPOOL("np-2")
 		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type"),
