@@ -67,12 +67,13 @@ static kp_instance_types *suite_catalog(const h_resv *extra, size_t n_extra)
 	return its;
 }
 
-/* A catalogue of one type, "small-instance-type", reserved as @p id. */
-static kp_instance_types *distinct_catalog(const char *id)
+/* A catalogue of one type, "small-instance-type", reserved as @p id with
+ * @p left instances, the offering available or not. */
+static kp_instance_types *small_catalog(const char *id, int64_t left, uint32_t available)
 {
 	kp_instance_types *its = NULL;
 	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	h_resv r[] = { { id, 1, 1 } };
+	h_resv r[] = { { id, left, available } };
 	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, r, 1);
 	return its;
 }
@@ -91,6 +92,17 @@ static void run(uint32_t mode)
 	kp_sched_options o = KP_SCHED_OPTIONS_INIT;
 	o.reserved_offering_mode = mode;
 	h_run(&sc, &o);
+}
+
+#define SMALL_POD(name) ANTI_POD(name, "100m", "node.kubernetes.io/instance-type: small-instance-type")
+
+/* Four small pods apart from each other; small has r-small-instance-type
+ * (1 left) and r-small-instance-type-2 (2 left). */
+static void load_two_small_reservations(void)
+{
+	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
+	load(NODEPOOL("default") SMALL_POD("p1") SMALL_POD("p2") SMALL_POD("p3") SMALL_POD("p4"),
+	     suite_catalog(extra, 1));
 }
 
 static const char *const COULD_NOT_RESERVE =
@@ -167,11 +179,7 @@ START_TEST(strict_available_but_empty_reservation_blocks)
 {
 	/* an available reserved offering whose reservation has no instance
 	 * left is compatible but cannot be reserved: strict refuses */
-	kp_instance_types *its = NULL;
-	ck_assert_int_eq(kp_instance_types_new(&its, NULL), KP_OK);
-	h_resv small[] = { { "r-small-instance-type", 0, 1 } };
-	h_add_type(its, "small-instance-type", "2", "2Gi", 0.2, RID, small, 1);
-	load(NODEPOOL("default") H_POD("p1", "1", "0"), its);
+	load(NODEPOOL("default") H_POD("p1", "1", "0"), small_catalog("r-small-instance-type", 0, 1));
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 1);
 	ck_assert_ptr_nonnull(h_reason(h_pod(&sc, "p1"), KP_REASON_RESERVED_OFFERING, "default",
@@ -228,7 +236,7 @@ START_TEST(strict_distinct_reservations_per_nodepool)
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type, "
 					    "karpenter.sh/nodepool: np-2"),
 	     suite_catalog(NULL, 0));
-	sc.per_pool[1] = distinct_catalog("r-distinct");
+	sc.per_pool[1] = small_catalog("r-distinct", 1, 1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	const kp_sched_nodeclaim *a = h_pod_nc(&sc, "p1"), *b = h_pod_nc(&sc, "p2");
@@ -244,13 +252,7 @@ START_TEST(strict_multiple_reservations_same_pool)
 	/* "should correctly track multiple reservations for the same instance
 	 * pool": small has r-small-instance-type (1) and -2 (2); the first
 	 * NodeClaim reserves both, the second the one left, the others wait */
-	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
-	load(NODEPOOL("default")
-		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p3", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p4", "100m", "node.kubernetes.io/instance-type: small-instance-type"),
-	     suite_catalog(extra, 1));
+	load_two_small_reservations();
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 2);
@@ -273,7 +275,7 @@ START_TEST(strict_no_fallback_to_lower_weight_nodepool)
 		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type"),
 	     suite_catalog(NULL, 0));
-	sc.per_pool[1] = distinct_catalog("r-fallback");
+	sc.per_pool[1] = small_catalog("r-fallback", 1, 1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
 	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
@@ -309,7 +311,7 @@ START_TEST(strict_does_not_relax_preferences)
 		     "operator: In, values: [np-1]}]}}]}}\n  containers:\n  - name: c\n    resources: "
 		     "{requests: {cpu: \"200m\"}}\n---\n",
 	     suite_catalog(NULL, 0));
-	sc.per_pool[1] = distinct_catalog("r-distinct");
+	sc.per_pool[1] = small_catalog("r-distinct", 1, 1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(h_pod(&sc, "p1")->target, KP_SCHED_NEW_NODECLAIM);
 	const kp_sched_placement *p2 = h_pod(&sc, "p2");
@@ -372,13 +374,7 @@ START_TEST(ignore_mode_uses_reserved_offerings_like_others)
 {
 	/* ReservedCapacity=false: no counting, no reservation requirement;
 	 * every NodeClaim launches the cheapest offering, the reserved one */
-	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
-	load(NODEPOOL("default")
-		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p3", "100m", "node.kubernetes.io/instance-type: small-instance-type")
-		     ANTI_POD("p4", "100m", "node.kubernetes.io/instance-type: small-instance-type"),
-	     suite_catalog(extra, 1));
+	load_two_small_reservations();
 	run(KP_RESERVED_OFFERING_IGNORE);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 4);
 	for (size_t i = 0; i < 4; i++) {
@@ -395,15 +391,11 @@ START_TEST(smallest_capacity_wins_across_catalogues)
 {
 	/* two NodePools see the same reservation with different counts:
 	 * upstream keeps the smallest (here 1), so one NodeClaim holds it */
-	kp_instance_types *other = NULL;
-	ck_assert_int_eq(kp_instance_types_new(&other, NULL), KP_OK);
-	h_resv r3[] = { { "r-small-instance-type", 3, 1 } };
-	h_add_type(other, "small-instance-type", "2", "2Gi", 0.2, RID, r3, 1);
 	load(NODEPOOL("np-1") NODEPOOL("np-2")
 		     ANTI_POD("p1", "100m", "node.kubernetes.io/instance-type: small-instance-type")
 		     ANTI_POD("p2", "100m", "node.kubernetes.io/instance-type: small-instance-type"),
 	     suite_catalog(NULL, 0));
-	sc.per_pool[1] = other;
+	sc.per_pool[1] = small_catalog("r-small-instance-type", 3, 1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 1);
