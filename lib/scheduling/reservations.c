@@ -104,8 +104,14 @@ int kp__resv_compile(struct kp_cluster *c)
 	for (size_t k = 0; k < c->n_cats && rc == KP_OK; k++)
 		rc = cat_compile(c, &c->cats[k], &ids, &cap);
 	kp__map_free(&ids);
-	if (rc != KP_OK || !c->n_resv)
+	if (rc != KP_OK) {
+		kp__free(c->resv_ids);
+		c->resv_ids = NULL;
+		c->n_resv = 0;
 		return rc;
+	}
+	if (!c->n_resv)
+		return KP_OK;
 	/* the list grew on the heap: keep it in the arena with the rest */
 	const char **heap = c->resv_ids;
 	c->resv_ids = kp__arena_alloc(&c->arena, c->n_resv * sizeof(char *));
@@ -267,34 +273,40 @@ int kp__resv_finalize(const struct kp_cluster *c, const sc_nc *nc, kp_requiremen
 	sel.op = KP_SELECTOR_OP_IN;
 	sel.values = reserved;
 	sel.n_values = 1;
-	int rc = kp_requirements_add_selector(reqs, &sel, c->wk, NULL);
+	/* only running out of memory fails: the values come from requirements
+	 * the catalogue already holds */
+	int rc = kp_requirements_add_selector(reqs, &sel, c->wk, NULL) == KP_ENOMEM ? KP_ENOMEM
+										   : KP_OK;
 	const char **vals = kp__calloc(nc->n_resv + 1, sizeof(char *));
-	if (!vals)
+	uint8_t *done = kp__calloc(nc->n_resv + 1, 1);
+	if (!vals || !done) {
+		kp__free(vals);
+		kp__free(done);
 		return KP_ENOMEM;
-	/* one requirement per label key, over the reservations on that key */
+	}
+	/* one requirement per label key (a provider uses one: the loop runs
+	 * once per distinct key), over the reservations on that key */
 	for (size_t i = 0; i < nc->n_resv && rc == KP_OK; i++) {
 		const char *key = c->resv_keys[nc->resv[i]];
-		if (!key)
+		if (!key || done[i])
 			continue;
-		size_t first = 0;
-		while (first < i && !(c->resv_keys[nc->resv[first]] &&
-				      !strcmp(c->resv_keys[nc->resv[first]], key)))
-			first++;
-		if (first < i)
-			continue; /* done with the key's first reservation */
 		size_t nv = 0;
 		for (size_t j = i; j < nc->n_resv; j++) {
 			const char *kj = c->resv_keys[nc->resv[j]];
-			if (kj && !strcmp(kj, key))
+			if (kj && !strcmp(kj, key)) {
 				vals[nv++] = c->resv_ids[nc->resv[j]];
+				done[j] = 1;
+			}
 		}
 		sel.key = key;
 		sel.values = vals;
 		sel.n_values = nv;
-		rc = kp_requirements_add_selector(reqs, &sel, c->wk, NULL);
+		if (kp_requirements_add_selector(reqs, &sel, c->wk, NULL) == KP_ENOMEM)
+			rc = KP_ENOMEM;
 	}
+	kp__free(done);
 	kp__free(vals);
-	return rc == KP_OK ? KP_OK : KP_ENOMEM;
+	return rc;
 }
 
 const kp_offering *kp__resv_launch_choice(const sc_sim *s, const sc_nc *nc, kp_requirements *reqs,
