@@ -47,6 +47,45 @@ static const char *resv_id(const kp_offering *of)
 	return of->reservation_id ? of->reservation_id : "";
 }
 
+/* The distinct keys of the available reserved offerings' requirements
+ * besides zone and capacity type (a provider uses one to three). */
+static int extra_keys(struct kp_cluster *c, sc_catalog *cat)
+{
+	kp__map seen = { 0 };
+	size_t cap = 0;
+	const char **keys = NULL;
+	int rc = KP_OK;
+	for (size_t i = 0; i < cat->n && rc == KP_OK; i++) {
+		const kp_instance_type *it = cat->items[i].it;
+		for (uint32_t k = cat->resv_first[i]; k < cat->resv_first[i + 1] && rc == KP_OK; k++) {
+			kp_requirements *r = it->offerings[cat->resv_offs[k].off]->requirements;
+			for (size_t q = 0, n = kp_requirements_count(r); q < n && rc == KP_OK; q++) {
+				const char *key = kp_requirement_key(kp_requirements_at(r, q));
+				int fresh = 0;
+				if (!strcmp(key, KP_LABEL_TOPOLOGY_ZONE) ||
+				    !strcmp(key, KP_LABEL_CAPACITY_TYPE))
+					continue;
+				if (kp__map_put(&seen, key, strlen(key), 0, NULL, &fresh) ||
+				    (fresh && kp__grow((void **)&keys, &cap, cat->n_resv_extra + 1,
+						       sizeof(char *))))
+					rc = KP_ENOMEM;
+				else if (fresh)
+					keys[cat->n_resv_extra++] = key;
+			}
+		}
+	}
+	kp__map_free(&seen);
+	if (rc == KP_OK && cat->n_resv_extra) {
+		cat->resv_extra = kp__arena_alloc(&c->arena, cat->n_resv_extra * sizeof(char *));
+		if (cat->resv_extra)
+			memcpy(cat->resv_extra, keys, cat->n_resv_extra * sizeof(char *));
+		else
+			rc = KP_ENOMEM;
+	}
+	kp__free(keys);
+	return rc;
+}
+
 /* Number the reservations of one catalogue (into @p ids) and list its
  * available reserved offerings. */
 static int cat_compile(struct kp_cluster *c, sc_catalog *cat, kp__map *ids, size_t *cap)
@@ -89,11 +128,13 @@ static int cat_compile(struct kp_cluster *c, sc_catalog *cat, kp__map *ids, size
 			kp__map_gets(ids, resv_id(of), &idx);
 			cat->resv_offs[k].off = (uint32_t)o;
 			cat->resv_offs[k].resv = idx;
+			cat->resv_offs[k].by_pair =
+				(uint16_t)kp__cat_offering_pair(c, cat, of, &cat->resv_offs[k].pair);
 			k++;
 		}
 	}
 	cat->resv_first[cat->n] = k;
-	return KP_OK;
+	return extra_keys(c, cat);
 }
 
 int kp__resv_compile(struct kp_cluster *c)
@@ -198,6 +239,13 @@ int kp__resv_offerings(sc_sim *s, const sc_nc *nc, const uint32_t *its, size_t n
 	*n_out = 0;
 	if (!s->resv_rem || !cat->resv_first)
 		return KP_OK;
+	/* when @p reqs define none of the offerings' other keys, an offering
+	 * that kp__cat_offering_pair decides is compatible when its pair is
+	 * allowed: two lookups instead of a requirement check per offering */
+	int by_pair = cat->pairs_ok;
+	for (size_t k = 0; k < cat->n_resv_extra && by_pair; k++)
+		by_pair = !kp_requirements_has(reqs, cat->resv_extra[k]);
+	uint64_t allowed = by_pair ? kp__cat_allowed_pairs(cat, reqs) : 0;
 	int compatible = 0;
 	uint32_t *list = NULL;
 	size_t n = 0, cap = 0;
@@ -206,7 +254,8 @@ int kp__resv_offerings(sc_sim *s, const sc_nc *nc, const uint32_t *its, size_t n
 		for (uint32_t k = cat->resv_first[it]; k < cat->resv_first[it + 1]; k++) {
 			const struct sc_resv_off *ro = &cat->resv_offs[k];
 			const kp_offering *of = cat->items[it].it->offerings[ro->off];
-			if (!kp_offering_compatible(of, reqs, c->wk))
+			if (by_pair && ro->by_pair ? !(allowed >> ro->pair & 1)
+						   : !kp_offering_compatible(of, reqs, c->wk))
 				continue;
 			compatible = 1;
 			if (!holds(nc, ro->resv) && s->resv_rem[ro->resv] <= 0)

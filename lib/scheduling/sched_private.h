@@ -151,12 +151,16 @@ typedef struct sc_catalog {
 	 * resv_offs[resv_first[i] .. resv_first[i + 1]); NULL when none */
 	uint32_t *resv_first;
 	struct sc_resv_off *resv_offs;
+	const char **resv_extra;   /* keys of their requirements besides zone and capacity type */
+	size_t n_resv_extra;
 } sc_catalog;
 
 /* An available offering of capacity type "reserved" and its reservation. */
 struct sc_resv_off {
 	uint32_t off;              /* offering index in its instance type */
 	uint32_t resv;             /* reservation (kp_cluster::resv_ids) */
+	uint16_t pair;             /* its (zone, capacity type) pair when by_pair */
+	uint16_t by_pair;          /* kp__cat_offering_pair decides it */
 };
 
 /* The offering pairs a requirement set allows (catalog.c). */
@@ -171,6 +175,12 @@ int kp__cat_has_offering(const struct kp_cluster *c, const sc_catalog *cat, size
 int kp__cat_cheapest(const struct kp_cluster *c, const sc_catalog *cat, size_t it, uint64_t allowed,
 		     kp_requirements *reqs);
 int kp__cat_compile(struct kp_cluster *c, sc_catalog *cat);
+/* Whether @p of's compatibility with a requirement set that defines none
+ * of its other keys is that of its (zone, capacity type) pair: its zone and
+ * capacity type requirements are exact and its other keys well known
+ * (undefined, they are allowed). 1 with *pair set, else 0. */
+int kp__cat_offering_pair(const struct kp_cluster *c, const sc_catalog *cat,
+			  const kp_offering *of, uint16_t *pair);
 
 /* Instance-type compatibility with one requirement set (upstream
  * it.Requirements.Intersects(reqs)), evaluated column by column. */
