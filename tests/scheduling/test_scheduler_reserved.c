@@ -402,6 +402,35 @@ START_TEST(smallest_capacity_wins_across_catalogues)
 }
 END_TEST
 
+START_TEST(pod_selecting_a_reservation)
+{
+	/* pods selecting one reservation ID: only that reserved offering is
+	 * compatible (the offerings' ID requirement is checked against the
+	 * pod's, not just their zone and capacity type), so p1's NodeClaim
+	 * leaves r-small-instance-type to p2's */
+	load(NODEPOOL("default")
+		     "apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default, uid: p1}\n"
+		     "spec:\n  nodeSelector: {" RID ": r-medium-instance-type}\n  containers:\n"
+		     "  - name: c\n    resources: {requests: {cpu: \"1\"}}\n---\n"
+		     "apiVersion: v1\nkind: Pod\nmetadata: {name: p2, namespace: default, uid: p2}\n"
+		     "spec:\n  nodeSelector: {" RID ": r-small-instance-type}\n  containers:\n"
+		     "  - name: c\n    resources: {requests: {cpu: \"1\"}}\n---\n",
+	     suite_catalog(NULL, 0));
+	run(KP_RESERVED_OFFERING_STRICT);
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
+	const kp_sched_nodeclaim *m = h_pod_nc(&sc, "p2");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->instance_type, "small-instance-type");
+	ck_assert_str_eq(m->capacity_type, "reserved");
+	ck_assert_str_eq(h_req(m->nodeclaim, RID), "In r-small-instance-type");
+	const kp_sched_nodeclaim *n = h_pod_nc(&sc, "p1");
+	ck_assert_str_eq(n->instance_type, "medium-instance-type");
+	ck_assert_str_eq(n->capacity_type, "reserved");
+	ck_assert_str_eq(h_req(n->nodeclaim, RID), "In r-medium-instance-type");
+	ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_CAPACITY_TYPE), "In reserved");
+}
+END_TEST
+
 START_TEST(rejects_unknown_mode)
 {
 	load(NODEPOOL("default") H_POD("p1", "1", "0"), suite_catalog(NULL, 0));
@@ -433,6 +462,7 @@ static Suite *reserved_suite(void)
 	tcase_add_test(tc, fallback_released_reservation_serves_the_next_nodeclaim);
 	tcase_add_test(tc, ignore_mode_uses_reserved_offerings_like_others);
 	tcase_add_test(tc, smallest_capacity_wins_across_catalogues);
+	tcase_add_test(tc, pod_selecting_a_reservation);
 	tcase_add_test(tc, rejects_unknown_mode);
 	suite_add_tcase(s, tc);
 	return s;
