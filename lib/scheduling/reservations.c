@@ -391,3 +391,11 @@ const kp_offering *kp__resv_launch_choice(const sc_sim *s, const sc_nc *nc, kp_r
 	}
 	return best;
 }
+
+int kp__resv_held_by_id(const struct kp_cluster *c, const sc_nc *nc)
+{
+	for (size_t i = 0; i < nc->n_resv; i++)
+		if (!c->resv_keys[nc->resv[i]])
+			return 0;
+	return nc->n_resv > 0;
+}

@@ -769,7 +769,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		const kp_offering *best = NULL;
 		const kp_instance_type *best_it = NULL;
 		uint64_t allowed = kp__cat_allowed_pairs(p->cat, reqs);
-		int counted = s->resv_rem && p->cat->resv_first;
+		int counted = s->resv_rem && p->cat->resv_first && !kp__resv_held_by_id(c, nc);
 		if (counted)
 			best = kp__resv_launch_choice(s, nc, reqs, &best_it);
 		for (size_t i = 0; !counted && i < nc->n_opts_final; i++) {

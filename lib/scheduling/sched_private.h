@@ -827,6 +827,11 @@ void kp__resv_commit(sc_sim *s, sc_nc *nc, uint32_t *resv, size_t n_resv);
  * reservations it does not hold. NULL when there is none. */
 const kp_offering *kp__resv_launch_choice(const sc_sim *s, const sc_nc *nc, kp_requirements *reqs,
 					  const kp_instance_type **it_out);
+/* Whether a finalized NodeClaim's requirements name every reservation it
+ * holds by its ID label (it holds some, each with a key): they then allow
+ * no other reserved offering, and the launch choice needs no
+ * kp__resv_launch_choice. */
+int kp__resv_held_by_id(const struct kp_cluster *c, const sc_nc *nc);
 /* upstream FinalizeScheduling's part: capacity type In [reserved] and the
  * reservation IDs on their label keys, added to @p reqs (which has no
  * capacity-type requirement left), for a NodeClaim holding any. */
