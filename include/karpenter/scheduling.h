@@ -515,6 +515,13 @@ typedef struct kp_sched_nodeclaim {
 	double price;                  /**< the launch choice's hourly price */
 	size_t n_instance_type_options; /**< instance types left in its requirements */
 	size_t n_pods;                 /**< pods placed on it */
+	/* below: @since 0.1, added while 0.1 was being written */
+	/** The launch choice's offering (borrowed from the snapshot's
+	 *  catalogue), or NULL when there is none. A reserved one is a
+	 *  reservation the NodeClaim holds: its reservation_id, and its further
+	 *  requirements In one value (the reservation labels a provider puts on
+	 *  the instance) are what kp_sched_result_write adds to the labels. */
+	const kp_offering *offering;
 } kp_sched_nodeclaim;
 
 /**

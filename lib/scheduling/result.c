@@ -790,6 +790,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 			snc->zone = best->zone;
 			snc->capacity_type = best->capacity_type;
 			snc->price = best->price;
+			snc->offering = best;
 			res->cost += best->price;
 		}
 		nc_names[k] = name;

@@ -119,6 +119,47 @@ START_TEST(one_instance_left_strict)
 }
 END_TEST
 
+static int append(void *ctx, const char *data, size_t len)
+{
+	char **s = ctx;
+	size_t have = *s ? strlen(*s) : 0;
+	char *n = realloc(*s, have + len + 1);
+	if (!n)
+		return -1;
+	memcpy(n + have, data, len);
+	n[have + len] = '\0';
+	*s = n;
+	return 0;
+}
+
+/* simulate's document (kp_sched_result_write): the NodeClaim launched into
+ * the reservation is labelled with it, as AWS's Create labels the instance */
+START_TEST(document_labels_the_reservation)
+{
+	load(1);
+	run(KP_RESERVED_OFFERING_STRICT);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	ck_assert_ptr_nonnull(n->offering);
+	ck_assert_str_eq(n->offering->reservation_id, "cr-m5-large-1a");
+	char *text = NULL;
+	kp_emitter_options o = KP_EMITTER_OPTIONS_INIT;
+	o.indent = KP_EMITTER_INDENT_COMPACT;
+	kp_emitter *em = NULL;
+	kp_error e = KP_ERROR_INIT;
+	ck_assert_int_eq(kp_emitter_new(&em, &o, append, &text, &e), KP_OK);
+	ck_assert_int_eq(kp_sched_result_write(em, sc.result, &e), KP_OK);
+	ck_assert_int_eq(kp_emitter_close(em, &e), KP_OK);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, "\"karpenter.k8s.aws/capacity-reservation-interruptible\":\"false\","
+				   "\"karpenter.k8s.aws/capacity-reservation-type\":\"default\",") != NULL,
+		      "%s", text);
+	ck_assert_msg(strstr(text, "\"karpenter.sh/capacity-type\":\"reserved\",\"karpenter.sh/nodepool\":"
+				   "\"default\",\"karpenter.sh/reservation-id\":\"cr-m5-large-1a\"") != NULL,
+		      "%s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(one_instance_left_fallback)
 {
 	load(1);
@@ -130,6 +171,7 @@ START_TEST(one_instance_left_fallback)
 	/* not into the reservation a holds (offline spot is priced as
 	 * on-demand: the first of equal offerings) */
 	ck_assert_str_eq(b->capacity_type, "on-demand");
+	ck_assert_ptr_null(b->offering->reservation_id);
 	ck_assert_str_eq(h_req(b->nodeclaim, "karpenter.sh/capacity-type"),
 			 "In on-demand,reserved,spot");
 	ck_assert_ptr_null(h_req(b->nodeclaim, RID));
@@ -157,6 +199,7 @@ int main(void)
 	TCase *tc = tcase_create("reserved");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, one_instance_left_strict);
+	tcase_add_test(tc, document_labels_the_reservation);
 	tcase_add_test(tc, one_instance_left_fallback);
 	tcase_add_test(tc, two_instances_left);
 	suite_add_tcase(s, tc);
