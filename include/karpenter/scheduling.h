@@ -509,7 +509,9 @@ typedef struct kp_sched_nodeclaim {
 	                                    taints, nodeClassRef, expireAfter,
 	                                    terminationGracePeriod */
 	const char *nodepool;          /**< its NodePool */
-	const char *instance_type;     /**< the launch choice: cheapest compatible available offering */
+	const char *instance_type;     /**< the launch choice: cheapest compatible available offering
+	                                    (while reservations are counted, never one of a
+	                                    reservation the NodeClaim does not hold) */
 	const char *zone;              /**< the launch choice's zone */
 	const char *capacity_type;     /**< the launch choice's capacity type */
 	double price;                  /**< the launch choice's hourly price */
