@@ -262,9 +262,11 @@ void kp_cluster_free(kp_cluster *cluster);
 /**
  * @brief What a snapshot holds, as text for people debugging a placement:
  *        the NodePools in the order they are tried and whether each can
- *        provision (and why not), the existing nodes in the order they are
- *        tried (NodePool, managed, initialized, deleting, in flight, bound
- *        pods), and the pods by state with every ignored pod and why.
+ *        provision (and why not), the reservations of reserved offerings
+ *        with the instances a simulation starts from, the existing nodes in
+ *        the order they are tried (NodePool, managed, initialized, deleting,
+ *        in flight, bound pods), and the pods by state with every ignored
+ *        pod and why.
  *        The wording may change between versions; do not parse it.
  * @param[out] out the text (NUL-terminated); NULL on failure
  * @param[in] cluster the snapshot

@@ -431,6 +431,23 @@ START_TEST(pod_selecting_a_reservation)
 }
 END_TEST
 
+START_TEST(describe_lists_reservations)
+{
+	h_resv extra[] = { { "r-small-instance-type-2", 2, 1 } };
+	load(NODEPOOL("default") H_POD("p1", "1", "0"), suite_catalog(extra, 1));
+	kp_error err = KP_ERROR_INIT;
+	ck_assert_int_eq(h_build(&sc, &err), KP_OK);
+	char *text = NULL;
+	ck_assert_int_eq(kp_cluster_describe(&text, sc.cluster, &err), KP_OK);
+	ck_assert_msg(strstr(text, "reservations (instances left):\n"
+				   "  r-medium-instance-type: 1, label " RID "\n"
+				   "  r-small-instance-type: 1, label " RID "\n"
+				   "  r-small-instance-type-2: 2, label " RID "\n") != NULL,
+		      "%s", text);
+	kp_cluster_description_free(text);
+}
+END_TEST
+
 START_TEST(rejects_unknown_mode)
 {
 	load(NODEPOOL("default") H_POD("p1", "1", "0"), suite_catalog(NULL, 0));
@@ -463,6 +480,7 @@ static Suite *reserved_suite(void)
 	tcase_add_test(tc, ignore_mode_uses_reserved_offerings_like_others);
 	tcase_add_test(tc, smallest_capacity_wins_across_catalogues);
 	tcase_add_test(tc, pod_selecting_a_reservation);
+	tcase_add_test(tc, describe_lists_reservations);
 	tcase_add_test(tc, rejects_unknown_mode);
 	suite_add_tcase(s, tc);
 	return s;
