@@ -256,7 +256,23 @@ void bench_input_free(bench_input *in)
 
 static const char *const zones3[] = { "test-zone-1", "test-zone-2", "test-zone-3" };
 
+#define BENCH_RESERVATION_LABEL "karpenter.sh/reservation-id"
+
+static int setup_fake(bench_input *in, size_t n_types, int limits, int64_t left, kp_error *err);
+
 int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
+{
+	return setup_fake(in, n_types, limits, -1, err);
+}
+
+int bench_setup_fake_reserved(bench_input *in, size_t n_types, int limits, int64_t left,
+			      kp_error *err)
+{
+	return setup_fake(in, n_types, limits, left < 0 ? 0 : left, err);
+}
+
+/* @p left < 0: no reserved offerings. */
+static int setup_fake(bench_input *in, size_t n_types, int limits, int64_t left, kp_error *err)
 {
 	int rc;
 	bench_arena *a = &in->arena;
@@ -265,6 +281,9 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 	    (rc = kp_wellknown_add_label(in->wk, "size", err)) != KP_OK ||
 	    (rc = kp_wellknown_add_label(in->wk, "special", err)) != KP_OK ||
 	    (rc = kp_wellknown_add_label(in->wk, "integer", err)) != KP_OK)
+		return rc;
+	if (left >= 0 &&
+	    (rc = kp_wellknown_add_label(in->wk, BENCH_RESERVATION_LABEL, err)) != KP_OK)
 		return rc;
 	if ((rc = kp_instance_types_new(&in->its, err)) != KP_OK)
 		return rc;
@@ -276,7 +295,8 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 	static const char *const arch[] = { KP_ARCH_AMD64 };
 	/* sets.List(linux, windows, darwin) is sorted */
 	static const char *const oses[] = { "darwin", KP_OS_LINUX, KP_OS_WINDOWS };
-	static const char *const cts[] = { KP_CAPACITY_TYPE_SPOT, KP_CAPACITY_TYPE_ON_DEMAND };
+	static const char *const cts[] = { KP_CAPACITY_TYPE_SPOT, KP_CAPACITY_TYPE_ON_DEMAND,
+					   KP_CAPACITY_TYPE_RESERVED };
 	static const char *const small[] = { "small" };
 	static const char *const large[] = { "large" };
 	static const char *const optional[] = { "optional" };
@@ -299,9 +319,10 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 		price += 0.1 * (double)n;
 		price += 0.1 * mem_bytes / 1e9;
 
-		/* spot in zones 1-2, on-demand in zones 1-3, all available */
-		kp_offering_spec offs[5];
-		const kp_offering_spec *off_ptrs[5];
+		/* spot in zones 1-2, on-demand in zones 1-3, all available; the
+		 * reservation in zone 1 */
+		kp_offering_spec offs[6];
+		const kp_offering_spec *off_ptrs[6];
 		static const struct { const char *ct, *zone; } offering_keys[5] = {
 			{ KP_CAPACITY_TYPE_SPOT, "test-zone-1" },
 			{ KP_CAPACITY_TYPE_SPOT, "test-zone-2" },
@@ -317,6 +338,25 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 			offs[k].price = price;
 			off_ptrs[k] = &offs[k];
 		}
+		char rid[40];
+		snprintf(rid, sizeof(rid), "r-%s", name);
+		const char *one_rid[] = { rid };
+		kp_node_selector_requirement rid_req = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+		rid_req.key = BENCH_RESERVATION_LABEL;
+		rid_req.op = KP_SELECTOR_OP_IN;
+		rid_req.values = one_rid;
+		rid_req.n_values = 1;
+		const kp_node_selector_requirement *rid_ptr[] = { &rid_req };
+		offs[5] = (kp_offering_spec)KP_OFFERING_SPEC_INIT;
+		offs[5].available = 1;
+		offs[5].capacity_type = KP_CAPACITY_TYPE_RESERVED;
+		offs[5].zone = "test-zone-1";
+		offs[5].price = price / 100000.0;
+		offs[5].reservation_id = rid;
+		offs[5].reservation_capacity = left;
+		offs[5].requirements = rid_ptr;
+		offs[5].n_requirements = 1;
+		off_ptrs[5] = &offs[5];
 
 		/* cpu > 4 and memory > 8Gi: size In [large], special In
 		 * [optional]; else size In [small], special DoesNotExist */
@@ -332,7 +372,7 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 			{ KP_LABEL_ARCH, KP_SELECTOR_OP_IN, arch, 1 },
 			{ KP_LABEL_OS, KP_SELECTOR_OP_IN, oses, 3 },
 			{ KP_LABEL_TOPOLOGY_ZONE, KP_SELECTOR_OP_IN, zones3, 3 },
-			{ KP_LABEL_CAPACITY_TYPE, KP_SELECTOR_OP_IN, cts, 2 },
+			{ KP_LABEL_CAPACITY_TYPE, KP_SELECTOR_OP_IN, cts, left >= 0 ? 3 : 2 },
 			{ "size", KP_SELECTOR_OP_IN, is_large ? large : small, 1 },
 			{ "special", is_large ? KP_SELECTOR_OP_IN : KP_SELECTOR_OP_DOES_NOT_EXIST,
 			  is_large ? optional : NULL, is_large ? 1 : 0 },
@@ -357,7 +397,7 @@ int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err)
 		spec.capacity = &capacity;
 		spec.kube_reserved = &kube_reserved;
 		spec.offerings = off_ptrs;
-		spec.n_offerings = 5;
+		spec.n_offerings = left >= 0 ? 6 : 5;
 		if ((rc = kp_instance_types_add(in->its, &spec, err)) != KP_OK)
 			return rc;
 	}

@@ -78,6 +78,13 @@ void bench_input_free(bench_input *in);
  * kp_status with @p err filled. */
 int bench_setup_fake(bench_input *in, size_t n_types, int limits, kp_error *err);
 
+/* bench_setup_fake, and every type also reserved: one offering of capacity
+ * type reserved in test-zone-1 at its price / 100,000, reservation
+ * "r-<type>" with @p left instances, its ID on karpenter.sh/reservation-id
+ * (made well known), as upstream's scheduling suite writes them. */
+int bench_setup_fake_reserved(bench_input *in, size_t n_types, int limits, int64_t left,
+			      kp_error *err);
+
 /* The built-in KWOK catalogue, KWOK's label rules and the NodePool of
  * upstream's KWOK performance suite (os In [linux], capacity-type In
  * [on-demand], instance-size Lt 32, no limits). @p n_types gets the number of

@@ -50,8 +50,12 @@ enum kind {
 	KIND_KWOK = 2,     /* K1 */
 	KIND_NODES = 3,    /* S1-nodes: 1,000 existing nodes, 10,000 small pods */
 	KIND_NODES_SPREAD = 4, /* the same with zone topology spread */
-	KIND_DIVERSE_NOLIMIT = 5 /* S1-<n>: P1's inputs, NodePool without limits */
+	KIND_DIVERSE_NOLIMIT = 5, /* S1-<n>: P1's inputs, NodePool without limits */
+	KIND_RESERVED = 6  /* R1-<n>: P1's inputs, every type also reserved (10
+	                      instances), reserved_offering_mode fallback */
 };
+
+#define R1_INSTANCES_LEFT 10
 
 struct scenario {
 	char name[32];
@@ -217,6 +221,11 @@ static int build_input(bench_input *in, const struct scenario *sc, struct outcom
 		if (rc == KP_OK)
 			bench_pods_diverse(in, sc->pods, BENCH_SEED);
 		break;
+	case KIND_RESERVED:
+		rc = bench_setup_fake_reserved(in, 400, 1, R1_INSTANCES_LEFT, &err);
+		if (rc == KP_OK)
+			bench_pods_diverse(in, sc->pods, BENCH_SEED);
+		break;
 	case KIND_KWOK:
 		rc = bench_setup_kwok(in, &o->n_types, &err);
 		if (rc == KP_OK) {
@@ -285,6 +294,8 @@ static void run_scenario(const struct scenario *sc, int repeat, double budget_s,
 	spec.wellknown = in.wk;
 	spec.now_ms = INT64_C(1767225600000); /* 2026-01-01T00:00:00Z */
 	kp_sched_options opts = KP_SCHED_OPTIONS_INIT;
+	if (sc->kind == KIND_RESERVED)
+		opts.reserved_offering_mode = KP_RESERVED_OFFERING_FALLBACK;
 
 	static double setup[MAX_RUNS], solve[MAX_RUNS];
 	double cpu_total = 0, wall_total = 0, started = now_s(CLOCK_MONOTONIC);
@@ -479,12 +490,14 @@ static int parse_scenario(const char *name, struct scenario *out)
 		out->kind = KIND_NODES_SPREAD;
 		out->pods = 10000;
 	} else if (strlen(name) > 3 &&
-		   (memcmp(name, "P1-", 3) == 0 || memcmp(name, "S1-", 3) == 0)) {
+		   (memcmp(name, "P1-", 3) == 0 || memcmp(name, "S1-", 3) == 0 ||
+		    memcmp(name, "R1-", 3) == 0)) {
 		errno = 0;
 		unsigned long long n = strtoull(name + 3, &end, 10);
 		if (errno || *end || n == 0 || n > 10000000)
 			return -1;
-		out->kind = name[0] == 'P' ? KIND_DIVERSE : KIND_DIVERSE_NOLIMIT;
+		out->kind = name[0] == 'P' ? KIND_DIVERSE
+			    : name[0] == 'R' ? KIND_RESERVED : KIND_DIVERSE_NOLIMIT;
 		out->pods = (size_t)n;
 	} else {
 		return -1;
@@ -512,7 +525,8 @@ static void usage(FILE *f)
 	fputs("usage: sched-bench [--scenario NAME]... [--repeat N] [--budget SECONDS]\n"
 	      "                   [--no-fork] [--list]\n"
 	      "  NAME: P1 | K1 | S1 | all (groups), or P1-<pods> (upstream's NodePool\n"
-	      "        limits), S1-<pods> (no limits), K1, S1-nodes, S1-nodes-spread;\n"
+	      "        limits), S1-<pods> (no limits), R1-<pods> (P1 with every type\n"
+	      "        also reserved), K1, S1-nodes, S1-nodes-spread;\n"
 	      "        default: all\n"
 	      "  --repeat N     runs per scenario, median reported (default 5)\n"
 	      "  --budget S     stop repeating once a scenario has run S seconds (default 300)\n"

@@ -51,8 +51,12 @@ KP_BEGIN_DECLS
  * (karpenter.sh/capacity-type In [capacity_type], topology.kubernetes.io/zone
  * In [zone]) and adds @ref requirements to them. The reservation ID label is
  * provider-specific (upstream ReservationIDLabel), so a provider that wants
- * the scheduler to see it passes it in @ref requirements; reservation_id
- * itself is kept as data.
+ * the scheduler to see it passes it in @ref requirements (a requirement
+ * In [reservation_id], its key made well known). The scheduler counts a
+ * "reserved" offering against its reservation, reservation_id (NULL is
+ * the reservation ""), with reservation_capacity instances left, and
+ * writes that requirement's key In the reservation IDs on a NodeClaim
+ * holding reservations (scheduling.h).
  * @since 0.1
  */
 typedef struct kp_offering_spec {

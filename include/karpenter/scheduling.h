@@ -38,12 +38,30 @@
  *   offering on ties;
  * - custom label values of a NodeClaim: kp_requirement_any.
  *
- * What this simulation does not model (yet): reserved-capacity reservations
- * (offerings of capacity type "reserved" are used like the others, without
- * upstream's ReservationManager), dynamic resource allocation (ResourceClaims
- * are ignored), the PreferencePolicy=Ignore option, and the scheduler's
- * cluster-level default topology spread constraints. (consolidateAfter of
- * the consolidation simulation is modelled: kp_sched_options.exclude_nodes.)
+ * Reserved capacity (upstream's ReservationManager, feature gate
+ * ReservedCapacity on by default): an offering of capacity type "reserved"
+ * draws on its reservation (kp_offering::reservation_id), whose instances
+ * left are the smallest reservation_capacity any offering of the snapshot
+ * gives it. A NodeClaim reserves, pessimistically, every available
+ * reserved offering compatible with its requirements among its instance
+ * types (one instance of each reservation, whichever type is launched);
+ * an exhausted reservation is not offered to later NodeClaims, and a
+ * NodeClaim whose requirements narrow releases what it no longer needs.
+ * A NodeClaim holding reservations is launched with
+ * karpenter.sh/capacity-type In [reserved] and the reservation IDs: In on
+ * the offerings' reservation-ID label, which is the key of an offering's
+ * further requirement whose only value is its reservation_id (upstream's
+ * provider-defined ReservationIDLabel; a provider that sets no such
+ * requirement gets the capacity type only). kp_sched_options::
+ * reserved_offering_mode says what happens when a pod would leave
+ * reservations unused (upstream's provisioner is strict, consolidation
+ * falls back).
+ *
+ * What this simulation does not model (yet): dynamic resource allocation
+ * (ResourceClaims are ignored), the PreferencePolicy=Ignore option, and the
+ * scheduler's cluster-level default topology spread constraints.
+ * (consolidateAfter of the consolidation simulation is modelled:
+ * kp_sched_options.exclude_nodes.)
  *
  * Pod affinity namespaces: a term selects the namespaces it lists plus
  * those whose labels match its namespaceSelector (the Namespace objects of
@@ -246,9 +264,11 @@ void kp_cluster_free(kp_cluster *cluster);
 /**
  * @brief What a snapshot holds, as text for people debugging a placement:
  *        the NodePools in the order they are tried and whether each can
- *        provision (and why not), the existing nodes in the order they are
- *        tried (NodePool, managed, initialized, deleting, in flight, bound
- *        pods), and the pods by state with every ignored pod and why.
+ *        provision (and why not), the reservations of reserved offerings
+ *        with the instances a simulation starts from, the existing nodes in
+ *        the order they are tried (NodePool, managed, initialized, deleting,
+ *        in flight, bound pods), and the pods by state with every ignored
+ *        pod and why.
  *        The wording may change between versions; do not parse it.
  * @param[out] out the text (NUL-terminated); NULL on failure
  * @param[in] cluster the snapshot
@@ -274,6 +294,27 @@ void kp_cluster_description_free(char *text);
 enum kp_min_values_policy {
 	KP_MIN_VALUES_STRICT = 0,      /**< a NodeClaim that cannot meet minValues is not launched */
 	KP_MIN_VALUES_BEST_EFFORT = 1  /**< relax minValues to what the options allow */
+};
+
+/**
+ * kp_sched_options::reserved_offering_mode: upstream's ReservedOfferingMode
+ * and its ReservedCapacity feature gate.
+ * @since 0.1
+ */
+enum kp_reserved_offering_mode {
+	/** Upstream's provisioner (DisableReservedCapacityFallback): a pod that
+	 *  is compatible with a reserved offering none of whose reservations is
+	 *  left, or that would take a NodeClaim off all of its reservations, is
+	 *  not placed there (KP_REASON_RESERVED_OFFERING); it is neither tried on
+	 *  lower-weight NodePools nor relaxed (upstream defers it to a later
+	 *  simulation). */
+	KP_RESERVED_OFFERING_STRICT = 0,
+	/** Upstream's consolidation and drift simulations: such a pod falls back
+	 *  to the other offerings (on-demand, spot). */
+	KP_RESERVED_OFFERING_FALLBACK = 1,
+	/** Feature gate ReservedCapacity=false: reservations are not counted and
+	 *  reserved offerings are used like the others. */
+	KP_RESERVED_OFFERING_IGNORE = 2
 };
 
 /** Default of kp_sched_options::max_instance_types (upstream's MaxInstanceTypes). */
@@ -310,10 +351,16 @@ typedef struct kp_sched_options {
 	 *  ignored. */
 	const char *const *kept_pods;
 	size_t n_kept_pods;            /**< number of entries in kept_pods */
+	/* below: @since 0.1, added while 0.1 was being written (callers
+	 * without it are served: KP_RESERVED_OFFERING_STRICT) */
+	/** A kp_reserved_offering_mode; 0 = KP_RESERVED_OFFERING_STRICT
+	 *  (upstream's provisioner). */
+	uint32_t reserved_offering_mode;
+	uint32_t reserved_2;           /**< zero (no tail padding) */
 } kp_sched_options;
 
 /** Static initializer for kp_sched_options. @since 0.1 */
-#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
+#define KP_SCHED_OPTIONS_INIT { sizeof(kp_sched_options), 0, KP_MIN_VALUES_STRICT, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, KP_RESERVED_OFFERING_STRICT, 0 }
 
 /**
  * @brief Initialize @p opts as KP_SCHED_OPTIONS_INIT does (for FFI).
@@ -346,7 +393,8 @@ typedef struct kp_sched_result kp_sched_result;
  * @param[in] opts options, or NULL for KP_SCHED_OPTIONS_INIT
  * @param[out] err optional error detail
  * @return KP_OK (even when some pods cannot be placed: see the result),
- *         KP_EINVAL (reserved fields, an unknown policy, a removed node or
+ *         KP_EINVAL (reserved fields, an unknown policy or reserved offering
+ *         mode, a removed node or
  *         an only_pods entry that is not in the snapshot, a NULL
  *         exclude_nodes or kept_pods entry, a NULL list with a count: the
  *         field names the option), KP_EVERSION, KP_ENOMEM
@@ -395,7 +443,10 @@ enum kp_sched_reason_code {
 	KP_REASON_MIN_VALUES = 12,          /**< minValues cannot be satisfied */
 	KP_REASON_NOT_PROVISIONABLE = 13,   /**< selects kubernetes.io/hostname or an unknown karpenter.sh key */
 	KP_REASON_NODEPOOL_NOT_READY = 14,  /**< its node class is missing or not ready */
-	KP_REASON_NODE_NOT_SCHEDULABLE = 15 /**< the node is unschedulable, marked for deletion or not initialized */
+	KP_REASON_NODE_NOT_SCHEDULABLE = 15,/**< the node is unschedulable, marked for deletion or not initialized */
+	KP_REASON_RESERVED_OFFERING = 16    /**< a compatible reserved offering could not be reserved
+	                                         (KP_RESERVED_OFFERING_STRICT; upstream's
+	                                         ReservedOfferingError) @since 0.1 */
 };
 
 /**
@@ -455,17 +506,28 @@ typedef struct kp_sched_nodeclaim {
 	                                    NodePool, requirements by key (the instance-type
 	                                    options, the cheapest max_instance_types, and their
 	                                    capacity types; values sorted, as upstream writes
-	                                    them), resources.requests (pods plus the smallest
+	                                    them; a NodeClaim holding reservations has
+	                                    capacity type In [reserved] and its reservation
+	                                    IDs), resources.requests (pods plus the smallest
 	                                    daemon overhead of the options), taints, startup
 	                                    taints, nodeClassRef, expireAfter,
 	                                    terminationGracePeriod */
 	const char *nodepool;          /**< its NodePool */
-	const char *instance_type;     /**< the launch choice: cheapest compatible available offering */
+	const char *instance_type;     /**< the launch choice: cheapest compatible available offering
+	                                    (while reservations are counted, never one of a
+	                                    reservation the NodeClaim does not hold) */
 	const char *zone;              /**< the launch choice's zone */
 	const char *capacity_type;     /**< the launch choice's capacity type */
 	double price;                  /**< the launch choice's hourly price */
 	size_t n_instance_type_options; /**< instance types left in its requirements */
 	size_t n_pods;                 /**< pods placed on it */
+	/* below: @since 0.1, added while 0.1 was being written */
+	/** The launch choice's offering (borrowed from the snapshot's
+	 *  catalogue), or NULL when there is none. A reserved one is a
+	 *  reservation the NodeClaim holds: its reservation_id, and its further
+	 *  requirements In one value (the reservation labels a provider puts on
+	 *  the instance) are what kp_sched_result_write adds to the labels. */
+	const kp_offering *offering;
 } kp_sched_nodeclaim;
 
 /**
@@ -526,7 +588,7 @@ double kp_sched_result_cost(const kp_sched_result *result);
  *        "NodePoolRequirements", "NoInstanceType", "NodePoolLimits",
  *        "TopologySpread", "PodAffinity", "PodAntiAffinity", "HostPorts",
  *        "Volumes", "MinValues", "NotProvisionable", "NodePoolNotReady",
- *        "NodeNotSchedulable", "None"), never NULL.
+ *        "NodeNotSchedulable", "ReservedOffering", "None"), never NULL.
  * @param[in] code a kp_sched_reason_code
  * @return static text; "Unknown" for another value
  * @since 0.1

@@ -368,7 +368,11 @@ static int simulate(kp__dstate *st, kp__dnode *const *c, size_t n, int consolida
 	 * onto a node inside its consolidateAfter window (Drift does not ask) */
 	kp__sched_sets sets = { removed, nr, consolidation ? st->closed : NULL,
 				consolidation ? st->n_closed : 0, kept, n_kept };
-	int rc = kp__sched_simulate_sets(&s->res, st->cluster, NULL, &sets, err);
+	/* upstream SimulateScheduling's scheduler falls back from reserved
+	 * offerings it cannot reserve (only the provisioner is strict) */
+	kp_sched_options so = KP_SCHED_OPTIONS_INIT;
+	so.reserved_offering_mode = KP_RESERVED_OFFERING_FALLBACK;
+	int rc = kp__sched_simulate_sets(&s->res, st->cluster, &so, &sets, err);
 	size_t np = kp_sched_result_pod_count(s->res);
 	for (size_t i = 0; rc == KP_OK && i < np && !s->code; i++)
 		if (find_podkey(keys, nk, s->res, i))

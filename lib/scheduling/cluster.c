@@ -1211,6 +1211,8 @@ static int cluster_build(struct kp_cluster *c, const kp_cluster_spec *caller, kp
 	c->n_res = c->res.n;
 	if ((rc = catalogs_compile(c)) != KP_OK)
 		return rc;
+	if ((rc = kp__resv_compile(c)) != KP_OK)
+		return rc;
 	if ((rc = nodes_build(c, spec, err)) != KP_OK)
 		return rc;
 	if ((rc = nodes_vectors(c)) != KP_OK)

@@ -1,7 +1,8 @@
 /*
  * libkarpenter: kp_cluster_describe, what a compiled snapshot holds, for
  * people debugging a placement: the NodePools in the order they are tried
- * and whether each can provision, the existing nodes in the order they are
+ * and whether each can provision, the reservations of reserved offerings
+ * and their instances left, the existing nodes in the order they are
  * tried with their state, and the pods by state with every ignored pod and
  * why.
  *
@@ -35,6 +36,19 @@ static void describe_pools(sc_buf *b, const struct kp_cluster *c)
 			kp__buf_printf(b, "not usable: %s: %s\n", kp_sched_reason_code_name(p->unusable_code),
 				     p->unusable_msg ? p->unusable_msg : "");
 	}
+}
+
+/* The reservations of the reserved offerings, with the instances a
+ * simulation starts from (none listed when there are none). */
+static void describe_reservations(sc_buf *b, const struct kp_cluster *c)
+{
+	if (!c->n_resv)
+		return;
+	kp__buf_printf(b, "reservations (instances left):\n");
+	for (size_t r = 0; r < c->n_resv; r++)
+		kp__buf_printf(b, "  %s: %lld%s%s\n", c->resv_ids[r][0] ? c->resv_ids[r] : "(no ID)",
+			       (long long)c->resv_cap[r], c->resv_keys[r] ? ", label " : "",
+			       c->resv_keys[r] ? c->resv_keys[r] : "");
 }
 
 static void describe_nodes(sc_buf *b, const struct kp_cluster *c)
@@ -84,6 +98,7 @@ KP_EXPORT int kp_cluster_describe(char **out, const kp_cluster *cluster, kp_erro
 			 "%zu topology groups\n", cluster->n_pools, cluster->n_nodes, cluster->n_pods,
 		     cluster->n_classes, kp__topo_group_count(cluster));
 	describe_pools(&b, cluster);
+	describe_reservations(&b, cluster);
 	describe_nodes(&b, cluster);
 	describe_pods(&b, cluster);
 	*out = kp__buf_take(&b, NULL);

@@ -17,7 +17,8 @@
 #include "kp_internal.h"
 
 /* The NodeClaim as launched: the simulation's with the launch choice's
- * labels (what the provider's Create puts on it), from its struct. */
+ * labels (what the provider's Create puts on it), from its struct and its
+ * offering. */
 static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_error *err)
 {
 	kp_nodeclaim *nc = NULL;
@@ -37,6 +38,17 @@ static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_
 	for (size_t i = 0; rc == KP_OK && i < sizeof(labels) / sizeof(labels[0]); i++)
 		if (labels[i].value)
 			rc = kp_labels_set(&nc->metadata->labels, labels[i].key, labels[i].value, err);
+	/* the offering's own single-valued requirements: a reservation's ID and
+	 * kind, as the provider labels the instance it launches into */
+	kp_requirements *or = snc->offering ? snc->offering->requirements : NULL;
+	for (size_t i = 0, n = kp_requirements_count(or); rc == KP_OK && i < n; i++) {
+		kp_requirement *q = kp_requirements_at(or, i);
+		const char *key = kp_requirement_key(q);
+		if (strcmp(key, KP_LABEL_TOPOLOGY_ZONE) && strcmp(key, KP_LABEL_CAPACITY_TYPE) &&
+		    kp_requirement_operator(q) == KP_SELECTOR_OP_IN &&
+		    kp_requirement_value_count(q) == 1)
+			rc = kp_labels_set(&nc->metadata->labels, key, kp_requirement_value(q, 0), err);
+	}
 	if (rc == KP_OK && (rc = kp_encode_emit(em, NULL, KP_KIND_NODECLAIM, nc)) != KP_OK)
 		kp__error(err, rc, NULL, "cannot write the NodeClaim %s",
 			  nc->metadata && nc->metadata->name ? nc->metadata->name : "");

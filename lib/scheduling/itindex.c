@@ -31,11 +31,11 @@ static size_t str_index(const char **list, size_t n, const char *s)
 	return SIZE_MAX;
 }
 
-static int is_standard(const kp_offering *of)
+/* The offering's zone and capacity type requirements are In exactly its
+ * zone and capacity type. */
+static int zone_ct_exact(const kp_offering *of)
 {
 	kp_requirements *r = of->requirements;
-	if (kp_requirements_count(r) != 2)
-		return 0;
 	kp_requirement *z = kp_requirements_get(r, KP_LABEL_TOPOLOGY_ZONE);
 	kp_requirement *c = kp_requirements_get(r, KP_LABEL_CAPACITY_TYPE);
 	return z && c && kp_requirement_operator(z) == KP_SELECTOR_OP_IN &&
@@ -43,6 +43,29 @@ static int is_standard(const kp_offering *of)
 	       kp_requirement_value_count(c) == 1 &&
 	       strcmp(kp_requirement_value(z, 0), of->zone) == 0 &&
 	       strcmp(kp_requirement_value(c, 0), of->capacity_type) == 0;
+}
+
+static int is_standard(const kp_offering *of)
+{
+	return kp_requirements_count(of->requirements) == 2 && zone_ct_exact(of);
+}
+
+int kp__cat_offering_pair(const struct kp_cluster *c, const sc_catalog *cat,
+			  const kp_offering *of, uint16_t *pair)
+{
+	if (!cat->pairs_ok || !zone_ct_exact(of))
+		return 0;
+	kp_requirements *r = of->requirements;
+	for (size_t i = 0, n = kp_requirements_count(r); i < n; i++) {
+		const char *k = kp_requirement_key(kp_requirements_at(r, i));
+		if (strcmp(k, KP_LABEL_TOPOLOGY_ZONE) && strcmp(k, KP_LABEL_CAPACITY_TYPE) &&
+		    !kp_wellknown_has(c->wk, k))
+			return 0;
+	}
+	size_t z = str_index(cat->zones, cat->n_zones, of->zone);
+	size_t t = str_index(cat->cts, cat->n_cts, of->capacity_type);
+	*pair = (uint16_t)(z * cat->n_cts + t);
+	return 1;
 }
 
 static int cmp_it_name(const void *a, const void *b)

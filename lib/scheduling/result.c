@@ -166,6 +166,11 @@ int kp__sched_finalize(sc_sim *s)
 		const sc_pool *p = &c->pools[nc->pool];
 		if (without_key(&nc->reqs, KP_LABEL_HOSTNAME) != KP_OK)
 			return KP_ENOMEM;
+		/* reserved offerings held: capacity type reserved (replacing the
+		 * requirement) and the reservation IDs (upstream FinalizeScheduling) */
+		if (nc->n_resv && (without_key(&nc->reqs, KP_LABEL_CAPACITY_TYPE) != KP_OK ||
+				   kp__resv_finalize(c, nc, nc->reqs) != KP_OK))
+			return KP_ENOMEM;
 		int64_t *ovh = kp__calloc(c->n_res + 1, sizeof(int64_t));
 		if (!ovh)
 			return KP_ENOMEM;
@@ -764,7 +769,10 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 		const kp_offering *best = NULL;
 		const kp_instance_type *best_it = NULL;
 		uint64_t allowed = kp__cat_allowed_pairs(p->cat, reqs);
-		for (size_t i = 0; i < nc->n_opts_final; i++) {
+		int counted = s->resv_rem && p->cat->resv_first && !kp__resv_held_by_id(c, nc);
+		if (counted)
+			best = kp__resv_launch_choice(s, nc, reqs, &best_it);
+		for (size_t i = 0; !counted && i < nc->n_opts_final; i++) {
 			const kp_instance_type *it = p->cat->items[nc->final_its[i]].it;
 			int o = kp__cat_cheapest(c, p->cat, nc->final_its[i], allowed, reqs);
 			const kp_offering *of = o >= 0 ? it->offerings[o] : NULL;
@@ -782,6 +790,7 @@ int kp__sched_result_build(sc_sim *s, kp_sched_result **out, kp_error *err)
 			snc->zone = best->zone;
 			snc->capacity_type = best->capacity_type;
 			snc->price = best->price;
+			snc->offering = best;
 			res->cost += best->price;
 		}
 		nc_names[k] = name;
@@ -922,6 +931,7 @@ KP_EXPORT const char *kp_sched_reason_code_name(uint32_t code)
 		[KP_REASON_NOT_PROVISIONABLE] = "NotProvisionable",
 		[KP_REASON_NODEPOOL_NOT_READY] = "NodePoolNotReady",
 		[KP_REASON_NODE_NOT_SCHEDULABLE] = "NodeNotSchedulable",
+		[KP_REASON_RESERVED_OFFERING] = "ReservedOffering",
 	};
 	if (code < sizeof(names) / sizeof(names[0]) && names[code])
 		return names[code];

@@ -39,9 +39,15 @@ static int simulate(kp_sched_result **out, const kp_cluster *cluster,
 	}
 	if (o.reserved)
 		return kp__error(err, KP_EINVAL, "reserved", "kp_sched_options.reserved must be zero");
+	if (o.reserved_2)
+		return kp__error(err, KP_EINVAL, "reserved_2",
+				 "kp_sched_options.reserved_2 must be zero");
 	if (o.min_values_policy > KP_MIN_VALUES_BEST_EFFORT)
 		return kp__error(err, KP_EINVAL, "min_values_policy",
 				 "unknown min_values_policy %u", o.min_values_policy);
+	if (o.reserved_offering_mode > KP_RESERVED_OFFERING_IGNORE)
+		return kp__error(err, KP_EINVAL, "reserved_offering_mode",
+				 "unknown reserved_offering_mode %u", o.reserved_offering_mode);
 	if (o.n_removed_nodes && !o.removed_nodes)
 		return kp__error(err, KP_EINVAL, "removed_nodes", "removed_nodes is NULL");
 	if (o.n_only_pods && !o.only_pods)

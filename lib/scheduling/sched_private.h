@@ -15,6 +15,8 @@
  *                 (upstream topology*.go)
  *   fits.c        feasibility checks with structured verdicts (sc_fit)
  *                 and their reason texts
+ *   reservations.c reserved capacity (upstream reservationmanager.go and
+ *                 NodeClaim's reserved offerings)
  *   simulate.c    the simulation loop: queue, existing nodes, NodeClaims
  *   result.c      finalization, NodeClaim objects, reasons, accessors
  *   sched.c       kp_sched_simulate: runs simulate.c, then result.c
@@ -145,7 +147,21 @@ typedef struct sc_catalog {
 	sc_column *cols;           /* sorted by key */
 	size_t n_cols;
 	size_t max_blocks;
+	/* available reserved offerings (reservations.c): instance type i has
+	 * resv_offs[resv_first[i] .. resv_first[i + 1]); NULL when none */
+	uint32_t *resv_first;
+	struct sc_resv_off *resv_offs;
+	const char **resv_extra;   /* keys of their requirements besides zone and capacity type */
+	size_t n_resv_extra;
 } sc_catalog;
+
+/* An available offering of capacity type "reserved" and its reservation. */
+struct sc_resv_off {
+	uint32_t off;              /* offering index in its instance type */
+	uint32_t resv;             /* reservation (kp_cluster::resv_ids) */
+	uint16_t pair;             /* its (zone, capacity type) pair when by_pair */
+	uint16_t by_pair;          /* kp__cat_offering_pair decides it */
+};
 
 /* The offering pairs a requirement set allows (catalog.c). */
 uint64_t kp__cat_allowed_pairs(const sc_catalog *cat, kp_requirements *reqs);
@@ -159,6 +175,12 @@ int kp__cat_has_offering(const struct kp_cluster *c, const sc_catalog *cat, size
 int kp__cat_cheapest(const struct kp_cluster *c, const sc_catalog *cat, size_t it, uint64_t allowed,
 		     kp_requirements *reqs);
 int kp__cat_compile(struct kp_cluster *c, sc_catalog *cat);
+/* Whether @p of's compatibility with a requirement set that defines none
+ * of its other keys is that of its (zone, capacity type) pair: its zone and
+ * capacity type requirements are exact and its other keys well known
+ * (undefined, they are allowed). 1 with *pair set, else 0. */
+int kp__cat_offering_pair(const struct kp_cluster *c, const sc_catalog *cat,
+			  const kp_offering *of, uint16_t *pair);
 
 /* Instance-type compatibility with one requirement set (upstream
  * it.Requirements.Intersects(reqs)), evaluated column by column. */
@@ -438,6 +460,14 @@ struct kp_cluster {
 	size_t n_blk;
 	void **to_free;            /* requirements sets to release */
 	size_t n_to_free, cap_to_free;
+	/* reservations (reservations.c, upstream NewReservationManager): the
+	 * distinct reservation IDs of the reserved offerings, the label key
+	 * that carries each in its offerings' requirements (NULL: none), and
+	 * the instances left (the smallest reservation_capacity given) */
+	const char **resv_ids;
+	const char **resv_keys;
+	int64_t *resv_cap;
+	size_t n_resv;
 };
 
 /* Register a kp_requirements set for release with the cluster. */
@@ -535,6 +565,8 @@ struct sc_nc {
 	uint32_t oprev, onext;     /* neighbours in its pod count's order list, UINT32_MAX at the ends */
 	int64_t oseq;              /* rank in that list: ascending from head to tail */
 	int min_values_relaxed;
+	uint32_t *resv;            /* reservations held (ascending), upstream reservedOfferings */
+	size_t n_resv;
 	int dropped;               /* removed by minValues truncation */
 	size_t n_opts_final;
 	uint32_t *final_its;       /* after truncation, ordered by price */
@@ -603,6 +635,9 @@ struct sc_sim {
 	const struct kp_cluster *c;
 	const struct kp__sched_sets *sets; /* by-index options (sched_index.h), or NULL */
 	uint32_t min_values_best_effort;
+	uint32_t resv_mode;        /* a kp_reserved_offering_mode */
+	int64_t *resv_rem;         /* per reservation: instances left (NULL: not counted) */
+	int resv_blocked;          /* the last try_new stopped on a reserved offering error */
 	size_t max_its;
 	sc_node_sim *nodes;        /* per snapshot node */
 	/* the pods this simulation touches (a role other than SC_SIM_NONE), in
@@ -766,6 +801,41 @@ void kp__fit_fmt_value(char *buf, size_t size, const struct kp_cluster *c, size_
 /* Messages */
 void kp__why(sc_why *w, uint32_t code, const char *field, const char *fmt, ...) KP_PRINTF(4, 5);
 void kp__why_dispose(sc_why *w);
+
+/* reservations.c */
+/* The snapshot's reservations and each catalogue's reserved offerings
+ * (after the catalogues are compiled). */
+int kp__resv_compile(struct kp_cluster *c);
+/* This simulation's reservation counts (none under
+ * KP_RESERVED_OFFERING_IGNORE or without reserved offerings). */
+int kp__resv_sim_init(sc_sim *s);
+/* upstream offeringsToReserve: the reservations NodeClaim @p nc may hold
+ * with options @p its (catalogue indices) and requirements @p reqs, as a
+ * sorted list in *out (caller frees; NULL when none). Under
+ * KP_RESERVED_OFFERING_STRICT, KP_EINCOMPATIBLE with @p w filled when it
+ * would hold none while it could or did. KP_OK, KP_EINCOMPATIBLE,
+ * KP_ENOMEM. */
+int kp__resv_offerings(sc_sim *s, const sc_nc *nc, const uint32_t *its, size_t n_its,
+		       kp_requirements *reqs, uint32_t **out, size_t *n_out, sc_why *w);
+/* upstream Reserve then releaseReservedOfferings: @p nc holds @p resv
+ * (taken over) instead of what it held. */
+void kp__resv_commit(sc_sim *s, sc_nc *nc, uint32_t *resv, size_t n_resv);
+/* The launch choice of a finalized NodeClaim while reservations are
+ * counted (s->resv_rem set and its catalogue has reserved offerings): the
+ * cheapest available offering compatible with @p reqs over its final
+ * options, the first on ties, leaving out the reserved offerings of
+ * reservations it does not hold. NULL when there is none. */
+const kp_offering *kp__resv_launch_choice(const sc_sim *s, const sc_nc *nc, kp_requirements *reqs,
+					  const kp_instance_type **it_out);
+/* Whether a finalized NodeClaim's requirements name every reservation it
+ * holds by its ID label (it holds some, each with a key): they then allow
+ * no other reserved offering, and the launch choice needs no
+ * kp__resv_launch_choice. */
+int kp__resv_held_by_id(const struct kp_cluster *c, const sc_nc *nc);
+/* upstream FinalizeScheduling's part: capacity type In [reserved] and the
+ * reservation IDs on their label keys, added to @p reqs (which has no
+ * capacity-type requirement left), for a NodeClaim holding any. */
+int kp__resv_finalize(const struct kp_cluster *c, const sc_nc *nc, kp_requirements *reqs);
 
 /* result.c */
 struct kp_sched_result;

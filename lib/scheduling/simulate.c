@@ -508,11 +508,15 @@ struct nc_add {
 	const uint32_t *its;   /* filtered options (the simulation's scratch) */
 	size_t n_its;
 	int relaxed;           /* minValues were relaxed */
+	uint32_t *resv;        /* reservations to hold (kp__resv_offerings) */
+	size_t n_resv;
+	int resv_error;        /* failed on a reserved offering (strict mode) */
 };
 
 static void nc_add_dispose(struct nc_add *a)
 {
 	kp_requirements_free(a->reqs);
+	kp__free(a->resv);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -604,6 +608,18 @@ static int nc_filter(sc_sim *s, sc_nc *nc, uint32_t pod, kp_requirements *reqs, 
 	return KP_OK;
 }
 
+/* The reservations @p nc would hold with the options and requirements a
+ * check found (upstream offeringsToReserve, under its feature gate). */
+static int nc_reserve(sc_sim *s, const sc_nc *nc, struct nc_add *res, kp_requirements *reqs,
+		      sc_why *w)
+{
+	if (!s->resv_rem)
+		return KP_OK;
+	int rc = kp__resv_offerings(s, nc, res->its, res->n_its, reqs, &res->resv, &res->n_resv, w);
+	res->resv_error = rc == KP_EINCOMPATIBLE;
+	return rc;
+}
+
 /* Upstream NodeClaim.CanAdd. */
 static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, int relax_mv,
 		      sc_why *w, struct nc_add *res)
@@ -636,6 +652,12 @@ static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, i
 		rc = nc_filter(s, nc, pod, nc->reqs, 0, relax_mv, w, &res->its, &res->n_its,
 			       &res->reqs);
 		res->relaxed = res->reqs != NULL;
+		if (rc == KP_OK)
+			rc = nc_reserve(s, nc, res, res->reqs ? res->reqs : nc->reqs, w);
+		if (rc != KP_OK) {
+			kp_requirements_free(res->reqs);
+			res->reqs = NULL;
+		}
 		if (rc == KP_ENOMEM)
 			s->oom = 1;
 		return rc;
@@ -665,7 +687,11 @@ static int nc_can_add(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, i
 		kp_requirements *relaxed = NULL;
 		rc = nc_filter(s, nc, pod, reqs, reqs != nc->reqs, relax_mv, w, &res->its,
 			       &res->n_its, &relaxed);
+		res->resv_error = 0;
+		if (rc == KP_OK)
+			rc = nc_reserve(s, nc, res, relaxed ? relaxed : reqs, w);
 		if (rc != KP_OK) {
+			kp_requirements_free(relaxed);
 			kp_requirements_free(alt_res);
 			if (rc == KP_ENOMEM)
 				break;
@@ -744,6 +770,10 @@ static int nc_place(sc_sim *s, sc_nc *nc, uint32_t pod, const sc_variant *v, str
 	}
 	if (nc_ports_add(nc, cls, pod) != KP_OK)
 		return KP_ENOMEM;
+	/* upstream Reserve, then release what the pod's requirements ruled out */
+	kp__resv_commit(s, nc, a->resv, a->n_resv);
+	a->resv = NULL;
+	a->n_resv = 0;
 	kp__psim(s, pod)->placed_nc = (int32_t)nc->id;
 	int rc = kp__topo_register_hostname(s, nc->hostname);
 	if (rc == KP_OK)
@@ -763,6 +793,7 @@ static void nc_free(sc_nc *nc)
 	kp__free(nc->ports);
 	kp__free(nc->absorbed);
 	kp__free(nc->final_its);
+	kp__free(nc->resv);
 	kp__free(nc->maxalloc);
 	kp__free(nc->minslack);
 	kp__topo_nc_dispose(&nc->topo);
@@ -1308,7 +1339,15 @@ static int try_new(sc_sim *s, uint32_t pod, const sc_variant *v)
 			break;
 		}
 		if (rc != KP_OK) {
+			int blocked = a.resv_error;
+			nc_add_dispose(&a);
 			nc_free(nc);
+			/* a reserved offering it could not reserve: no fallback to
+			 * lower-weight NodePools (upstream addToNewNodeClaim) */
+			if (blocked) {
+				s->resv_blocked = 1;
+				break;
+			}
 			continue;
 		}
 		/* keep it */
@@ -1367,6 +1406,7 @@ static int try_schedule(sc_sim *s, uint32_t pod)
 		int rc = kp__topo_update(s, pod, v);
 		if (rc != KP_OK)
 			return rc;
+		s->resv_blocked = 0;
 		rc = sched_add(s, pod, v);
 		if (rc == KP_OK) {
 			kp__psim(s, pod)->placed_variant = (uint32_t)k;
@@ -1374,6 +1414,13 @@ static int try_schedule(sc_sim *s, uint32_t pod)
 		}
 		if (rc == KP_ENOMEM || s->oom)
 			return KP_ENOMEM;
+		if (s->resv_blocked) {
+			/* upstream does not relax a pod refused for a reserved
+			 * offering: it may fit once reservations are released */
+			kp__psim(s, pod)->placed_variant = (uint32_t)k;
+			return kp__topo_update(s, pod, &cls->variants[0]) != KP_OK ? KP_ENOMEM
+										: KP_EINCOMPATIBLE;
+		}
 	}
 	/* upstream keeps the unrelaxed pod in the queue */
 	kp__psim(s, pod)->placed_variant = (uint32_t)(cls->n_variants ? cls->n_variants - 1 : 0);
@@ -1498,6 +1545,7 @@ void kp__sched_sim_free(sc_sim *s)
 	kp__free(s->scratch_res);
 	kp__free(s->scratch_req);
 	kp__free(s->scratch_its);
+	kp__free(s->resv_rem);
 	for (size_t i = 0; c && s->variants && i < c->n_variants; i++) {
 		kp__free(s->variants[i].blocked);
 		kp__free(s->variants[i].amemo);
@@ -1691,6 +1739,9 @@ static int sim_init(sc_sim *s, const kp_sched_options *o, kp_error *err)
 		rc = sim_pod_roles(s, o, err);
 	if (rc == KP_OK)
 		rc = sim_pool_limits(s);
+	s->resv_mode = o->reserved_offering_mode;
+	if (rc == KP_OK)
+		rc = kp__resv_sim_init(s);
 	return rc == KP_OK ? kp__topo_sim_new(s) : rc;
 }
 

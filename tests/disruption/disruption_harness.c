@@ -38,6 +38,14 @@ dh *dh_new(void)
 	return h;
 }
 
+void dh_set_catalog(dh *h, kp_instance_types *its, const char *label)
+{
+	ck_assert_ptr_null(h->dec);
+	kp_instance_types_free(h->its);
+	h->its = its;
+	ck_assert_int_eq(kp_wellknown_add_label(h->wk, label, NULL), KP_OK);
+}
+
 void dh_free(dh *h)
 {
 	if (!h)

@@ -16,6 +16,10 @@ typedef struct dh dh;
 /* An empty harness (aborts the test on failure). */
 dh *dh_new(void);
 void dh_free(dh *h);
+/* Use @p its (taken over) for every NodePool instead of the KWOK built-in
+ * catalogue, with @p label (e.g. a reservation ID label) made well known;
+ * before the first run. */
+void dh_set_catalog(dh *h, kp_instance_types *its, const char *label);
 /* Append manifests (printf-style). */
 void dh_add(dh *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* NodePool NAME: capacity types (e.g. "on-demand" or "spot, on-demand"),

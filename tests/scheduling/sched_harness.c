@@ -100,6 +100,80 @@ kp_instance_types *h_catalog(const h_it *types)
 	return its;
 }
 
+void h_add_type(kp_instance_types *its, const char *name, const char *cpu, const char *mem,
+		double price, const char *rid_key, const h_resv *rs, size_t n_rs)
+{
+	const char *zones[] = { "test-zone-1", "test-zone-2", "test-zone-3" };
+	const char *cts[] = { "on-demand", "spot", "reserved" };
+	const char *arch = "amd64", *os = "linux", *name1[] = { name };
+	ck_assert_uint_le(n_rs, 8);
+	kp_node_selector_requirement r[5];
+	const kp_node_selector_requirement *rp[5];
+	for (int i = 0; i < 5; i++) {
+		kp_node_selector_requirement init = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+		r[i] = init;
+		r[i].op = KP_SELECTOR_OP_IN;
+		rp[i] = &r[i];
+	}
+	r[0].key = KP_LABEL_ARCH, r[0].values = &arch, r[0].n_values = 1;
+	r[1].key = KP_LABEL_OS, r[1].values = &os, r[1].n_values = 1;
+	r[2].key = KP_LABEL_TOPOLOGY_ZONE, r[2].values = zones, r[2].n_values = 3;
+	r[3].key = KP_LABEL_CAPACITY_TYPE, r[3].values = cts, r[3].n_values = n_rs ? 3 : 2;
+	r[4].key = KP_LABEL_INSTANCE_TYPE, r[4].values = name1, r[4].n_values = 1;
+	kp_offering_spec offs[16];
+	const kp_offering_spec *op[16];
+	kp_node_selector_requirement idreq[8];
+	const kp_node_selector_requirement *idp[8];
+	size_t no = 0;
+	for (size_t z = 0; z < 3; z++)
+		for (size_t c = 0; c < 2; c++) {
+			kp_offering_spec o = KP_OFFERING_SPEC_INIT;
+			o.available = 1;
+			o.capacity_type = cts[c];
+			o.zone = zones[z];
+			o.price = c ? price * 0.7 : price;
+			offs[no] = o;
+			op[no] = &offs[no];
+			no++;
+		}
+	for (size_t i = 0; i < n_rs; i++) {
+		kp_node_selector_requirement init = KP_NODE_SELECTOR_REQUIREMENT_INIT;
+		idreq[i] = init;
+		idreq[i].key = rid_key;
+		idreq[i].op = KP_SELECTOR_OP_IN;
+		idreq[i].values = &rs[i].id;
+		idreq[i].n_values = 1;
+		idp[i] = &idreq[i];
+		kp_offering_spec o = KP_OFFERING_SPEC_INIT;
+		o.available = rs[i].available;
+		o.capacity_type = "reserved";
+		o.zone = "test-zone-1";
+		o.price = price / 100000.0;
+		o.reservation_id = rs[i].id;
+		o.reservation_capacity = rs[i].capacity;
+		o.requirements = &idp[i];
+		o.n_requirements = 1;
+		offs[no] = o;
+		op[no] = &offs[no];
+		no++;
+	}
+	kp_resource_list cap = KP_RESOURCE_LIST_INIT;
+	set_res(&cap, "cpu", cpu);
+	set_res(&cap, "memory", mem);
+	set_res(&cap, "pods", "110");
+	kp_instance_type_spec spec = KP_INSTANCE_TYPE_SPEC_INIT;
+	spec.name = name;
+	spec.requirements = rp;
+	spec.n_requirements = 5;
+	spec.capacity = &cap;
+	spec.offerings = op;
+	spec.n_offerings = no;
+	kp_error err = KP_ERROR_INIT;
+	ck_assert_msg(kp_instance_types_add(its, &spec, &err) == KP_OK, "%s: %s: %s", name,
+		      err.field, err.message);
+	kp_resources_dispose(&cap);
+}
+
 kp_instance_types *h_catalog_default(void)
 {
 	static const h_it types[] = {

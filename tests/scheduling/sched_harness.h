@@ -30,6 +30,21 @@ kp_instance_types *h_catalog(const h_it *types);
 /* The standard test catalogue (see harness.c). */
 kp_instance_types *h_catalog_default(void);
 
+/* A reservation of an h_add_type instance type (in test-zone-1). */
+typedef struct h_resv {
+	const char *id;
+	int64_t capacity;   /* reservation_capacity */
+	uint32_t available;
+} h_resv;
+
+/* Add an instance type as upstream's fake.NewInstanceType builds it:
+ * on-demand and spot in test-zone-1..3 (spot at 0.7 of @p price), plus one
+ * reserved offering per reservation in test-zone-1 at price / 100,000 (the
+ * scheduling suite's PriceFromResources / 100_000), whose requirements
+ * carry the reservation ID as @p rid_key In [id]. */
+void h_add_type(kp_instance_types *its, const char *name, const char *cpu, const char *mem,
+		double price, const char *rid_key, const h_resv *rs, size_t n_rs);
+
 typedef struct h_scenario {
 	kp_decode_result *decoded;
 	const kp_nodepool *nodepools[16];
