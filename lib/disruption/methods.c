@@ -599,6 +599,7 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 	x->zone = snc->zone;
 	x->capacity_type = snc->capacity_type;
 	x->price = snc->price;
+	const kp_offering *launch_of = snc->offering;
 	if (filtered) {
 		double best = DBL_MAX;
 		for (size_t i = 0; i < r->n_its; i++) {
@@ -609,6 +610,7 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 				x->zone = o->zone;
 				x->capacity_type = o->capacity_type;
 				x->price = o->price;
+				launch_of = o;
 			}
 		}
 	}
@@ -637,13 +639,8 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 		if (rc)
 			return kp__error(err, rc, NULL, "out of memory");
 	}
-	struct { const char *k, *v; } labels[] = {
-		{ KP_LABEL_NODEPOOL, x->nodepool }, { KP_LABEL_INSTANCE_TYPE, x->instance_type },
-		{ KP_LABEL_TOPOLOGY_ZONE, x->zone }, { KP_LABEL_CAPACITY_TYPE, x->capacity_type },
-	};
-	for (size_t i = 0; nc->metadata && i < sizeof(labels) / sizeof(labels[0]); i++)
-		if (labels[i].v && (rc = kp_labels_set(&nc->metadata->labels, labels[i].k, labels[i].v, err)))
-			return rc;
+	if ((rc = kp__sched_launch_labels(nc, x->nodepool, x->instance_type, launch_of, err)))
+		return rc;
 	c->pub.savings -= x->price;
 	c->pub.decision = KP_DISRUPTION_REPLACE;
 	c->pub.replacements = (const kp_disruption_replacement *const *)c->repls.items;

@@ -15,32 +15,28 @@
 #include <karpenter/wellknown.h>
 
 #include "kp_internal.h"
+#include "sched_index.h"
 
-/* The NodeClaim as launched: the simulation's with the launch choice's
- * labels (what the provider's Create puts on it), from its struct and its
- * offering. */
-static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_error *err)
+int kp__sched_launch_labels(kp_nodeclaim *nc, const char *nodepool,
+			    const char *instance_type, const kp_offering *of, kp_error *err)
 {
-	kp_nodeclaim *nc = NULL;
-	int rc = kp_nodeclaim_copy(&nc, snc->nodeclaim, err);
-	if (rc)
-		return rc;
+	if (!nc->metadata)
+		return kp__error(err, KP_EINVAL, "metadata", "the NodeClaim has no metadata");
 	const struct {
 		const char *key, *value;
 	} labels[] = {
-		{ KP_LABEL_NODEPOOL, snc->nodepool },
-		{ KP_LABEL_INSTANCE_TYPE, snc->instance_type },
-		{ KP_LABEL_TOPOLOGY_ZONE, snc->zone },
-		{ KP_LABEL_CAPACITY_TYPE, snc->capacity_type },
+		{ KP_LABEL_NODEPOOL, nodepool },
+		{ KP_LABEL_INSTANCE_TYPE, instance_type },
+		{ KP_LABEL_TOPOLOGY_ZONE, of ? of->zone : NULL },
+		{ KP_LABEL_CAPACITY_TYPE, of ? of->capacity_type : NULL },
 	};
-	if (!nc->metadata)
-		rc = kp__error(err, KP_EINVAL, "metadata", "the simulation's NodeClaim has no metadata");
+	int rc = KP_OK;
 	for (size_t i = 0; rc == KP_OK && i < sizeof(labels) / sizeof(labels[0]); i++)
 		if (labels[i].value)
 			rc = kp_labels_set(&nc->metadata->labels, labels[i].key, labels[i].value, err);
 	/* the offering's own single-valued requirements: a reservation's ID and
 	 * kind, as the provider labels the instance it launches into */
-	kp_requirements *or = snc->offering ? snc->offering->requirements : NULL;
+	kp_requirements *or = of ? of->requirements : NULL;
 	for (size_t i = 0, n = kp_requirements_count(or); rc == KP_OK && i < n; i++) {
 		kp_requirement *q = kp_requirements_at(or, i);
 		const char *key = kp_requirement_key(q);
@@ -49,6 +45,18 @@ static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_
 		    kp_requirement_value_count(q) == 1)
 			rc = kp_labels_set(&nc->metadata->labels, key, kp_requirement_value(q, 0), err);
 	}
+	return rc;
+}
+
+/* The NodeClaim as launched: the simulation's with the launch choice's
+ * labels, from its struct and its offering. */
+static int launched_nodeclaim(kp_emitter *em, const kp_sched_nodeclaim *snc, kp_error *err)
+{
+	kp_nodeclaim *nc = NULL;
+	int rc = kp_nodeclaim_copy(&nc, snc->nodeclaim, err);
+	if (rc)
+		return rc;
+	rc = kp__sched_launch_labels(nc, snc->nodepool, snc->instance_type, snc->offering, err);
 	if (rc == KP_OK && (rc = kp_encode_emit(em, NULL, KP_KIND_NODECLAIM, nc)) != KP_OK)
 		kp__error(err, rc, NULL, "cannot write the NodeClaim %s",
 			  nc->metadata && nc->metadata->name ? nc->metadata->name : "");

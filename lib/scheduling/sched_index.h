@@ -47,4 +47,12 @@ int kp__sched_simulate_sets(kp_sched_result **out, const kp_cluster *c,
 uint32_t kp__sched_result_pod_index(const kp_sched_result *r, size_t i);
 uint32_t kp__sched_result_node_index(const kp_sched_result *r, size_t i);
 
+/* The labels a NodeClaim is launched with (what the provider's Create puts
+ * on it): karpenter.sh/nodepool, the instance type, and @p of's zone,
+ * capacity type and own single-valued requirements (a reservation's ID and
+ * kind). One rule for simulate's document and disruption's replacements.
+ * @p of may be NULL (only the NodePool and type are set). */
+int kp__sched_launch_labels(kp_nodeclaim *nc, const char *nodepool, const char *instance_type,
+			    const kp_offering *of, kp_error *err);
+
 #endif

@@ -630,7 +630,7 @@ static const struct {
 	{ "inf2.xlarge", "karpenter.k8s.aws/instance-accelerator-manufacturer", "karpenter.k8s.aws/instance-accelerator-manufacturer In [aws]" },
 	{ "inf2.xlarge", "karpenter.k8s.aws/instance-accelerator-count", "karpenter.k8s.aws/instance-accelerator-count In [1]" },
 	{ "m5.large", "karpenter.k8s.aws/instance-tenancy", "karpenter.k8s.aws/instance-tenancy In [dedicated default]" },
-	{ "m5.large", "karpenter.sh/reservation-id", "karpenter.sh/reservation-id DoesNotExist" },
+	{ "m5.large", "karpenter.k8s.aws/capacity-reservation-id", "karpenter.k8s.aws/capacity-reservation-id DoesNotExist" },
 };
 
 /* upstream "should support individual instance type labels": g4dn.8xlarge */
@@ -871,8 +871,8 @@ START_TEST(capacity_reservations)
 	ck_assert_uint_eq(offering("m5.large", "test-zone-1b", "reserved")->available, 0);
 	ck_assert_str_eq(req("m5.large", "karpenter.sh/capacity-type"),
 			 "karpenter.sh/capacity-type In [on-demand reserved spot]");
-	ck_assert_str_eq(req("m5.large", "karpenter.sh/reservation-id"),
-			 "karpenter.sh/reservation-id In [cr-m5.large-1a-1 cr-m5.large-1b-2]");
+	ck_assert_str_eq(req("m5.large", "karpenter.k8s.aws/capacity-reservation-id"),
+			 "karpenter.k8s.aws/capacity-reservation-id In [cr-m5.large-1a-1 cr-m5.large-1b-2]");
 	ck_assert_str_eq(req("m5.large", "karpenter.k8s.aws/capacity-reservation-type"),
 			 "karpenter.k8s.aws/capacity-reservation-type In [capacity-block default]");
 	char buf[256];
@@ -885,8 +885,8 @@ START_TEST(capacity_reservations)
 	ck_assert_ptr_eq(kp_instance_type_cheapest_offering(type("m5.large"), NULL, wk), r);
 	kp_wellknown_free(wk);
 	/* other types are unaffected */
-	ck_assert_str_eq(req("m5.xlarge", "karpenter.sh/reservation-id"),
-			 "karpenter.sh/reservation-id DoesNotExist");
+	ck_assert_str_eq(req("m5.xlarge", "karpenter.k8s.aws/capacity-reservation-id"),
+			 "karpenter.k8s.aws/capacity-reservation-id DoesNotExist");
 	/* expiring reservations are unavailable */
 	cr.state = "expiring";
 	build(&o);
@@ -1149,7 +1149,7 @@ START_TEST(provider_prefers_reserved)
 	ck_assert_int_eq(kp_cloudprovider_create(&out, cp, &c.nc, &err), KP_OK);
 	ck_assert_str_eq(nc_label(out, "karpenter.sh/capacity-type"), "reserved");
 	ck_assert_str_eq(nc_label(out, "node.kubernetes.io/instance-type"), "m5.xlarge");
-	ck_assert_str_eq(nc_label(out, "karpenter.sh/reservation-id"), "cr-1");
+	ck_assert_str_eq(nc_label(out, "karpenter.k8s.aws/capacity-reservation-id"), "cr-1");
 	ck_assert_str_eq(nc_label(out, "topology.kubernetes.io/zone"), "test-zone-1b");
 	kp_nodeclaim_free(out);
 	kp_cloudprovider_free(cp);

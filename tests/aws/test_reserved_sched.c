@@ -1,8 +1,8 @@
 /*
  * Reserved capacity end to end: libkarpenter-aws builds instance types with
  * a capacity reservation of the EC2NodeClass (its reserved offering carries
- * karpenter.sh/reservation-id, AWS's reservation ID label), and the core's
- * scheduler counts it as upstream's ReservationManager does: two pods that
+ * karpenter.k8s.aws/capacity-reservation-id, upstream AWS's
+ * cloudprovider.ReservationIDLabel), and the core's scheduler counts it as upstream's ReservationManager does: two pods that
  * each need a whole m5.large and a reservation with one instance left give
  * one reserved NodeClaim and, under the provisioner's strict mode, one pod
  * deferred; under consolidation's fallback, an on-demand NodeClaim.
@@ -19,7 +19,7 @@
 #include "kp_test.h"
 #include "sched_harness.h"
 
-#define RID "karpenter.sh/reservation-id"
+#define RID "karpenter.k8s.aws/capacity-reservation-id"
 
 static const char *const files[][2] = {
 	{ "aws/instance-types.json", "types" },
@@ -150,11 +150,12 @@ START_TEST(document_labels_the_reservation)
 	ck_assert_int_eq(kp_sched_result_write(em, sc.result, &e), KP_OK);
 	ck_assert_int_eq(kp_emitter_close(em, &e), KP_OK);
 	ck_assert_ptr_nonnull(text);
-	ck_assert_msg(strstr(text, "\"karpenter.k8s.aws/capacity-reservation-interruptible\":\"false\","
-				   "\"karpenter.k8s.aws/capacity-reservation-type\":\"default\",") != NULL,
+	ck_assert_msg(strstr(text, "\"labels\":{\"karpenter.k8s.aws/capacity-reservation-id\":"
+				   "\"cr-m5-large-1a\",\"karpenter.k8s.aws/capacity-reservation-interruptible\":"
+				   "\"false\",\"karpenter.k8s.aws/capacity-reservation-type\":\"default\",") != NULL,
 		      "%s", text);
 	ck_assert_msg(strstr(text, "\"karpenter.sh/capacity-type\":\"reserved\",\"karpenter.sh/nodepool\":"
-				   "\"default\",\"karpenter.sh/reservation-id\":\"cr-m5-large-1a\"") != NULL,
+				   "\"default\",") != NULL,
 		      "%s", text);
 	free(text);
 }

@@ -123,4 +123,46 @@ got = [o for o in d[0]['offerings'] if o['capacityType'] == 'reserved']
 assert got == [{'zone': 'test-zone-1b', 'capacityType': 'reserved', 'price': 9.6e-09, 'available': True, 'reservationID': 'cr-m5large1b'}], got
 " "$tmpd/it.json"
 
+# One instance per reservation offline (the status has no count): a second
+# pod that needs a whole m5.large of its own is deferred in strict mode, as
+# upstream's provisioner defers it, with upstream's message; the reserved
+# NodeClaim carries the reservation's labels and requirements.
+sed 's/cpu: "1"}/cpu: "1500m"}/' "$tmpd/cr.yaml" >"$tmpd/cr2.yaml"
+cat >>"$tmpd/cr2.yaml" <<EOF
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web2, namespace: default}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: "1500m"}}}]
+EOF
+run_cmd "$tool" simulate --provider aws -f "$tmpd/cr2.yaml"
+check "reservation exhausted: exit 1 (a pod deferred)" [ "$rc" -eq 1 ]
+check "reservation exhausted: one reserved NodeClaim, one deferred pod" [ "$out" = "NAME            TYPE       CAPACITY   ZONE           NODEPOOL   PODS   \$/H
+default-00001   m5.large   reserved   test-zone-1b   default    1      0.0000
+
+Total: 1 NodeClaim, \$0.0000/h
+Pods: 2 pending: 1 on new NodeClaims, 0 on existing nodes, 1 cannot be placed
+
+default/web2: cannot be placed
+  nodepool default: one or more instance types with compatible reserved offerings are available, but could not be reserved" ]
+run_cmd "$tool" simulate --provider aws -f "$tmpd/cr2.yaml" -o json
+printf '%s\n' "$out" >"$tmpd/sim.json"
+check "reservation exhausted: the NodeClaim's reservation labels and requirements, the pod's reason" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+nc = d['nodeClaims'][0]['nodeClaim']
+labels = nc['metadata']['labels']
+want = {'karpenter.sh/capacity-type': 'reserved', 'karpenter.k8s.aws/capacity-reservation-id': 'cr-m5large1b',
+        'karpenter.k8s.aws/capacity-reservation-type': 'default',
+        'karpenter.k8s.aws/capacity-reservation-interruptible': 'false',
+        'topology.kubernetes.io/zone': 'test-zone-1b'}
+assert {k: labels.get(k) for k in want} == want, labels
+reqs = {r['key']: r['values'] for r in nc['spec']['requirements']}
+assert reqs['karpenter.sh/capacity-type'] == ['reserved'], reqs
+assert reqs['karpenter.k8s.aws/capacity-reservation-id'] == ['cr-m5large1b'], reqs
+web2 = [p for p in d['pods'] if p['name'] == 'web2'][0]
+assert [r['code'] for r in web2['reasons']] == ['ReservedOffering'], web2
+" "$tmpd/sim.json"
+
 finish

@@ -863,13 +863,13 @@ static void reqs_reservations(struct reqs *rq, const struct kp_aws_type_info *t,
 				types[i] = crs[i]->reservation_type ? crs[i]->reservation_type : "default";
 				intr[i] = crs[i]->interruptible ? "true" : "false";
 			}
-			req_add(rq, "karpenter.sh/reservation-id", KP_SELECTOR_OP_IN, ids, n_crs);
+			req_add(rq, LABEL_GROUP "capacity-reservation-id", KP_SELECTOR_OP_IN, ids, n_crs);
 			req_add(rq, LABEL_GROUP "capacity-reservation-type", KP_SELECTOR_OP_IN, types, n_crs);
 			req_add(rq, LABEL_GROUP "capacity-reservation-interruptible", KP_SELECTOR_OP_IN,
 				intr, n_crs);
 		}
 	} else {
-		req_absent(rq, "karpenter.sh/reservation-id");
+		req_absent(rq, LABEL_GROUP "capacity-reservation-id");
 		req_absent(rq, LABEL_GROUP "capacity-reservation-type");
 		req_absent(rq, LABEL_GROUP "capacity-reservation-interruptible");
 	}
@@ -907,7 +907,7 @@ static void type_offerings(struct offer *offers, const kp_offering_spec **offer_
 			of->spec.zone = zone;
 			of->spec.price = has_price ? price : 0;
 			of->spec.available = compat && !ice && has_price && available_zone(b, t, zone);
-			offer_req(of, 0, "karpenter.sh/reservation-id", NULL);
+			offer_req(of, 0, LABEL_GROUP "capacity-reservation-id", NULL);
 			offer_req(of, 1, LABEL_GROUP "capacity-reservation-type", NULL);
 			offer_req(of, 2, LABEL_GROUP "capacity-reservation-interruptible", NULL);
 			of->spec.n_requirements = 3;
@@ -938,7 +938,7 @@ static void type_offerings(struct offer *offers, const kp_offering_spec **offer_
 		of->spec.available = compat && cr->available_instance_count != 0 &&
 				     available_zone(b, t, zone) &&
 				     !(cr->state && strcmp(cr->state, "expiring") == 0);
-		offer_req(of, 0, "karpenter.sh/reservation-id", cr->id ? cr->id : "");
+		offer_req(of, 0, LABEL_GROUP "capacity-reservation-id", cr->id ? cr->id : "");
 		offer_req(of, 1, LABEL_GROUP "capacity-reservation-type",
 			  cr->reservation_type ? cr->reservation_type : "default");
 		offer_req(of, 2, LABEL_GROUP "capacity-reservation-interruptible",

@@ -10,7 +10,6 @@
 #include "instancetype.h"
 
 static const char *const aws_wellknown_labels[] = {
-	"karpenter.sh/reservation-id", /* core's ReservationIDLabel, as AWS uses it */
 	"karpenter.k8s.aws/capacity-reservation-id",
 	"karpenter.k8s.aws/capacity-reservation-type",
 	"karpenter.k8s.aws/capacity-reservation-interruptible",

@@ -162,7 +162,8 @@ const char *kp_aws_catalog_name_at(const kp_aws_catalog *cat, size_t index);
 /**
  * @brief Add the labels upstream's AWS provider makes well known (every
  *        karpenter.k8s.aws/instance-* label, the capacity-reservation
- *        labels, karpenter.sh/reservation-id, topology.k8s.aws/zone-id,
+ *        labels (karpenter.k8s.aws/capacity-reservation-id is the core's
+ *        reservation ID label on AWS), topology.k8s.aws/zone-id,
  *        node.kubernetes.io/windows-build, the placement-group labels) and
  *        its restricted label domain karpenter.k8s.aws.
  *
