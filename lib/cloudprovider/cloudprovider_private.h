@@ -26,4 +26,13 @@ void kp__instance_types_freeze(kp_instance_types *its);
  * list's "src[1].name" becomes "NAME[1].name"). */
 void kp__cp_prefix_list_error(kp_error *err, const char *name);
 
+/* kp_instance_type_worst_launch_price over the available offerings that
+ * @p usable also accepts (NULL: every available one). Disruption passes it
+ * the reservations an earlier pass used up: the provider reports those
+ * offerings unavailable to the next loop, while the caller's catalogue
+ * still says available. */
+typedef int (*kp__offering_usable)(const kp_offering *of, void *ctx);
+double kp__worst_launch_price(const kp_instance_type *it, kp_requirements *reqs, kp_wellknown *wk,
+			      kp__offering_usable usable, void *ctx);
+
 #endif /* KP_CLOUDPROVIDER_PRIVATE_H */

@@ -526,6 +526,12 @@ KP_EXPORT const kp_offering *kp_instance_type_cheapest_offering(const kp_instanc
 KP_EXPORT double kp_instance_type_worst_launch_price(const kp_instance_type *it,
 						     kp_requirements *reqs, kp_wellknown *wk)
 {
+	return kp__worst_launch_price(it, reqs, wk, NULL, NULL);
+}
+
+double kp__worst_launch_price(const kp_instance_type *it, kp_requirements *reqs, kp_wellknown *wk,
+			      kp__offering_usable usable, void *ctx)
+{
 	if (!it)
 		return DBL_MAX;
 	const struct kp_instance_types *owner = entry_of(it)->owner;
@@ -533,7 +539,8 @@ KP_EXPORT double kp_instance_type_worst_launch_price(const kp_instance_type *it,
 		const kp_offering *worst = NULL;
 		for (size_t i = 0; i < it->n_offerings; i++) {
 			const kp_offering *of = it->offerings[i];
-			if (!of->available || (worst && of->price <= worst->price))
+			if (!of->available || (worst && of->price <= worst->price) ||
+			    (usable && !usable(of, ctx)))
 				continue;
 			if (compatible_with(of, reqs, wk) &&
 			    kp_requirements_compatible(owner->launch[c], of->requirements,

@@ -610,8 +610,29 @@ int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 	return rc;
 }
 
+int kp__dstate_reservations(kp__dstate *st)
+{
+	size_t n = st->cluster ? kp__cluster_reservation_count(st->cluster) : 0;
+	for (size_t r = 0; r < n; r++) {
+		const char *id = kp__cluster_reservation_id(st->cluster, r);
+		if (kp__cluster_reservation_left(st->cluster, r) == 0 &&
+		    kp__map_put(&st->resv_out, id, strlen(id), 0, NULL, NULL))
+			return KP_ENOMEM;
+	}
+	return KP_OK;
+}
+
+int kp__dstate_offering_usable(const kp_offering *of, void *ctx)
+{
+	const kp__dstate *st = ctx;
+	uint32_t v;
+	return !of->capacity_type || strcmp(of->capacity_type, KP_CAPACITY_TYPE_RESERVED) ||
+	       !kp__map_gets(&st->resv_out, of->reservation_id ? of->reservation_id : "", &v);
+}
+
 void kp__dstate_free(kp__dstate *st)
 {
+	kp__map_free(&st->resv_out);
 	kp__pdb_index_dispose(&st->pdbs);
 	for (size_t i = 0; i < st->n_nodes; i++) {
 		kp__dnode *d = &st->nodes[i];

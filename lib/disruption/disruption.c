@@ -158,6 +158,11 @@ typedef struct work {
 	kp_cluster_spec spec;
 	kp__ptrs nodes, ncs, pods;
 	kp__ptrs own_nodes, own_ncs, own_pods;
+	/* reservations whose instances left changed in an earlier pass: ID ->
+	 * index in resv_left (the map owns the IDs) */
+	kp__map resv;
+	int64_t *resv_left;
+	size_t n_resv, cap_resv;
 } work;
 
 static void work_free(work *w)
@@ -171,6 +176,8 @@ static void work_free(work *w)
 	kp__ptrs *all[] = { &w->nodes, &w->ncs, &w->pods, &w->own_nodes, &w->own_ncs, &w->own_pods };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		kp__free(all[i]->items);
+	kp__map_free(&w->resv);
+	kp__free(w->resv_left);
 }
 
 static int work_sync(work *w)
@@ -390,10 +397,91 @@ static int move_pod(work *w, const kp__map *idx, const kp_disruption_move *m, kp
 	return KP_OK;
 }
 
+/*
+ * Reservations across passes. A pass's snapshot counts the instances each
+ * reservation has left from the catalogue, as the provider reported them
+ * before the run. Between passes, what an applied command launched into a
+ * reservation takes one instance (never below zero) and a reserved
+ * candidate it removed gives its reservation one back, as upstream AWS's
+ * capacity reservation provider counts a launch (MarkLaunched) and a
+ * termination (MarkTerminated); the next pass's snapshot starts from those
+ * counts (resv_restore).
+ */
+static int resv_slot(work *w, const kp_cluster *c, size_t r, size_t *slot)
+{
+	const char *id = kp__cluster_reservation_id(c, r);
+	uint32_t at;
+	int inserted = 0;
+	if (kp__map_put(&w->resv, id, strlen(id), (uint32_t)w->n_resv, &at, &inserted))
+		return KP_ENOMEM;
+	if (inserted) {
+		if (kp__grow((void **)&w->resv_left, &w->cap_resv, w->n_resv + 1,
+			     sizeof(*w->resv_left)))
+			return KP_ENOMEM; /* the map's entry is never read past n_resv */
+		w->resv_left[w->n_resv++] = kp__cluster_reservation_left(c, r);
+	}
+	*slot = at;
+	return KP_OK;
+}
+
+static int resv_count(work *w, const kp__dstate *st, const kp__cmd *cmd)
+{
+	const kp_cluster *c = st->cluster;
+	size_t n = c ? kp__cluster_reservation_count(c) : 0;
+	if (!n)
+		return KP_OK;
+	kp__map ids = { 0 };
+	int rc = KP_OK;
+	for (size_t r = 0; r < n && rc == KP_OK; r++) {
+		const char *id = kp__cluster_reservation_id(c, r);
+		if (kp__map_put(&ids, id, strlen(id), (uint32_t)r, NULL, NULL))
+			rc = KP_ENOMEM;
+	}
+	size_t slot;
+	uint32_t r;
+	for (size_t i = 0; rc == KP_OK && i < cmd->repl_ofs.count; i++) {
+		const kp_offering *of = cmd->repl_ofs.items[i];
+		if (!of || !of->capacity_type || strcmp(of->capacity_type, KP_CAPACITY_TYPE_RESERVED) ||
+		    !kp__map_gets(&ids, of->reservation_id ? of->reservation_id : "", &r))
+			continue;
+		if ((rc = resv_slot(w, c, r, &slot)) == KP_OK && w->resv_left[slot] > 0)
+			w->resv_left[slot]--;
+	}
+	/* a candidate's reservation: the value of a reservation's label key on
+	 * it that names that reservation */
+	for (size_t i = 0; rc == KP_OK && i < cmd->n_dn; i++) {
+		const kp__dnode *d = cmd->dn[i];
+		if (!d->labels || !d->ct || strcmp(d->ct, KP_CAPACITY_TYPE_RESERVED))
+			continue;
+		for (size_t k = 0; rc == KP_OK && k < n; k++) {
+			const char *key = kp__cluster_reservation_key(c, k);
+			const char *v = key ? kp_labels_get(d->labels, key) : NULL;
+			if (!v || !kp__map_gets(&ids, v, &r))
+				continue;
+			if ((rc = resv_slot(w, c, r, &slot)) == KP_OK)
+				w->resv_left[slot]++;
+			break;
+		}
+	}
+	kp__map_free(&ids);
+	return rc;
+}
+
+static void resv_restore(const work *w, kp_cluster *c)
+{
+	size_t n = w->n_resv ? kp__cluster_reservation_count(c) : 0;
+	for (size_t r = 0; r < n; r++) {
+		uint32_t slot;
+		if (kp__map_gets(&w->resv, kp__cluster_reservation_id(c, r), &slot) &&
+		    slot < w->n_resv)
+			kp__cluster_reservation_set_left(c, r, w->resv_left[slot]);
+	}
+}
+
 static int apply(work *w, kp__dstate *st, const kp__cmd *cmd, kp_error *err)
 {
-	int rc = KP_OK;
-	for (size_t i = 0; i < cmd->n_dn; i++) {
+	int rc = resv_count(w, st, cmd);
+	for (size_t i = 0; rc == KP_OK && i < cmd->n_dn; i++) {
 		drop(&w->nodes, cmd->dn[i]->node);
 		drop(&w->ncs, cmd->dn[i]->nc);
 	}
@@ -505,6 +593,11 @@ KP_EXPORT int kp_disruption_run(kp_disruption_result **out, const kp_cluster_spe
 		kp__dstate st;
 		uint32_t explain = pass == 1 && !(o.flags & KP_DISRUPTION_F_NO_EXPLAIN);
 		rc = kp__dstate_build(&st, &w.spec, &o, explain, err);
+		if (rc == KP_OK && st.cluster) {
+			resv_restore(&w, st.cluster);
+			if (kp__dstate_reservations(&st))
+				rc = KP_ENOMEM;
+		}
 		kp__cmd *cmd = NULL;
 		if (rc == KP_OK)
 			rc = kp__methods_run(&st, (uint32_t)pass, &cmd, err);

@@ -11,6 +11,7 @@
 #include <karpenter/scheduling.h>
 
 #include "kp_internal.h"
+#include "common/map.h"
 #include "common/ptrs.h"
 #include "scheduling/sched_index.h"
 #include "state/state.h"
@@ -88,7 +89,17 @@ typedef struct kp__dstate {
 	size_t n_deleting_kept;
 	kp__dnode **by_snap;    /* snapshot node index -> node */
 	kp__pdb_index pdbs; /* spec->pdbs by namespace */
+	/* reservations with no instance left (earlier passes counted):
+	 * their offerings are no launch option, as the provider reports them
+	 * unavailable (IDs; kp__dstate_reservations) */
+	kp__map resv_out;
 } kp__dstate;
+
+/* Fill st->resv_out from the snapshot's reservation counts. */
+int kp__dstate_reservations(kp__dstate *st);
+/* 1 unless @p of is a reserved offering whose reservation st->resv_out
+ * lists (kp__offering_usable; ctx is the kp__dstate). */
+int kp__dstate_offering_usable(const kp_offering *of, void *ctx);
 
 int kp__dstate_build(kp__dstate *st, const kp_cluster_spec *spec,
 		     const kp_disruption_options *opts, uint32_t explain, kp_error *err);
@@ -102,6 +113,7 @@ int kp__dwhy(kp__dstate *st, kp__dnode *n, uint32_t code, uint32_t method, const
 typedef struct kp__cmd {
 	kp_disruption_command pub;
 	kp__ptrs cands, repls, moves;
+	kp__ptrs repl_ofs; /* per replacement: its launch offering (const kp_offering *, or NULL) */
 	kp__dnode **dn;  /* the candidates' state nodes (valid for the pass only) */
 	size_t n_dn;
 	kp_nodeclaim **owned_ncs;

@@ -14,6 +14,7 @@
 #include <karpenter/requirements.h>
 #include <karpenter/timestamp.h>
 
+#include "cloudprovider/cloudprovider_private.h"
 #include "disruption_private.h"
 
 #define MIN_SPOT_TO_SPOT_OPTIONS 15
@@ -32,6 +33,7 @@ void kp__cmd_free(kp__cmd *c)
 	kp__free(c->cands.items);
 	kp__free(c->repls.items);
 	kp__free(c->moves.items);
+	kp__free(c->repl_ofs.items);
 	kp__free(c->dn);
 	for (size_t i = 0; i < c->n_owned_ncs; i++)
 		kp_nodeclaim_free(c->owned_ncs[i]);
@@ -475,6 +477,7 @@ typedef struct repl {
 	size_t n_its;
 	kp_wellknown *wk;
 	size_t pool;
+	kp__dstate *st; /* the pass (its used-up reservations) */
 } repl;
 
 static void repl_free(repl *r)
@@ -488,6 +491,7 @@ static int repl_init(kp__dstate *st, repl *r, const kp_sched_nodeclaim *snc, kp_
 {
 	memset(r, 0, sizeof(*r));
 	r->snc = snc;
+	r->st = st;
 	r->wk = st->spec->wellknown;
 	const kp_nodeclaim_spec *sp = snc->nodeclaim->spec;
 	int rc = kp_requirements_new(&r->reqs, err);
@@ -546,7 +550,8 @@ static void filter_price(repl *r, double max_price)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < r->n_its; i++)
-		if (kp_instance_type_worst_launch_price(r->its[i], r->reqs, r->wk) < max_price)
+		if (kp__worst_launch_price(r->its[i], r->reqs, r->wk, kp__dstate_offering_usable,
+					   r->st) < max_price)
 			r->its[k++] = r->its[i];
 	r->n_its = k;
 }
@@ -583,6 +588,29 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The replacement's launch offering of @p it: the cheapest available
+ * compatible offering the pass may use, a reserved one only when the
+ * replacement holds reservations (its capacity type is reserved only), as
+ * the scheduler's launch choice never takes a reservation a NodeClaim does
+ * not hold. */
+static const kp_offering *launch_offering(const repl *r, const kp_instance_type *it)
+{
+	kp_requirement *ct = kp_requirements_get(r->reqs, KP_LABEL_CAPACITY_TYPE);
+	int holds = ct && kp_requirement_operator(ct) == KP_SELECTOR_OP_IN &&
+		    kp_requirement_value_count(ct) == 1 &&
+		    !strcmp(kp_requirement_value(ct, 0), KP_CAPACITY_TYPE_RESERVED);
+	const kp_offering *best = NULL;
+	for (size_t i = 0; i < it->n_offerings; i++) {
+		const kp_offering *of = it->offerings[i];
+		int reserved = of->capacity_type &&
+			       !strcmp(of->capacity_type, KP_CAPACITY_TYPE_RESERVED);
+		if (of->available && (!best || of->price < best->price) && (holds || !reserved) &&
+		    kp__dstate_offering_usable(of, r->st) && kp_offering_compatible(of, r->reqs, r->wk))
+			best = of;
+	}
+	return best;
+}
+
 /* The replacement as launched: the options kept, the cheapest offering. */
 static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_error *err)
 {
@@ -603,7 +631,7 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 	if (filtered) {
 		double best = DBL_MAX;
 		for (size_t i = 0; i < r->n_its; i++) {
-			const kp_offering *o = kp_instance_type_cheapest_offering(r->its[i], r->reqs, r->wk);
+			const kp_offering *o = launch_offering(r, r->its[i]);
 			if (o && o->price < best) {
 				best = o->price;
 				x->instance_type = r->its[i]->name;
@@ -641,6 +669,8 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 	}
 	if ((rc = kp__sched_launch_labels(nc, x->nodepool, x->instance_type, launch_of, err)))
 		return rc;
+	if (kp__ptrs_push(&c->repl_ofs, KP__DMUT(launch_of)))
+		return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	c->pub.savings -= x->price;
 	c->pub.decision = KP_DISRUPTION_REPLACE;
 	c->pub.replacements = (const kp_disruption_replacement *const *)c->repls.items;

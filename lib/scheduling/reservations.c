@@ -197,6 +197,32 @@ int kp__resv_compile(struct kp_cluster *c)
 	return KP_OK;
 }
 
+size_t kp__cluster_reservation_count(const struct kp_cluster *c)
+{
+	return c->n_resv;
+}
+
+const char *kp__cluster_reservation_id(const struct kp_cluster *c, size_t r)
+{
+	return r < c->n_resv ? c->resv_ids[r] : NULL;
+}
+
+const char *kp__cluster_reservation_key(const struct kp_cluster *c, size_t r)
+{
+	return r < c->n_resv ? c->resv_keys[r] : NULL;
+}
+
+int64_t kp__cluster_reservation_left(const struct kp_cluster *c, size_t r)
+{
+	return r < c->n_resv ? c->resv_cap[r] : 0;
+}
+
+void kp__cluster_reservation_set_left(struct kp_cluster *c, size_t r, int64_t left)
+{
+	if (r < c->n_resv)
+		c->resv_cap[r] = left > 0 ? left : 0;
+}
+
 int kp__resv_sim_init(sc_sim *s)
 {
 	const struct kp_cluster *c = s->c;

@@ -47,6 +47,17 @@ int kp__sched_simulate_sets(kp_sched_result **out, const kp_cluster *c,
 uint32_t kp__sched_result_pod_index(const kp_sched_result *r, size_t i);
 uint32_t kp__sched_result_node_index(const kp_sched_result *r, size_t i);
 
+/* The snapshot's reservations (its reserved offerings' reservation IDs, in
+ * the snapshot's order), the label key each ID is written under (NULL:
+ * none) and the instances each has left before any simulation. Disruption
+ * overrides what is left between passes, as upstream's provider counts a
+ * launch into a reservation and a termination out of one. */
+size_t kp__cluster_reservation_count(const kp_cluster *c);
+const char *kp__cluster_reservation_id(const kp_cluster *c, size_t r);
+const char *kp__cluster_reservation_key(const kp_cluster *c, size_t r);
+int64_t kp__cluster_reservation_left(const kp_cluster *c, size_t r);
+void kp__cluster_reservation_set_left(kp_cluster *c, size_t r, int64_t left);
+
 /* The labels a NodeClaim is launched with (what the provider's Create puts
  * on it): karpenter.sh/nodepool, the instance type, and @p of's zone,
  * capacity type and own single-valued requirements (a reservation's ID and
