@@ -215,7 +215,7 @@ static int run_pass(const char *label, size_t n, double under, int with_empty, u
 		return 1;
 	}
 	size_t nc = kp_disruption_result_command_count(r);
-	const kp_disruption_command *cmd = nc ? kp_disruption_result_command(r, 0) : NULL;
+	const kp_disruption_command *cmd = nc ? kp_disruption_result_command_at(r, 0) : NULL;
 	printf("| %s | %zu | %zu | %.3f | %zu | %s | %s | %zu | %.4f |\n", label, c.spec.n_nodes, c.spec.n_pods, dt,
 	       nc, cmd ? kp_disruption_method_name(cmd->method) : "-",
 	       cmd ? kp_disruption_decision_name(cmd->decision) : "-", cmd ? cmd->n_candidates : 0,

@@ -131,7 +131,7 @@ static const char *target_zone(const kp_sched_result *r, const bench_input *in, 
 			       size_t n_nc)
 {
 	if (t < n_nc) {
-		const kp_sched_nodeclaim *nc = kp_sched_result_nodeclaim(r, t);
+		const kp_sched_nodeclaim *nc = kp_sched_result_nodeclaim_at(r, t);
 		return nc ? nc->zone : NULL;
 	}
 	const kp_node *node = in->nodes[t - n_nc];
@@ -164,7 +164,7 @@ static void check_result(struct outcome *o, const kp_sched_result *r, const benc
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(r, i);
 		if (p && p->target == KP_SCHED_UNPLACED && !o->unplaced_why[0]) {
 			const kp_sched_reason *why = p->n_reasons ? p->reasons[0] : NULL;
 			snprintf(o->unplaced_why, sizeof(o->unplaced_why), "%s: %s: %s (%zu reasons)",
@@ -327,7 +327,7 @@ static void run_scenario(const struct scenario *sc, int repeat, double budget_s,
 
 		size_t n = kp_sched_result_pod_count(result), unplaced = 0;
 		for (size_t i = 0; i < n; i++) {
-			const kp_sched_placement *p = kp_sched_result_pod(result, i);
+			const kp_sched_placement *p = kp_sched_result_pod_at(result, i);
 			if (!p || p->target == KP_SCHED_UNPLACED)
 				unplaced++;
 		}

@@ -53,12 +53,12 @@ int main(void)
 	if (!rc) rc = kp_cluster_builder_build(&cluster, b, &e);
 	if (!rc) rc = kp_sched_simulate(&res, cluster, NULL, &e);
 	for (size_t i = 0; !rc && i < kp_sched_result_nodeclaim_count(res); i++) {
-		const kp_sched_nodeclaim *nc = kp_sched_result_nodeclaim(res, i);
+		const kp_sched_nodeclaim *nc = kp_sched_result_nodeclaim_at(res, i);
 		printf("nodeclaim %s: %s %s in %s, %zu pods\n", nc->nodeclaim->metadata->name,
 		       nc->capacity_type, nc->instance_type, nc->zone, nc->n_pods);
 	}
 	for (size_t i = 0; !rc && i < kp_sched_result_pod_count(res); i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(res, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 		printf("pod %s/%s -> %s\n", p->namespace_, p->name, p->node ? p->node : "(not placed)");
 	}
 	if (rc)

@@ -318,7 +318,7 @@ static int apply_delete(ex_cluster *c, const kp_lifecycle_action *a, int i, kp_e
 int ex_cluster_apply(ex_cluster *c, const kp_lifecycle_result *r, kp_error *err)
 {
 	for (size_t k = 0; k < kp_lifecycle_result_action_count(r); k++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, k);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, k);
 		if (a->verb == KP_LIFECYCLE_VERB_PROVIDER_CREATE ||
 		    a->verb == KP_LIFECYCLE_VERB_PROVIDER_DELETE)
 			continue; /* the provider call was made */

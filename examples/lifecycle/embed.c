@@ -151,7 +151,7 @@ static int world(ex_cluster *c, int *deleted, kp_error *err)
 static void print_actions(const ex_cluster *c, const kp_lifecycle_result *r)
 {
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		printf("+%4llds  %-16s %-14s %s/%s [%s] %s\n", (long long)((c->now_ms - T0) / 1000),
 		       a->controller, kp_lifecycle_verb_name(a->verb), kp_kind_name(a->kind), a->name,
 		       a->reason, a->message);

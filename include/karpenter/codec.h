@@ -322,7 +322,7 @@ size_t kp_decode_result_warning_count(const kp_decode_result *result);
  * @since 0.1
  * Thread-safety: safe.
  */
-const char *kp_decode_result_warning(const kp_decode_result *result, size_t index);
+const char *kp_decode_result_warning_at(const kp_decode_result *result, size_t index);
 
 /** Flags of kp_encode. @since 0.1 */
 enum kp_encode_flags {

@@ -139,7 +139,7 @@ size_t kp_convert_object_count(const kp_convert *conv);
  * when out of range or out of memory.
  * @since 0.1
  */
-const char *kp_convert_object_json(kp_convert *conv, size_t index);
+const char *kp_convert_object_json_at(kp_convert *conv, size_t index);
 
 /**
  * @brief Write the output: YAML documents separated by "---", or JSON (one

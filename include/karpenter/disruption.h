@@ -358,7 +358,7 @@ size_t kp_disruption_result_command_count(const kp_disruption_result *result);
  * Ownership: borrowed from the result.
  * Thread-safety: safe.
  */
-const kp_disruption_command *kp_disruption_result_command(const kp_disruption_result *result,
+const kp_disruption_command *kp_disruption_result_command_at(const kp_disruption_result *result,
 							  size_t index);
 
 /**
@@ -379,7 +379,7 @@ size_t kp_disruption_result_node_count(const kp_disruption_result *result);
  * Ownership: borrowed from the result.
  * Thread-safety: safe.
  */
-const kp_disruption_node *kp_disruption_result_node(const kp_disruption_result *result,
+const kp_disruption_node *kp_disruption_result_node_at(const kp_disruption_result *result,
 						    size_t index);
 
 /**
@@ -400,7 +400,7 @@ size_t kp_disruption_result_budget_count(const kp_disruption_result *result);
  * Ownership: borrowed from the result.
  * Thread-safety: safe.
  */
-const kp_disruption_budget_status *kp_disruption_result_budget(const kp_disruption_result *result,
+const kp_disruption_budget_status *kp_disruption_result_budget_at(const kp_disruption_result *result,
 							       size_t index);
 
 /**

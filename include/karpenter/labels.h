@@ -250,7 +250,8 @@ typedef struct kp_label_selector {
 /**
  * @brief Kubernetes spelling of a selector operator.
  * @param[in] op a kp_label_selector_op
- * @return "In", "NotIn", "Exists", "DoesNotExist", or NULL for other values.
+ * @return "In", "NotIn", "Exists", "DoesNotExist", or "Unknown" for other
+ *         values (never NULL; the convention of every `_name`, CONVENTIONS.md).
  * @since 0.1
  * Ownership: static string.
  * Thread-safety: safe.

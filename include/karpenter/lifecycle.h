@@ -282,7 +282,7 @@ size_t kp_lifecycle_result_action_count(const kp_lifecycle_result *result);
  * @return the action (borrowed from @p result), or NULL out of range
  * @since 0.1
  */
-const kp_lifecycle_action *kp_lifecycle_result_action(const kp_lifecycle_result *result,
+const kp_lifecycle_action *kp_lifecycle_result_action_at(const kp_lifecycle_result *result,
 						      size_t index);
 
 /**
@@ -300,7 +300,7 @@ size_t kp_lifecycle_result_event_count(const kp_lifecycle_result *result);
  * @return the event (borrowed from @p result), or NULL out of range
  * @since 0.1
  */
-const kp_lifecycle_event *kp_lifecycle_result_event(const kp_lifecycle_result *result,
+const kp_lifecycle_event *kp_lifecycle_result_event_at(const kp_lifecycle_result *result,
 						    size_t index);
 
 /**
@@ -318,7 +318,7 @@ size_t kp_lifecycle_result_requeue_count(const kp_lifecycle_result *result);
  * @return the requeue (borrowed from @p result), or NULL out of range
  * @since 0.1
  */
-const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_result *result,
+const kp_lifecycle_requeue *kp_lifecycle_result_requeue_at(const kp_lifecycle_result *result,
 							size_t index);
 
 /**

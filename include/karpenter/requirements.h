@@ -47,7 +47,7 @@ enum kp_selector_op {
 /**
  * @brief Name of an operator as Kubernetes spells it ("In", "NotIn", ...).
  * @param[in] op a kp_selector_op value
- * @return static text; "" for an unknown value, never NULL
+ * @return static text; "Unknown" for an unknown value, never NULL
  * @since 0.1
  * Thread-safety: safe.
  */
@@ -245,7 +245,7 @@ size_t kp_requirement_value_count(kp_requirement *req);
  * @since 0.1
  * Thread-safety: safe.
  */
-const char *kp_requirement_value(kp_requirement *req, size_t index);
+const char *kp_requirement_value_at(kp_requirement *req, size_t index);
 
 /**
  * @brief The inclusive lower bound, if any.

@@ -550,7 +550,7 @@ size_t kp_sched_result_pod_count(const kp_sched_result *result);
  * Ownership: borrowed from the result.
  * Thread-safety: safe.
  */
-const kp_sched_placement *kp_sched_result_pod(const kp_sched_result *result, size_t index);
+const kp_sched_placement *kp_sched_result_pod_at(const kp_sched_result *result, size_t index);
 
 /**
  * @brief Number of new NodeClaims, in creation order; NodeClaims that
@@ -572,7 +572,7 @@ size_t kp_sched_result_nodeclaim_count(const kp_sched_result *result);
  * Ownership: borrowed from the result.
  * Thread-safety: safe.
  */
-const kp_sched_nodeclaim *kp_sched_result_nodeclaim(const kp_sched_result *result, size_t index);
+const kp_sched_nodeclaim *kp_sched_result_nodeclaim_at(const kp_sched_result *result, size_t index);
 
 /**
  * @brief Total hourly price of the new NodeClaims (the sum of their launch

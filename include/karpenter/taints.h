@@ -103,8 +103,8 @@ typedef struct kp_toleration {
 /**
  * @brief Kubernetes spelling of a taint effect.
  * @param[in] effect a kp_taint_effect
- * @return "", "NoSchedule", "PreferNoSchedule", "NoExecute", or NULL for
- *         other values.
+ * @return "", "NoSchedule", "PreferNoSchedule", "NoExecute", or "Unknown"
+ *         for other values (never NULL).
  * @since 0.1
  * Ownership: static string.
  * Thread-safety: safe.
@@ -128,7 +128,8 @@ int kp_taint_effect_parse(const char *text, uint32_t *out, kp_error *err);
 /**
  * @brief Kubernetes spelling of a toleration operator.
  * @param[in] op a kp_toleration_op
- * @return "Equal", "Exists", "Lt", "Gt", or NULL for other values.
+ * @return "Equal", "Exists", "Lt", "Gt", or "Unknown" for other values
+ *         (never NULL).
  * @since 0.1
  * Ownership: static string.
  * Thread-safety: safe.

@@ -679,7 +679,7 @@ static int min_values(size_t *min_needed, const kp_instance_type *const *its, si
 			kp_requirement *r = kp_requirements_get(its[i]->requirements, keys[k].key);
 			size_t nv = kp_requirement_value_count(r);
 			for (size_t v = 0; v < nv; v++)
-				if (mv_insert(&keys[k], kp_requirement_value(r, v))) {
+				if (mv_insert(&keys[k], kp_requirement_value_at(r, v))) {
 					mv_dispose(keys, n_keys);
 					return kp__error(err, KP_ENOMEM, NULL, "out of memory");
 				}

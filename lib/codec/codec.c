@@ -91,7 +91,7 @@ KP_EXPORT size_t kp_decode_result_warning_count(const kp_decode_result *r)
 	return r ? r->n_warnings : 0;
 }
 
-KP_EXPORT const char *kp_decode_result_warning(const kp_decode_result *r, size_t i)
+KP_EXPORT const char *kp_decode_result_warning_at(const kp_decode_result *r, size_t i)
 {
 	if (!r || i >= r->n_warnings)
 		return NULL;

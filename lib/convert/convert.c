@@ -18,7 +18,7 @@ struct kp_convert {
 	kp_registry *registry; /* held */
 	kp__cv_list in;
 	kp__cv_list out;
-	char **json;           /* kp_convert_object_json's cache, per output */
+	char **json;           /* kp_convert_object_json_at's cache, per output */
 	kp__cv cv;
 	int ran;
 };
@@ -722,7 +722,7 @@ KP_EXPORT size_t kp_convert_object_count(const kp_convert *c)
 	return c ? c->out.n : 0;
 }
 
-KP_EXPORT const char *kp_convert_object_json(kp_convert *c, size_t i)
+KP_EXPORT const char *kp_convert_object_json_at(kp_convert *c, size_t i)
 {
 	if (!c || i >= c->out.n)
 		return NULL;

@@ -318,7 +318,7 @@ static int launch(work *w, const kp_disruption_replacement *x, const kp_instance
 		if (kp_requirement_operator(q) != KP_SELECTOR_OP_IN || kp_requirement_value_count(q) != 1 ||
 		    kp_labels_get(&nc->metadata->labels, kp_requirement_key(q)))
 			continue;
-		rc = kp_labels_set(&nc->metadata->labels, kp_requirement_key(q), kp_requirement_value(q, 0),
+		rc = kp_labels_set(&nc->metadata->labels, kp_requirement_key(q), kp_requirement_value_at(q, 0),
 				   err);
 		if (rc)
 			return rc;
@@ -657,7 +657,7 @@ KP_EXPORT size_t kp_disruption_result_command_count(const kp_disruption_result *
 	return r ? r->cmds.count : 0;
 }
 
-KP_EXPORT const kp_disruption_command *kp_disruption_result_command(const kp_disruption_result *r,
+KP_EXPORT const kp_disruption_command *kp_disruption_result_command_at(const kp_disruption_result *r,
 								    size_t i)
 {
 	return r && i < r->cmds.count ? &((const kp__cmd *)r->cmds.items[i])->pub : NULL;
@@ -668,7 +668,7 @@ KP_EXPORT size_t kp_disruption_result_node_count(const kp_disruption_result *r)
 	return r ? r->n_nodes : 0;
 }
 
-KP_EXPORT const kp_disruption_node *kp_disruption_result_node(const kp_disruption_result *r,
+KP_EXPORT const kp_disruption_node *kp_disruption_result_node_at(const kp_disruption_result *r,
 							      size_t i)
 {
 	return r && i < r->n_nodes ? &r->nodes[i] : NULL;
@@ -680,7 +680,7 @@ KP_EXPORT size_t kp_disruption_result_budget_count(const kp_disruption_result *r
 }
 
 KP_EXPORT const kp_disruption_budget_status *
-kp_disruption_result_budget(const kp_disruption_result *r, size_t i)
+kp_disruption_result_budget_at(const kp_disruption_result *r, size_t i)
 {
 	return r && i < r->n_budgets ? &r->budgets[i] : NULL;
 }

@@ -319,7 +319,7 @@ static char *unplaced_message(const kp_sched_placement *p)
 /* Check placement @p i, of a candidate's pod; sets s->code/msg on a problem. */
 static int check_placement(kp__dstate *st, sim *s, const kp_sched_result *res, size_t i)
 {
-	const kp_sched_placement *p = kp_sched_result_pod(res, i);
+	const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 	if (p->target == KP_SCHED_UNPLACED) {
 		s->code = KP_BLOCK_PODS_WOULD_NOT_SCHEDULE;
 		s->msg = unplaced_message(p);
@@ -442,7 +442,7 @@ static int cmd_add_moves(kp__cmd *c, const kp_sched_result *res)
 	int rc = KP_OK;
 	size_t np = kp_sched_result_pod_count(res);
 	for (size_t i = 0; i < np && rc == KP_OK; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(res, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 		const podkey *k = find_podkey(keys, nk, res, i);
 		if (!k)
 			continue;
@@ -598,7 +598,7 @@ static const kp_offering *launch_offering(const repl *r, const kp_instance_type 
 	kp_requirement *ct = kp_requirements_get(r->reqs, KP_LABEL_CAPACITY_TYPE);
 	int holds = ct && kp_requirement_operator(ct) == KP_SELECTOR_OP_IN &&
 		    kp_requirement_value_count(ct) == 1 &&
-		    !strcmp(kp_requirement_value(ct, 0), KP_CAPACITY_TYPE_RESERVED);
+		    !strcmp(kp_requirement_value_at(ct, 0), KP_CAPACITY_TYPE_RESERVED);
 	const kp_offering *best = NULL;
 	for (size_t i = 0; i < it->n_offerings; i++) {
 		const kp_offering *of = it->offerings[i];
@@ -818,7 +818,7 @@ static int consolidate(kp__dstate *st, uint32_t pass, uint32_t method, kp__dnode
 			price += c[i]->price;
 			all_spot &= c[i]->ct && !strcmp(c[i]->ct, "spot");
 		}
-		if ((rc = repl_init(st, &r, kp_sched_result_nodeclaim(s.res, 0), err)))
+		if ((rc = repl_init(st, &r, kp_sched_result_nodeclaim_at(s.res, 0), err)))
 			goto done;
 		filtered = 1;
 		if (all_spot && reqs_has(r.reqs, KP_LABEL_CAPACITY_TYPE, "spot")) {
@@ -976,7 +976,7 @@ static int drift(kp__dstate *st, uint32_t pass, kp__cmd **out, kp_error *err)
 		for (size_t j = 0; rc == KP_OK && j < nn; j++) {
 			repl r;
 			memset(&r, 0, sizeof(r));
-			r.snc = kp_sched_result_nodeclaim(s.res, j);
+			r.snc = kp_sched_result_nodeclaim_at(s.res, j);
 			rc = cmd_add_replacement(cmd, &r, 0, 0, err);
 		}
 		if (rc == KP_OK)

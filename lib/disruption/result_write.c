@@ -26,7 +26,7 @@ static int check_numbers(const kp_disruption_result *r, kp_error *err)
 	static const char nonfinite[] = "not a finite number";
 	size_t n = kp_disruption_result_command_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(r, i);
+		const kp_disruption_command *c = kp_disruption_result_command_at(r, i);
 		char field[96];
 		for (size_t k = 0; k < c->n_candidates; k++)
 			if (!isfinite(c->candidates[k]->price)) {
@@ -119,7 +119,7 @@ static int write_commands(kp_emitter *em, const kp_disruption_result *r, kp_erro
 	kp_emitter_begin_array(em);
 	size_t n = kp_disruption_result_command_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(r, i);
+		const kp_disruption_command *c = kp_disruption_result_command_at(r, i);
 		kp_emitter_begin_object(em);
 		kp__emit_member_number(em, "pass", c->pass);
 		kp__emit_member_string(em, "method", kp_disruption_method_name(c->method));
@@ -159,7 +159,7 @@ static void write_nodes(kp_emitter *em, const kp_disruption_result *r)
 	kp_emitter_begin_array(em);
 	size_t n = kp_disruption_result_node_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_node *x = kp_disruption_result_node(r, i);
+		const kp_disruption_node *x = kp_disruption_result_node_at(r, i);
 		kp_emitter_begin_object(em);
 		kp__emit_member_string(em, "nodeClaim", x->nodeclaim);
 		kp__emit_member_string(em, "node", x->node);
@@ -188,7 +188,7 @@ static void write_budgets(kp_emitter *em, const kp_disruption_result *r)
 	kp_emitter_begin_array(em);
 	size_t n = kp_disruption_result_budget_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_budget_status *b = kp_disruption_result_budget(r, i);
+		const kp_disruption_budget_status *b = kp_disruption_result_budget_at(r, i);
 		kp_emitter_begin_object(em);
 		kp__emit_member_string(em, "nodePool", b->nodepool);
 		kp__emit_member_string(em, "reason", b->reason);

@@ -404,7 +404,7 @@ static const char *const selector_op_names[] = {
 
 KP_EXPORT const char *kp_label_selector_op_name(uint32_t op)
 {
-	return op < N_SELECTOR_OPS ? selector_op_names[op] : NULL;
+	return op < N_SELECTOR_OPS && selector_op_names[op] ? selector_op_names[op] : "Unknown";
 }
 
 KP_EXPORT int kp_label_selector_op_parse(const char *text, uint32_t *out, kp_error *err)

@@ -134,7 +134,7 @@ static const char *const op_names[] = {
 
 KP_EXPORT const char *kp_selector_op_name(uint32_t op)
 {
-	return op < N_OPS ? op_names[op] : "";
+	return op < N_OPS && op_names[op] && *op_names[op] ? op_names[op] : "Unknown";
 }
 
 KP_EXPORT int kp_selector_op_parse(const char *name, uint32_t *op, kp_error *err)
@@ -574,7 +574,7 @@ KP_EXPORT size_t kp_requirement_value_count(kp_requirement *req)
 	return req ? req->n_values : 0;
 }
 
-KP_EXPORT const char *kp_requirement_value(kp_requirement *req, size_t index)
+KP_EXPORT const char *kp_requirement_value_at(kp_requirement *req, size_t index)
 {
 	return req && index < req->n_values ? req->values[index] : NULL;
 }

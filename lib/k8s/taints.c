@@ -51,12 +51,12 @@ static inline const char *str(const char *s)
 
 KP_EXPORT const char *kp_taint_effect_name(uint32_t effect)
 {
-	return effect < N_EFFECTS ? effect_names[effect] : NULL;
+	return effect < N_EFFECTS ? effect_names[effect] : "Unknown";
 }
 
 KP_EXPORT const char *kp_toleration_op_name(uint32_t op)
 {
-	return op < N_OPS ? op_names[op] : NULL;
+	return op < N_OPS && op_names[op] ? op_names[op] : "Unknown";
 }
 
 /* field.NotSupported(...).ErrorBody() for a string value. */
@@ -161,9 +161,8 @@ KP_EXPORT int kp_toleration_tolerates(const kp_toleration *toleration, const kp_
 /* Effect name, or its number for values outside the enum. */
 static const char *effect_text(uint32_t effect, char tmp[16])
 {
-	const char *name = kp_taint_effect_name(effect);
-	if (name)
-		return name;
+	if (effect < N_EFFECTS)
+		return kp_taint_effect_name(effect);
 	snprintf(tmp, 16, "%u", (unsigned)effect);
 	return tmp;
 }

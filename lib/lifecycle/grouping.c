@@ -24,13 +24,13 @@ typedef group_of (*group_fn)(const kp_lifecycle_result *r, size_t i);
 
 static group_of requeue_group(const kp_lifecycle_result *r, size_t i)
 {
-	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
+	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue_at(r, i);
 	return (group_of){ q->kind, { q->namespace_, q->name, q->controller }, 3 };
 }
 
 static group_of action_group(const kp_lifecycle_result *r, size_t i)
 {
-	const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+	const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 	return (group_of){ a->kind, { a->namespace_, a->name, NULL }, 2 };
 }
 
@@ -87,7 +87,7 @@ int kp__lc_requeues_earliest(const kp_lifecycle_result *r, const kp_lifecycle_re
 	for (size_t g = 0; rc == KP_OK && g < m; g++)
 		out[g] = NULL;
 	for (size_t i = 0; rc == KP_OK && i < count; i++) {
-		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
+		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue_at(r, i);
 		if (!out[group[i]] || q->after_ms < out[group[i]]->after_ms)
 			out[group[i]] = q;
 	}

@@ -161,7 +161,7 @@ KP_EXPORT size_t kp_lifecycle_result_action_count(const kp_lifecycle_result *r)
 	return r ? r->n_actions : 0;
 }
 
-KP_EXPORT const kp_lifecycle_action *kp_lifecycle_result_action(const kp_lifecycle_result *r,
+KP_EXPORT const kp_lifecycle_action *kp_lifecycle_result_action_at(const kp_lifecycle_result *r,
 								size_t i)
 {
 	return r && i < r->n_actions ? r->actions[i] : NULL;
@@ -172,7 +172,7 @@ KP_EXPORT size_t kp_lifecycle_result_event_count(const kp_lifecycle_result *r)
 	return r ? r->n_events : 0;
 }
 
-KP_EXPORT const kp_lifecycle_event *kp_lifecycle_result_event(const kp_lifecycle_result *r,
+KP_EXPORT const kp_lifecycle_event *kp_lifecycle_result_event_at(const kp_lifecycle_result *r,
 							      size_t i)
 {
 	return r && i < r->n_events ? r->events[i] : NULL;
@@ -183,7 +183,7 @@ KP_EXPORT size_t kp_lifecycle_result_requeue_count(const kp_lifecycle_result *r)
 	return r ? r->n_requeues : 0;
 }
 
-KP_EXPORT const kp_lifecycle_requeue *kp_lifecycle_result_requeue(const kp_lifecycle_result *r,
+KP_EXPORT const kp_lifecycle_requeue *kp_lifecycle_result_requeue_at(const kp_lifecycle_result *r,
 								  size_t i)
 {
 	return r && i < r->n_requeues ? r->requeues[i] : NULL;

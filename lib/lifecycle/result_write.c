@@ -87,7 +87,7 @@ static void write_events(kp_emitter *em, const kp_lifecycle_result *r)
 	kp_emitter_begin_array(em);
 	size_t n = kp_lifecycle_result_event_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		const kp_lifecycle_event *e = kp_lifecycle_result_event_at(r, i);
 		kp_emitter_begin_object(em);
 		member_ref(em, e->kind, e->namespace_, e->name);
 		kp__emit_member_string(em, "type", e->type);
@@ -118,7 +118,7 @@ KP_EXPORT int kp_lifecycle_result_write(kp_emitter *em, const kp_lifecycle_resul
 	size_t n = kp_lifecycle_result_action_count(result);
 	int rc = KP_OK;
 	for (size_t i = 0; rc == KP_OK && i < n; i++)
-		rc = write_action(em, kp_lifecycle_result_action(result, i), i, err);
+		rc = write_action(em, kp_lifecycle_result_action_at(result, i), i, err);
 	if (rc == KP_OK) {
 		kp_emitter_end_array(em);
 		write_requeues(em, rq, n_rq);

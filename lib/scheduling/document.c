@@ -43,7 +43,7 @@ int kp__sched_launch_labels(kp_nodeclaim *nc, const char *nodepool,
 		if (strcmp(key, KP_LABEL_TOPOLOGY_ZONE) && strcmp(key, KP_LABEL_CAPACITY_TYPE) &&
 		    kp_requirement_operator(q) == KP_SELECTOR_OP_IN &&
 		    kp_requirement_value_count(q) == 1)
-			rc = kp_labels_set(&nc->metadata->labels, key, kp_requirement_value(q, 0), err);
+			rc = kp_labels_set(&nc->metadata->labels, key, kp_requirement_value_at(q, 0), err);
 	}
 	return rc;
 }
@@ -90,7 +90,7 @@ static void write_pods(kp_emitter *em, const kp_sched_result *res)
 	kp_emitter_begin_array(em);
 	size_t np = kp_sched_result_pod_count(res);
 	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(res, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 		int on_claim = p->target == KP_SCHED_NEW_NODECLAIM || p->target == KP_SCHED_INFLIGHT;
 		int on_node = p->target == KP_SCHED_EXISTING_NODE;
 		kp_emitter_begin_object(em);
@@ -118,7 +118,7 @@ KP_EXPORT int kp_sched_result_write(kp_emitter *em, const kp_sched_result *resul
 	kp_emitter_begin_array(em);
 	size_t n = kp_sched_result_nodeclaim_count(result);
 	for (size_t i = 0; rc == KP_OK && i < n; i++) {
-		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim(result, i);
+		const kp_sched_nodeclaim *snc = kp_sched_result_nodeclaim_at(result, i);
 		kp_emitter_begin_object(em);
 		kp_emitter_key(em, "nodeClaim");
 		rc = launched_nodeclaim(em, snc, err);

@@ -41,8 +41,8 @@ static int zone_ct_exact(const kp_offering *of)
 	return z && c && kp_requirement_operator(z) == KP_SELECTOR_OP_IN &&
 	       kp_requirement_value_count(z) == 1 && kp_requirement_operator(c) == KP_SELECTOR_OP_IN &&
 	       kp_requirement_value_count(c) == 1 &&
-	       strcmp(kp_requirement_value(z, 0), of->zone) == 0 &&
-	       strcmp(kp_requirement_value(c, 0), of->capacity_type) == 0;
+	       strcmp(kp_requirement_value_at(z, 0), of->zone) == 0 &&
+	       strcmp(kp_requirement_value_at(c, 0), of->capacity_type) == 0;
 }
 
 static int is_standard(const kp_offering *of)

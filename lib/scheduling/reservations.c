@@ -31,7 +31,7 @@ static const char *resv_key(const kp_offering *of, const char *id)
 		if (!strcmp(k, KP_LABEL_CAPACITY_TYPE) || !strcmp(k, KP_LABEL_TOPOLOGY_ZONE))
 			continue;
 		if (kp_requirement_operator(r) == KP_SELECTOR_OP_IN &&
-		    kp_requirement_value_count(r) == 1 && !strcmp(kp_requirement_value(r, 0), id))
+		    kp_requirement_value_count(r) == 1 && !strcmp(kp_requirement_value_at(r, 0), id))
 			return k;
 	}
 	return NULL;

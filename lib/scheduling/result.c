@@ -891,7 +891,7 @@ KP_EXPORT size_t kp_sched_result_pod_count(const kp_sched_result *res)
 	return res ? res->n_pl : 0;
 }
 
-KP_EXPORT const kp_sched_placement *kp_sched_result_pod(const kp_sched_result *res, size_t i)
+KP_EXPORT const kp_sched_placement *kp_sched_result_pod_at(const kp_sched_result *res, size_t i)
 {
 	return res && i < res->n_pl ? &res->pl[i] : NULL;
 }
@@ -901,7 +901,7 @@ KP_EXPORT size_t kp_sched_result_nodeclaim_count(const kp_sched_result *res)
 	return res ? res->n_ncs : 0;
 }
 
-KP_EXPORT const kp_sched_nodeclaim *kp_sched_result_nodeclaim(const kp_sched_result *res,
+KP_EXPORT const kp_sched_nodeclaim *kp_sched_result_nodeclaim_at(const kp_sched_result *res,
 							      size_t i)
 {
 	return res && i < res->n_ncs ? &res->ncs[i] : NULL;

@@ -342,7 +342,7 @@ static int min_values_check(const sc_pool *pool, const uint32_t *its, size_t n,
 								 key);
 			size_t nv = kp_requirement_value_count(ir);
 			for (size_t j = 0; j < nv; j++) {
-				const char *val = kp_requirement_value(ir, j);
+				const char *val = kp_requirement_value_at(ir, j);
 				size_t q = 0;
 				while (q < nseen && strcmp(seen[q], val) != 0)
 					q++;

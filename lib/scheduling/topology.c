@@ -55,7 +55,7 @@ static int req_values_into(struct kp_cluster *c, struct sc_domgroups *dg, kp_req
 	size_t nv = kp_requirement_value_count(r);
 	for (size_t v = 0; v < nv; v++) {
 		uint32_t id;
-		if (kp__strtab_intern(&c->str, kp_requirement_value(r, v), &id) != KP_OK ||
+		if (kp__strtab_intern(&c->str, kp_requirement_value_at(r, v), &id) != KP_OK ||
 		    domgroup_add(dg, id, pool) != KP_OK)
 			return KP_ENOMEM;
 	}
@@ -1317,7 +1317,7 @@ static int next_spread(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_dom
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
-		const char *host = kp_requirement_value(node_domains, 0);
+		const char *host = kp_requirement_value_at(node_domains, 0);
 		int ok;
 		uint32_t dom = dom_of(s, host, 0, &ok);
 		sc_gdom *d = ok == 1 ? sg_find(sg, dom) : NULL;
@@ -1333,7 +1333,7 @@ static int next_spread(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_dom
 		size_t nv = kp_requirement_value_count(node_domains);
 		for (size_t v = 0; v < nv; v++) {
 			int ok;
-			uint32_t dom = dom_of(s, kp_requirement_value(node_domains, v), 0, &ok);
+			uint32_t dom = dom_of(s, kp_requirement_value_at(node_domains, v), 0, &ok);
 			sc_gdom *d = ok == 1 ? sg_find(sg, dom) : NULL;
 			if (!d)
 				continue;
@@ -1406,7 +1406,7 @@ static int next_affinity(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_d
 	} while (0)
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
-		const char *host = kp_requirement_value(node_domains, 0);
+		const char *host = kp_requirement_value_at(node_domains, 0);
 		if (req_has(pod_domains, host)) {
 			int ok;
 			uint32_t dom = dom_of(s, host, 0, &ok);
@@ -1421,7 +1421,7 @@ static int next_affinity(sc_sim *s, uint32_t gi, int self, kp_requirement *pod_d
 	if (req_is_in(node_domains)) {
 		size_t nv = kp_requirement_value_count(node_domains);
 		for (size_t v = 0; v < nv; v++) {
-			const char *ds = kp_requirement_value(node_domains, v);
+			const char *ds = kp_requirement_value_at(node_domains, v);
 			int ok;
 			uint32_t dom = dom_of(s, ds, 0, &ok);
 			sc_gdom *d = ok == 1 ? sg_find(sg, dom) : NULL;
@@ -1468,7 +1468,7 @@ static int next_anti(sc_sim *s, uint32_t gi, kp_requirement *pod_domains,
 	struct sim_group *sg = &s->topo->g[gi];
 	if (g->hostname && node_domains && kp_requirement_value_count(node_domains) == 1 &&
 	    req_is_in(node_domains)) {
-		const char *host = kp_requirement_value(node_domains, 0);
+		const char *host = kp_requirement_value_at(node_domains, 0);
 		int ok;
 		uint32_t dom = dom_of(s, host, 0, &ok);
 		sc_gdom *d = ok == 1 ? sg_find(sg, dom) : NULL;
@@ -1484,7 +1484,7 @@ static int next_anti(sc_sim *s, uint32_t gi, kp_requirement *pod_domains,
 	if (req_is_in(node_domains)) {
 		size_t nv = kp_requirement_value_count(node_domains);
 		for (size_t v = 0; v < nv; v++) {
-			const char *ds = kp_requirement_value(node_domains, v);
+			const char *ds = kp_requirement_value_at(node_domains, v);
 			int ok;
 			uint32_t dom = dom_of(s, ds, 0, &ok);
 			sc_gdom *d = ok == 1 ? sg_find(sg, dom) : NULL;
@@ -1639,7 +1639,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 			continue;
 		for (size_t i = 0; i < nv; i++) {
 			int ok;
-			uint32_t dom = dom_of(s, kp_requirement_value(r, i), 1, &ok);
+			uint32_t dom = dom_of(s, kp_requirement_value_at(r, i), 1, &ok);
 			if (ok < 0)
 				return KP_ENOMEM;
 			sc_gdom *d = sg_add(sg, dom);
@@ -1659,7 +1659,7 @@ int kp__topo_record(sc_sim *s, uint32_t pod, const sc_variant *v, const kp_taint
 		size_t nv = kp_requirement_value_count(r);
 		for (size_t i = 0; i < nv; i++) {
 			int ok;
-			uint32_t dom = dom_of(s, kp_requirement_value(r, i), 1, &ok);
+			uint32_t dom = dom_of(s, kp_requirement_value_at(r, i), 1, &ok);
 			if (ok < 0)
 				return KP_ENOMEM;
 			sc_gdom *d = sg_add(sg, dom);
@@ -1699,7 +1699,7 @@ static uint32_t nc_kdom(sc_sim *s, sc_nc *nc, const sc_group *g)
 	} else if (kp_requirement_operator(r) == KP_SELECTOR_OP_IN &&
 		   kp_requirement_value_count(r) == 1) {
 		int ok;
-		uint32_t d = dom_of(s, kp_requirement_value(r, 0), 0, &ok);
+		uint32_t d = dom_of(s, kp_requirement_value_at(r, 0), 0, &ok);
 		/* a domain no group has seen is treated as "other": let the full
 		 * check decide */
 		*slot = ok == 1 ? d : KDOM_OTHER;

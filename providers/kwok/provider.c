@@ -276,7 +276,7 @@ static int set_requirement_labels(kp_labels *labels, kp_requirements *reqs, kp_e
 	for (size_t i = 0; rc == KP_OK && i < n; i++) {
 		kp_requirement *r = kp_requirements_at(reqs, i);
 		if (kp_requirement_len(r) == 1 && kp_requirement_operator(r) == KP_SELECTOR_OP_IN)
-			rc = kp_labels_set(labels, kp_requirement_key(r), kp_requirement_value(r, 0),
+			rc = kp_labels_set(labels, kp_requirement_key(r), kp_requirement_value_at(r, 0),
 					   err);
 	}
 	return rc;

@@ -101,7 +101,7 @@ START_TEST(one_instance_left_strict)
 	load(1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(n->instance_type, "m5.large");
 	ck_assert_str_eq(n->capacity_type, "reserved");
 	ck_assert_str_eq(n->zone, "test-zone-1a");
@@ -138,7 +138,7 @@ START_TEST(document_labels_the_reservation)
 {
 	load(1);
 	run(KP_RESERVED_OFFERING_STRICT);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_ptr_nonnull(n->offering);
 	ck_assert_str_eq(n->offering->reservation_id, "cr-m5-large-1a");
 	char *text = NULL;
@@ -185,7 +185,7 @@ START_TEST(two_instances_left)
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	for (size_t i = 0; i < 2; i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, i);
 		ck_assert_str_eq(n->capacity_type, "reserved");
 		ck_assert_str_eq(h_req(n->nodeclaim, RID), "In cr-m5-large-1a");
 	}

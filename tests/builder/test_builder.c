@@ -40,12 +40,12 @@ static char *outcome(kp_cluster_builder *b)
 	size_t cap = 4096, len = 0;
 	char *s = calloc(1, cap);
 	for (size_t i = 0; i < kp_sched_result_pod_count(r); i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(r, i);
 		len += (size_t)snprintf(s + len, cap - len, "%s->%s,", p->name, p->node ? p->node : "-");
 	}
 	for (size_t i = 0; i < kp_sched_result_nodeclaim_count(r); i++)
 		len += (size_t)snprintf(s + len, cap - len, "[%s]",
-					kp_sched_result_nodeclaim(r, i)->instance_type);
+					kp_sched_result_nodeclaim_at(r, i)->instance_type);
 	kp_sched_result_free(r);
 	kp_cluster_free(c);
 	return s;
@@ -502,7 +502,7 @@ START_TEST(builder_per_pool_catalogue_and_nodeclass_readiness)
 	kp_sched_result *r = NULL;
 	ck_assert_int_eq(kp_cluster_builder_build(&c, b, &e), KP_OK);
 	ck_assert_int_eq(kp_sched_simulate(&r, c, NULL, &e), KP_OK);
-	const kp_sched_placement *p = kp_sched_result_pod(r, 0);
+	const kp_sched_placement *p = kp_sched_result_pod_at(r, 0);
 	ck_assert_ptr_null(p->node);
 	ck_assert_uint_ge(p->n_reasons, 1);
 	ck_assert_uint_eq(p->reasons[0]->code, KP_REASON_NODEPOOL_NOT_READY);

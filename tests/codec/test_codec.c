@@ -1361,11 +1361,11 @@ START_TEST(lenient_unknown_fields)
 {
 	kp_decode_result *r = decode_ok(unknown_doc, strlen(unknown_doc), KP_DECODE_LENIENT);
 	ck_assert_uint_eq(kp_decode_result_warning_count(r), 2);
-	ck_assert_str_eq(kp_decode_result_warning(r, 0),
+	ck_assert_str_eq(kp_decode_result_warning_at(r, 0),
 			 "NodePool/default: unknown field \"spec.template.spec.requirement\"");
-	ck_assert_str_eq(kp_decode_result_warning(r, 1),
+	ck_assert_str_eq(kp_decode_result_warning_at(r, 1),
 			 "NodePool/default: unknown field \"spec.template.spec.nodeClassRef.color\"");
-	ck_assert_ptr_null(kp_decode_result_warning(r, 2));
+	ck_assert_ptr_null(kp_decode_result_warning_at(r, 2));
 	const kp_nodepool *np = only_object(r, KP_KIND_NODEPOOL);
 	ck_assert_ptr_null(np->spec->template_->spec->requirements);
 	ck_assert_str_eq(np->spec->template_->spec->node_class_ref->name, "nc");
@@ -1473,8 +1473,8 @@ START_TEST(lenient_warnings_are_capped)
 		kp__buf_printf(&b, "  extra%d: 1\n", i);
 	kp_decode_result *r = decode_ok(b.data, b.len, KP_DECODE_LENIENT);
 	ck_assert_uint_eq(kp_decode_result_warning_count(r), KP_DECODE_MAX_WARNINGS);
-	ck_assert_str_eq(kp_decode_result_warning(r, 0), "NodePool/d: unknown field \"spec.extra0\"");
-	ck_assert_str_eq(kp_decode_result_warning(r, KP_DECODE_MAX_WARNINGS - 1),
+	ck_assert_str_eq(kp_decode_result_warning_at(r, 0), "NodePool/d: unknown field \"spec.extra0\"");
+	ck_assert_str_eq(kp_decode_result_warning_at(r, KP_DECODE_MAX_WARNINGS - 1),
 			 "501 more warnings not shown");
 	kp_decode_result_free(r);
 	/* strict: the message is cut, the first field is named */
@@ -1492,8 +1492,8 @@ START_TEST(lenient_duplicates_last_wins)
 			  "spec: {weight: 1, limits: {cpu: 1, cpu: 2}, weight: 2}\n";
 	kp_decode_result *r = decode_ok(doc, strlen(doc), KP_DECODE_LENIENT);
 	ck_assert_uint_eq(kp_decode_result_warning_count(r), 2);
-	ck_assert_str_eq(kp_decode_result_warning(r, 0), "NodePool/d: duplicate field \"spec.weight\"");
-	ck_assert_str_eq(kp_decode_result_warning(r, 1),
+	ck_assert_str_eq(kp_decode_result_warning_at(r, 0), "NodePool/d: duplicate field \"spec.weight\"");
+	ck_assert_str_eq(kp_decode_result_warning_at(r, 1),
 			 "NodePool/d: duplicate field \"spec.limits[cpu]\"");
 	const kp_nodepool *np = only_object(r, KP_KIND_NODEPOOL);
 	ck_assert_int_eq(np->spec->weight, 2);

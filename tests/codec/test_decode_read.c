@@ -76,7 +76,7 @@ static char *describe(int rc, kp_decode_result *r, const kp_error *err)
 		}
 	}
 	for (size_t i = 0; i < kp_decode_result_warning_count(r); i++)
-		kp__buf_printf(&b, "warning %s\n", kp_decode_result_warning(r, i));
+		kp__buf_printf(&b, "warning %s\n", kp_decode_result_warning_at(r, i));
 	return kp__buf_take(&b, NULL);
 }
 

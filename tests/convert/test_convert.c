@@ -488,7 +488,7 @@ START_TEST(upstream_rules)
 {
 	const rule_case *t = &rule_cases[_i];
 	kp_convert *c = convert_ok(t->input, t->target);
-	const char *got = kp_convert_object_json(c, t->index);
+	const char *got = kp_convert_object_json_at(c, t->index);
 	ck_assert_ptr_nonnull(got);
 	if (strcmp(got, t->expected)) {
 		dump_report(c);
@@ -552,12 +552,12 @@ START_TEST(round_trip_v1beta1)
 	ck_assert_int_eq(kp_convert_write(&v1, NULL, up, KP_FORMAT_JSON, NULL), KP_OK);
 	kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
 	ck_assert_uint_eq(kp_convert_object_count(down), 1);
-	ck_assert_str_eq(kp_convert_object_json(down, 0), in);
+	ck_assert_str_eq(kp_convert_object_json_at(down, 0), in);
 	/* and v1 -> v1beta1 -> v1 gives the v1 object back */
 	char *back = NULL;
 	ck_assert_int_eq(kp_convert_write(&back, NULL, down, KP_FORMAT_JSON, NULL), KP_OK);
 	kp_convert *again = convert_ok(back, KP_CONVERT_V1);
-	ck_assert_str_eq(kp_convert_object_json(again, 0), kp_convert_object_json(up, 0));
+	ck_assert_str_eq(kp_convert_object_json_at(again, 0), kp_convert_object_json_at(up, 0));
 	kp_encoded_free(v1);
 	kp_encoded_free(back);
 	kp_convert_free(up);
@@ -621,7 +621,7 @@ START_TEST(round_trip_fixed_point)
 	ck_assert_int_eq(kp_convert_write(&text, NULL, b, KP_FORMAT_JSON, NULL), KP_OK);
 	kp_convert *x2 = convert_ok(text, KP_CONVERT_V1);
 	kp_encoded_free(text);
-	ck_assert_str_eq(kp_convert_object_json(x2, 0), kp_convert_object_json(x, 0));
+	ck_assert_str_eq(kp_convert_object_json_at(x2, 0), kp_convert_object_json_at(x, 0));
 	kp_convert_free(x);
 	kp_convert_free(b);
 	kp_convert_free(x2);
@@ -658,7 +658,7 @@ END_TEST
 static const char *name_of(kp_convert *c, size_t i)
 {
 	static char buf[128];
-	const char *j = kp_convert_object_json(c, i);
+	const char *j = kp_convert_object_json_at(c, i);
 	const char *m = strstr(j, "\"metadata\":{\"name\":\"");
 	ck_assert_ptr_nonnull(m);
 	m += strlen("\"metadata\":{\"name\":\"");
@@ -685,21 +685,21 @@ START_TEST(kubelet_moves_and_splits)
 	for (size_t i = 0; i < 9; i++)
 		ck_assert_str_eq(name_of(c, i), order[i]);
 	/* the first NodePool's kubelet goes to the class */
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0), "\"kubelet\":{\"maxPods\":10}"));
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"kubelet\":{\"maxPods\":20}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 0), "\"kubelet\":{\"maxPods\":10}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 1), "\"kubelet\":{\"maxPods\":20}"));
 	/* no kubelet counts as different: c's copy has none */
-	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 2), "kubelet"));
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 2),
+	ck_assert_ptr_null(strstr(kp_convert_object_json_at(c, 2), "kubelet"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 2),
 				     "\"name\":\"default-c\""));
 	/* the NodePools point at their classes and keep upstream's annotation */
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 4),
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 4),
 				     "\"nodeClassRef\":{\"group\":\"karpenter.k8s.aws\",\"kind\":"
 				     "\"EC2NodeClass\",\"name\":\"default-b\"}"));
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 4),
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 4),
 				     "\"compatibility.karpenter.sh/v1beta1-kubelet-conversion\":"
 				     "\"{\\\"maxPods\\\":20}\""));
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 6), "\"name\":\"default\"}"));
-	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 7), "kubelet"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 6), "\"name\":\"default\"}"));
+	ck_assert_ptr_null(strstr(kp_convert_object_json_at(c, 7), "kubelet"));
 	ck_assert(reported(c, "split: EC2NodeClass/default-b from EC2NodeClass/default for "
 			      "NodePool/b (its kubelet differs)"));
 	ck_assert(reported(c, "moved: NodePool/a: spec.template.spec.kubelet -> "
@@ -723,7 +723,7 @@ START_TEST(kubelet_splits_of_two_classes)
 	ck_assert_uint_eq(kp_convert_object_count(c), 10);
 	for (size_t i = 0; i < 10; i++)
 		ck_assert_str_eq(name_of(c, i), order[i]);
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 2), "\"kubelet\":{\"maxPods\":5}"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 2), "\"kubelet\":{\"maxPods\":5}"));
 	kp_convert_free(c);
 }
 END_TEST
@@ -744,7 +744,7 @@ START_TEST(kubelet_migration_leaves_v1_alone)
 		"\"name\":\"default\"}}}}}\n";
 	kp_convert *c = convert_ok(v1, KP_CONVERT_V1);
 	ck_assert_uint_eq(kp_convert_object_count(c), 2);
-	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
+	ck_assert_ptr_null(strstr(kp_convert_object_json_at(c, 0), "kubelet"));
 	kp_convert_free(c);
 	char *mixed = NULL;
 	size_t n = strlen(v1) + 512;
@@ -756,8 +756,8 @@ START_TEST(kubelet_migration_leaves_v1_alone)
 	free(mixed);
 	ck_assert_uint_eq(kp_convert_object_count(c), 4);
 	ck_assert_str_eq(name_of(c, 1), "default-new");
-	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"kubelet\":{\"maxPods\":9}"));
+	ck_assert_ptr_null(strstr(kp_convert_object_json_at(c, 0), "kubelet"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 1), "\"kubelet\":{\"maxPods\":9}"));
 	kp_convert_free(c);
 }
 END_TEST
@@ -781,7 +781,7 @@ START_TEST(kubelet_without_class_stays_annotated)
 	ck_assert_int_eq(kp_convert_new(&c, &o, NULL), KP_OK);
 	ck_assert_int_eq(kp_convert_add(c, in, strlen(in), NULL, NULL), KP_OK);
 	ck_assert_int_eq(kp_convert_run(c, NULL), KP_OK);
-	ck_assert_ptr_null(strstr(kp_convert_object_json(c, 0), "kubelet"));
+	ck_assert_ptr_null(strstr(kp_convert_object_json_at(c, 0), "kubelet"));
 	kp_convert_free(c);
 	kp_registry_free(reg);
 }
@@ -800,9 +800,9 @@ START_TEST(other_kinds_pass_through)
 			 "{karpenter.sh/do-not-evict: \"true\"}}}}\n";
 	kp_convert *c = convert_ok(in, KP_CONVERT_V1);
 	ck_assert_uint_eq(kp_convert_object_count(c), 3);
-	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+	ck_assert_str_eq(kp_convert_object_json_at(c, 0), "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
 			 "\"metadata\":{\"name\":\"cm\"},\"data\":{\"b\":\"1\",\"a\":\"2\"}}");
-	ck_assert_str_eq(kp_convert_object_json(c, 1), "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":"
+	ck_assert_str_eq(kp_convert_object_json_at(c, 1), "{\"apiVersion\":\"karpenter.sh/v1\",\"kind\":"
 			 "\"NodeClaim\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"requirements\":[],"
 			 "\"nodeClassRef\":{\"group\":\"g\",\"kind\":\"K\",\"name\":\"nc1\"}}}");
 	ck_assert(reported(c, "warning: Deployment/web: the pod template carries "
@@ -828,7 +828,7 @@ START_TEST(lists_and_json_input)
 			 "{\"name\":\"d\"},\"spec\":{\"amiFamily\":\"AL2\",\"role\":\"r\"}}]}";
 	kp_convert *c = convert_ok(in, KP_CONVERT_V1);
 	ck_assert_uint_eq(kp_convert_object_count(c), 1);
-	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"karpenter.k8s.aws/v1\","
+	ck_assert_str_eq(kp_convert_object_json_at(c, 0), "{\"apiVersion\":\"karpenter.k8s.aws/v1\","
 			 "\"kind\":\"EC2NodeClass\",\"metadata\":{\"name\":\"d\"},\"spec\":"
 			 "{\"amiSelectorTerms\":[{\"alias\":\"al2@latest\"}],\"role\":\"r\"}}");
 	kp_convert_free(c);
@@ -919,7 +919,7 @@ START_TEST(template_shapes_that_are_not_objects)
 			 "  securityGroupSelector: {karpenter.sh/discovery: demo}\n",
 			 KP_CONVERT_V1, reg, &rc, &e);
 	ck_assert_msg(rc == KP_OK, "%s", e.message);
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0), "\"subnetSelectorTerms\":[{}]"));
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 0), "\"subnetSelectorTerms\":[{}]"));
 	kp_convert_free(c);
 	kp_registry_free(reg);
 }
@@ -932,7 +932,7 @@ START_TEST(instance_profile_is_kept)
 	kp_convert *c = convert_ok("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
 				   "metadata: {name: t}\nspec: {instanceProfile: my-profile}\n",
 				   KP_CONVERT_V1);
-	const char *j = kp_convert_object_json(c, 0);
+	const char *j = kp_convert_object_json_at(c, 0);
 	ck_assert_ptr_nonnull(strstr(j, "\"instanceProfile\":\"my-profile\""));
 	ck_assert_ptr_null(strstr(j, "\"role\""));
 	ck_assert(!reported(c, "warning: EC2NodeClass/t: spec.role is $KARPENTER_NODE_ROLE: replace "
@@ -940,7 +940,7 @@ START_TEST(instance_profile_is_kept)
 	kp_convert_free(c);
 	c = convert_ok("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\n"
 		       "metadata: {name: t}\nspec: {}\n", KP_CONVERT_V1);
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 0),
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 0),
 				     "\"role\":\"$KARPENTER_NODE_ROLE\""));
 	ck_assert(reported(c, "warning: EC2NodeClass/t: spec.role is $KARPENTER_NODE_ROLE: replace "
 			      "it with the name of your nodes' IAM role"));
@@ -957,7 +957,7 @@ START_TEST(machine_condition_severity_is_dropped)
 				   "machineTemplateRef: {name: d}}\nstatus:\n  conditions:\n"
 				   "  - {type: MachineLaunched, status: \"True\", severity: Info}\n",
 				   KP_CONVERT_V1);
-	const char *j = kp_convert_object_json(c, 0);
+	const char *j = kp_convert_object_json_at(c, 0);
 	ck_assert_ptr_nonnull(strstr(j, "\"conditions\":[{\"type\":\"Launched\",\"status\":\"True\"}]"));
 	ck_assert(reported(c, "dropped: Machine/m: status.conditions[0].severity"));
 	kp_convert_free(c);
@@ -1014,10 +1014,10 @@ START_TEST(third_party_conversion)
 				     "metadata: {name: p}\nspec: {template: {spec: {requirements: [],"
 				     " nodeClassRef: {name: f}}}}\n", KP_CONVERT_V1, reg, &rc, &e);
 	ck_assert_int_eq(rc, KP_OK);
-	ck_assert_str_eq(kp_convert_object_json(c, 0), "{\"apiVersion\":\"example.com/v1\",\"kind\":"
+	ck_assert_str_eq(kp_convert_object_json_at(c, 0), "{\"apiVersion\":\"example.com/v1\",\"kind\":"
 			 "\"FooClass\",\"metadata\":{\"name\":\"f\"}}");
 	/* the provider's node class is the default of a reference without kind */
-	ck_assert_ptr_nonnull(strstr(kp_convert_object_json(c, 1), "\"nodeClassRef\":{\"kind\":"
+	ck_assert_ptr_nonnull(strstr(kp_convert_object_json_at(c, 1), "\"nodeClassRef\":{\"kind\":"
 				     "\"FooClass\",\"name\":\"f\",\"group\":\"example.com\"}"));
 	ck_assert(reported(c, "renamed: FooClass/f: spec.old -> spec.new"));
 	kp_convert_free(c);
@@ -1060,7 +1060,7 @@ static void v1beta1_example(const char *file, const char *text)
 	char *v1 = NULL;
 	ck_assert_int_eq(kp_convert_write(&v1, NULL, c, KP_FORMAT_JSON, NULL), KP_OK);
 	for (size_t i = 0; i < kp_convert_object_count(c); i++)
-		ck_assert_msg(!strstr(kp_convert_object_json(c, i), "v1beta1\",\"kind"),
+		ck_assert_msg(!strstr(kp_convert_object_json_at(c, i), "v1beta1\",\"kind"),
 			      "%s: object %zu not converted", file, i);
 	kp_convert *down = convert_ok(v1, KP_CONVERT_V1BETA1);
 	char *beta = NULL;
@@ -1068,14 +1068,14 @@ static void v1beta1_example(const char *file, const char *text)
 	kp_convert *up = convert_ok(beta, KP_CONVERT_V1);
 	ck_assert_uint_eq(kp_convert_object_count(up), kp_convert_object_count(c));
 	for (size_t i = 0; i < kp_convert_object_count(c); i++)
-		ck_assert_str_eq(kp_convert_object_json(up, i), kp_convert_object_json(c, i));
+		ck_assert_str_eq(kp_convert_object_json_at(up, i), kp_convert_object_json_at(c, i));
 	/* the YAML output reads back to the same objects */
 	char *yaml = NULL;
 	ck_assert_int_eq(kp_convert_write(&yaml, NULL, c, KP_FORMAT_YAML, NULL), KP_OK);
 	kp_convert *again = convert_ok(yaml, KP_CONVERT_V1);
 	ck_assert_uint_eq(kp_convert_object_count(again), kp_convert_object_count(c));
 	for (size_t i = 0; i < kp_convert_object_count(c); i++)
-		ck_assert_str_eq(kp_convert_object_json(again, i), kp_convert_object_json(c, i));
+		ck_assert_str_eq(kp_convert_object_json_at(again, i), kp_convert_object_json_at(c, i));
 	kp_encoded_free(yaml);
 	kp_convert_free(again);
 	kp_encoded_free(v1);
@@ -1213,8 +1213,8 @@ START_TEST(v1beta1_examples_differ_as_the_rules_say)
 	ck_assert_uint_eq(kp_convert_object_count(c), kp_convert_object_count(want));
 	char out[8192] = "";
 	for (size_t i = 0; i < kp_convert_object_count(c); i++) {
-		cJSON *a = cJSON_Parse(kp_convert_object_json(c, i));
-		cJSON *b = cJSON_Parse(kp_convert_object_json(want, i));
+		cJSON *a = cJSON_Parse(kp_convert_object_json_at(c, i));
+		cJSON *b = cJSON_Parse(kp_convert_object_json_at(want, i));
 		char where[256];
 		snprintf(where, sizeof(where), "%s/%s",
 			 cJSON_GetObjectItem(a, "kind")->valuestring,
@@ -1235,7 +1235,7 @@ static void v1alpha5_example(const char *file, const char *text)
 	kp_convert *c = convert_ok(text, KP_CONVERT_V1);
 	ck_assert_uint_ge(kp_convert_object_count(c), 2);
 	for (size_t i = 0; i < kp_convert_object_count(c); i++) {
-		const char *j = kp_convert_object_json(c, i);
+		const char *j = kp_convert_object_json_at(c, i);
 		ck_assert_msg(!strncmp(j, "{\"apiVersion\":\"karpenter.sh/v1\"", 31) ||
 			      !strncmp(j, "{\"apiVersion\":\"karpenter.k8s.aws/v1\"", 36),
 			      "%s: object %zu: %s", file, i, j);

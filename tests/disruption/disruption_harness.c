@@ -241,7 +241,7 @@ const kp_disruption_result *dh_run(dh *h, const char *now, uint32_t flags, uint3
 const kp_disruption_node *dh_find(const kp_disruption_result *r, const char *name)
 {
 	for (size_t i = 0; i < kp_disruption_result_node_count(r); i++) {
-		const kp_disruption_node *n = kp_disruption_result_node(r, i);
+		const kp_disruption_node *n = kp_disruption_result_node_at(r, i);
 		if ((n->node && !strcmp(n->node, name)) || (n->nodeclaim && !strcmp(n->nodeclaim, name)))
 			return n;
 	}

@@ -75,7 +75,7 @@ static int blocked(const kp_disruption_node *n)
 static int64_t remaining(const kp_disruption_result *r, const char *reason)
 {
 	for (size_t i = 0; i < kp_disruption_result_budget_count(r); i++) {
-		const kp_disruption_budget_status *b = kp_disruption_result_budget(r, i);
+		const kp_disruption_budget_status *b = kp_disruption_result_budget_at(r, i);
 		if (!strcmp(b->reason, reason))
 			return b->remaining;
 	}
@@ -85,7 +85,7 @@ static int64_t remaining(const kp_disruption_result *r, const char *reason)
 static void check_result(const kp_disruption_result *r, uint64_t seed)
 {
 	for (size_t i = 0; i < kp_disruption_result_command_count(r); i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(r, i);
+		const kp_disruption_command *c = kp_disruption_result_command_at(r, i);
 		if (c->pass == 1)
 			ck_assert_msg((int64_t)c->n_candidates <= remaining(r, c->reason),
 				      "seed %llu: %zu candidates for a budget of %lld", (unsigned long long)seed,
@@ -119,13 +119,13 @@ START_TEST(random_clusters)
 		check_result(rc, seed);
 		commands += kp_disruption_result_command_count(rc);
 		for (size_t i = 0; i < kp_disruption_result_node_count(rc); i++)
-			n_blocked += blocked(kp_disruption_result_node(rc, i));
+			n_blocked += blocked(kp_disruption_result_node_at(rc, i));
 		for (size_t i = 0; i < kp_disruption_result_command_count(rc); i++)
-			replaces += kp_disruption_result_command(rc, i)->decision == KP_DISRUPTION_REPLACE;
+			replaces += kp_disruption_result_command_at(rc, i)->decision == KP_DISRUPTION_REPLACE;
 		/* the first pass is the same whether or not more passes follow */
 		if (kp_disruption_result_command_count(ra)) {
-			const kp_disruption_command *x = kp_disruption_result_command(ra, 0),
-						    *y = kp_disruption_result_command(rc, 0);
+			const kp_disruption_command *x = kp_disruption_result_command_at(ra, 0),
+						    *y = kp_disruption_result_command_at(rc, 0);
 			ck_assert_uint_eq(x->method, y->method);
 			ck_assert_uint_eq(x->n_candidates, y->n_candidates);
 			for (size_t k = 0; k < x->n_candidates; k++)

@@ -35,7 +35,7 @@ static kp_instance_types *catalog(int small_reserved)
 static const kp_disruption_command *only_command(const kp_disruption_result *r)
 {
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 1);
-	return kp_disruption_result_command(r, 0);
+	return kp_disruption_result_command_at(r, 0);
 }
 
 /* "can consolidate into reserved capacity for the same instance pool",
@@ -151,8 +151,8 @@ START_TEST(passes_count_a_launch_into_a_reservation)
 	dh_pod(h, "shop", "p2", "n2", "3", "");
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 2);
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 2);
-	const kp_disruption_command *first = kp_disruption_result_command(r, 0);
-	const kp_disruption_command *second = kp_disruption_result_command(r, 1);
+	const kp_disruption_command *first = kp_disruption_result_command_at(r, 0);
+	const kp_disruption_command *second = kp_disruption_result_command_at(r, 1);
 	ck_assert_uint_eq(first->n_replacements, 1);
 	ck_assert_str_eq(first->replacements[0]->capacity_type, "reserved");
 	ck_assert_str_eq(h_req(first->replacements[0]->nodeclaim, RID), "In r-c-4x");
@@ -192,9 +192,9 @@ START_TEST(passes_count_a_termination_out_of_a_reservation)
 	dh_pod(h, "shop", "p3", "n3", "3", "");
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 4);
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 3);
-	const kp_disruption_command *c0 = kp_disruption_result_command(r, 0);
-	const kp_disruption_command *c1 = kp_disruption_result_command(r, 1);
-	const kp_disruption_command *c2 = kp_disruption_result_command(r, 2);
+	const kp_disruption_command *c0 = kp_disruption_result_command_at(r, 0);
+	const kp_disruption_command *c1 = kp_disruption_result_command_at(r, 1);
+	const kp_disruption_command *c2 = kp_disruption_result_command_at(r, 2);
 	ck_assert_str_eq(c0->candidates[0]->node, "n2");
 	ck_assert_uint_eq(c0->n_replacements, 1);
 	ck_assert_str_eq(c0->replacements[0]->capacity_type, "reserved");

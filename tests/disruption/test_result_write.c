@@ -91,7 +91,7 @@ START_TEST(drift_document)
 	dh_node(h, "old", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, STALE_HASH, "");
 	dh_pod(h, "shop", "p1", "old", "3", "");
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
-	const kp_disruption_command *c = kp_disruption_result_command(r, 0);
+	const kp_disruption_command *c = kp_disruption_result_command_at(r, 0);
 	ck_assert_ptr_nonnull(c);
 	ck_assert_uint_eq(c->n_replacements, 1);
 	const char *name = c->replacements[0]->nodeclaim->metadata->name;

@@ -21,7 +21,7 @@
 static const kp_disruption_command *only_command(const kp_disruption_result *r)
 {
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 1);
-	return kp_disruption_result_command(r, 0);
+	return kp_disruption_result_command_at(r, 0);
 }
 
 static void assert_reason(const kp_disruption_result *r, const char *node, uint32_t code,
@@ -73,7 +73,7 @@ START_TEST(emptiness_respects_budget)
 	ck_assert_str_eq(c->candidates[0]->node, "a");
 	assert_reason(r, "b", KP_BLOCK_BUDGET, KP_DISRUPTION_METHOD_EMPTINESS,
 		      "NodePool \"default\": No allowed disruptions for disruption reason Empty due to blocking budget");
-	const kp_disruption_budget_status *b = kp_disruption_result_budget(r, 0);
+	const kp_disruption_budget_status *b = kp_disruption_result_budget_at(r, 0);
 	ck_assert_str_eq(b->nodepool, "default");
 	ck_assert_str_eq(b->reason, "Empty");
 	ck_assert_int_eq(b->allowed, 1);
@@ -755,7 +755,7 @@ START_TEST(bad_budget_schedule_fails_closed)
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 0);
 	for (size_t i = 0; i < 3; i++) {
-		const kp_disruption_budget_status *b = kp_disruption_result_budget(r, i);
+		const kp_disruption_budget_status *b = kp_disruption_result_budget_at(r, i);
 		ck_assert_int_eq(b->allowed, 0);
 		ck_assert(b->limited);
 		ck_assert_ptr_nonnull(b->error);
@@ -777,7 +777,7 @@ START_TEST(disrupting_nodes_consume_budget)
 		"  deletionTimestamp: \"2025-01-01T12:00:00Z\"\n  finalizers: [karpenter.sh/termination]", "");
 	dh_node(h, "c", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
 	const kp_disruption_result *r = dh_run(h, NOW, 0, 1);
-	const kp_disruption_budget_status *b = kp_disruption_result_budget(r, 0);
+	const kp_disruption_budget_status *b = kp_disruption_result_budget_at(r, 0);
 	ck_assert_int_eq(b->allowed, 2);
 	ck_assert_int_eq(b->disrupting, 1);
 	ck_assert_int_eq(b->remaining, 1);
@@ -799,15 +799,15 @@ START_TEST(passes_converge)
 	/* budget 1: one empty node per pass, then c (1 CPU on a c-4x) is
 	 * replaced by a c-2x launched at NOW, then nothing */
 	for (size_t i = 0; getenv("DH_DEBUG") && i < kp_disruption_result_command_count(r); i++) {
-		const kp_disruption_command *x = kp_disruption_result_command(r, i);
+		const kp_disruption_command *x = kp_disruption_result_command_at(r, i);
 		fprintf(stderr, "pass %u %s %s %s %s->%s %f\n", x->pass, kp_disruption_method_name(x->method),
 			kp_disruption_decision_name(x->decision), x->candidates[0]->node, x->candidates[0]->instance_type,
 			x->n_replacements ? x->replacements[0]->instance_type : "-", x->savings);
 	}
 	ck_assert_uint_eq(kp_disruption_result_command_count(r), 3);
-	ck_assert_uint_eq(kp_disruption_result_command(r, 0)->method, KP_DISRUPTION_METHOD_EMPTINESS);
-	ck_assert_uint_eq(kp_disruption_result_command(r, 1)->pass, 2);
-	const kp_disruption_command *c3 = kp_disruption_result_command(r, 2);
+	ck_assert_uint_eq(kp_disruption_result_command_at(r, 0)->method, KP_DISRUPTION_METHOD_EMPTINESS);
+	ck_assert_uint_eq(kp_disruption_result_command_at(r, 1)->pass, 2);
+	const kp_disruption_command *c3 = kp_disruption_result_command_at(r, 2);
 	ck_assert_uint_eq(c3->pass, 3);
 	ck_assert_uint_eq(c3->method, KP_DISRUPTION_METHOD_SINGLE_NODE);
 	ck_assert_str_eq(c3->replacements[0]->instance_type, "c-2x-amd64-linux");
@@ -844,7 +844,7 @@ START_TEST(replacement_labels_any_characters)
 	const kp_disruption_result *r = dh_run(h, NOW, KP_DISRUPTION_F_CONVERGE, 0);
 	size_t n = kp_disruption_result_command_count(r);
 	ck_assert_uint_ge(n, 2);
-	const kp_disruption_command *last = kp_disruption_result_command(r, n - 1);
+	const kp_disruption_command *last = kp_disruption_result_command_at(r, n - 1);
 	ck_assert_uint_eq(last->n_replacements, 1);
 	const kp_nodeclaim *x = last->replacements[0]->nodeclaim;
 	ck_assert_str_eq(kp_labels_get(&x->metadata->labels, "team"), "q\"u\\o\\n");
@@ -904,7 +904,7 @@ START_TEST(out_of_memory_sweep)
 		if (rc == KP_OK)
 			break;
 		ck_assert_msg(rc == KP_ENOMEM, "allocation %ld: %s (%s)", n, kp_strerror(rc), e.message);
-		ck_assert_ptr_null(kp_disruption_result_command(NULL, 0));
+		ck_assert_ptr_null(kp_disruption_result_command_at(NULL, 0));
 	}
 	kp_test_alloc_fail_at(-1);
 	kp_test_alloc_uninstall();

@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kp_convert *x2 = round_trip(x);
 	kp_convert *x3 = round_trip(x2);
 	for (size_t i = 0; i < kp_convert_object_count(x2); i++)
-		if (strcmp(kp_convert_object_json(x2, i), kp_convert_object_json(x3, i)))
+		if (strcmp(kp_convert_object_json_at(x2, i), kp_convert_object_json_at(x3, i)))
 			abort();
 	kp_convert_free(x);
 	kp_convert_free(x2);

@@ -54,7 +54,7 @@ static void exercise(kp_decode_result *res)
 		}
 	}
 	for (size_t i = 0; i < kp_decode_result_warning_count(res); i++)
-		(void)strlen(kp_decode_result_warning(res, i));
+		(void)strlen(kp_decode_result_warning_at(res, i));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

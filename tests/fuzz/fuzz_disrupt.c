@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void read_result(const kp_disruption_result *res)
 {
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(res, i);
+		const kp_disruption_command *c = kp_disruption_result_command_at(res, i);
 		FUZZ_REQUIRE(c != NULL);
 		fuzz_touch(c->reason);
 		fuzz_touch(kp_disruption_method_name(c->method));
@@ -63,7 +63,7 @@ static void read_result(const kp_disruption_result *res)
 		}
 	}
 	for (size_t i = 0; i < kp_disruption_result_node_count(res); i++) {
-		const kp_disruption_node *n = kp_disruption_result_node(res, i);
+		const kp_disruption_node *n = kp_disruption_result_node_at(res, i);
 		FUZZ_REQUIRE(n != NULL);
 		fuzz_touch(n->nodeclaim);
 		fuzz_touch(n->node);
@@ -74,7 +74,7 @@ static void read_result(const kp_disruption_result *res)
 		}
 	}
 	for (size_t i = 0; i < kp_disruption_result_budget_count(res); i++) {
-		const kp_disruption_budget_status *b = kp_disruption_result_budget(res, i);
+		const kp_disruption_budget_status *b = kp_disruption_result_budget_at(res, i);
 		FUZZ_REQUIRE(b != NULL);
 		fuzz_touch(b->nodepool);
 		fuzz_touch(b->error);

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void read_result(const kp_lifecycle_result *r)
 {
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		FUZZ_REQUIRE(a != NULL);
 		fuzz_touch(kp_lifecycle_verb_name(a->verb));
 		fuzz_touch(a->controller);
@@ -56,14 +56,14 @@ static void read_result(const kp_lifecycle_result *r)
 		}
 	}
 	for (size_t i = 0; i < kp_lifecycle_result_event_count(r); i++) {
-		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		const kp_lifecycle_event *e = kp_lifecycle_result_event_at(r, i);
 		FUZZ_REQUIRE(e != NULL);
 		fuzz_touch(e->name);
 		fuzz_touch(e->reason);
 		fuzz_touch(e->message);
 	}
 	for (size_t i = 0; i < kp_lifecycle_result_requeue_count(r); i++) {
-		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(r, i);
+		const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue_at(r, i);
 		FUZZ_REQUIRE(q != NULL);
 		fuzz_touch(q->controller);
 		fuzz_touch(q->name);

@@ -31,7 +31,7 @@ static void simulate(fuzz_cluster *c)
 		if (kp_sched_simulate(&res, cluster, &opts, &err) == KP_OK) {
 			/* Read every result, as the CLI prints them. */
 			for (size_t i = 0; i < kp_sched_result_nodeclaim_count(res); i++) {
-				const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
+				const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim_at(res, i);
 				char *text = NULL;
 				size_t len = 0;
 				if (s && s->nodeclaim &&
@@ -41,7 +41,7 @@ static void simulate(fuzz_cluster *c)
 				kp_encoded_free(text);
 			}
 			for (size_t i = 0; i < kp_sched_result_pod_count(res); i++) {
-				const kp_sched_placement *p = kp_sched_result_pod(res, i);
+				const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 				for (size_t j = 0; p && j < p->n_reasons; j++)
 					(void)kp_sched_reason_code_name(p->reasons[j]->code);
 			}

@@ -179,7 +179,7 @@ START_TEST(builtin_equals_generated_file)
 				ck_assert_ptr_nonnull(kr);
 				ck_assert_uint_eq(kp_requirement_operator(kr), KP_SELECTOR_OP_IN);
 				ck_assert_uint_eq(kp_requirement_value_count(kr), 1);
-				ck_assert_str_eq(kp_requirement_value(kr, 0), v);
+				ck_assert_str_eq(kp_requirement_value_at(kr, 0), v);
 				if (strcmp(key, KP_LABEL_TOPOLOGY_ZONE) == 0)
 					ck_assert_str_eq(o->zone, v);
 				else
@@ -429,12 +429,12 @@ START_TEST(derived_labels)
 		kp_instance_types *its = parse_ok(json);
 		const kp_instance_type *it = kp_instance_types_at(its, 0);
 		kp_requirement *r = kp_requirements_get(it->requirements, KP_KWOK_LABEL_INSTANCE_SIZE);
-		ck_assert_str_eq(kp_requirement_value(r, 0), cases[i].size);
+		ck_assert_str_eq(kp_requirement_value_at(r, 0), cases[i].size);
 		r = kp_requirements_get(it->requirements, KP_KWOK_LABEL_INSTANCE_FAMILY);
-		ck_assert_str_eq(kp_requirement_value(r, 0), cases[i].family);
+		ck_assert_str_eq(kp_requirement_value_at(r, 0), cases[i].family);
 		/* No memory: the label is "". */
 		r = kp_requirements_get(it->requirements, KP_KWOK_LABEL_INSTANCE_MEMORY);
-		ck_assert_str_eq(kp_requirement_value(r, 0), "");
+		ck_assert_str_eq(kp_requirement_value_at(r, 0), "");
 		kp_instance_types_free(its);
 	}
 }

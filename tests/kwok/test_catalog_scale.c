@@ -58,11 +58,11 @@ START_TEST(many_zones)
 	kp_requirement *zone = kp_requirements_get(it->requirements, KP_LABEL_TOPOLOGY_ZONE);
 	ck_assert_ptr_nonnull(zone);
 	ck_assert_uint_eq(kp_requirement_value_count(zone), sizes[_i].zones);
-	ck_assert_str_eq(kp_requirement_value(zone, 0), "z0");
+	ck_assert_str_eq(kp_requirement_value_at(zone, 0), "z0");
 	kp_requirement *ct = kp_requirements_get(it->requirements, KP_LABEL_CAPACITY_TYPE);
 	ck_assert_uint_eq(kp_requirement_value_count(ct), 2);
-	ck_assert_str_eq(kp_requirement_value(ct, 0), "on-demand");
-	ck_assert_str_eq(kp_requirement_value(ct, 1), "spot");
+	ck_assert_str_eq(kp_requirement_value_at(ct, 0), "on-demand");
+	ck_assert_str_eq(kp_requirement_value_at(ct, 1), "spot");
 	kp_instance_types_free(its);
 	free(text);
 }

@@ -225,7 +225,7 @@ kp_lifecycle_result *lc_reconcile(lc_world *w)
 
 const kp_lifecycle_action *lc_action(const lc_world *w, size_t i)
 {
-	const kp_lifecycle_action *a = kp_lifecycle_result_action(w->r, i);
+	const kp_lifecycle_action *a = kp_lifecycle_result_action_at(w->r, i);
 	ck_assert_msg(a != NULL, "no action %zu", i);
 	return a;
 }
@@ -236,7 +236,7 @@ const char *lc_summary(const lc_world *w)
 	size_t len = 0;
 	buf[0] = 0;
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(w->r) && len < sizeof(buf); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(w->r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(w->r, i);
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s/%s %s\n",
 					kp_lifecycle_verb_name(a->verb), kp_kind_name(a->kind),
 					a->name, a->reason);
@@ -260,7 +260,7 @@ const kp_lifecycle_action *lc_last(const lc_world *w, uint32_t verb, const char 
 {
 	const kp_lifecycle_action *hit = NULL;
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(w->r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(w->r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(w->r, i);
 		if (a->verb == verb && (!controller || strcmp(a->controller, controller) == 0))
 			hit = a;
 	}

@@ -146,7 +146,7 @@ START_TEST(for_initializes_at_creation)
 		ck_assert_int_eq(((const kp_nodeclaim *)a->object)->status->conditions[i]
 					 ->last_transition_time_ms, LC_T0);
 	/* the launch timeout counts from the creationTimestamp */
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 0);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 0);
 	w.in.now_ms = LC_T0 + 5 * LC_MIN;
 	lc_reconcile(&w);
 	ck_assert_str_eq(lc_summary(&w), "delete NodeClaim/nc-1 LaunchTimeout\n");

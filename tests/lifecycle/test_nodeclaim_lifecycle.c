@@ -86,7 +86,7 @@ START_TEST(launch_adds_finalizer_then_launches)
 	/* liveness: the registration timeout from the Registered transition
 	 * (the creationTimestamp) */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 14 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 14 * LC_MIN);
 	ck_assert_int_eq(w.cloud->create_calls, 1);
 }
 END_TEST
@@ -221,7 +221,7 @@ START_TEST(registered_nodeclaim_conditions_at_generation)
 	ck_assert_str_eq(lc_nc_cond(a, "Registered")->status, "True");
 	ck_assert_int_eq(lc_nc_cond(a, "Registered")->observed_generation, 3);
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++) {
-		const kp_lifecycle_action *x = kp_lifecycle_result_action(w.r, i);
+		const kp_lifecycle_action *x = kp_lifecycle_result_action_at(w.r, i);
 		ck_assert_str_ne(x->reason, KP_LIFECYCLE_REASON_NOT_REGISTERED);
 		ck_assert_str_ne(x->message, "");
 	}
@@ -234,7 +234,7 @@ START_TEST(registration_missing_taint_event)
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", NULL, NULL, "False"));
 	lc_reconcile(&w);
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
-	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 0);
+	const kp_lifecycle_event *e = kp_lifecycle_result_event_at(w.r, 0);
 	ck_assert_str_eq(e->reason, "UnregisteredTaintMissing");
 	ck_assert_str_eq(e->message, "Missing karpenter.sh/unregistered taint which prevents "
 				     "registration related race conditions on Karpenter-managed nodes");
@@ -333,7 +333,7 @@ START_TEST(init_done)
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "Ready")->status, "True");
 	/* registered: liveness has nothing to wait for; consistency rescans */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_str_eq(kp_lifecycle_result_requeue(w.r, 0)->controller, "nodeclaim.consistency");
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 0)->controller, "nodeclaim.consistency");
 }
 END_TEST
 
@@ -385,7 +385,7 @@ START_TEST(liveness_launch_requeue)
 	lc_reconcile(&w);
 	/* the launch error requeues at once; liveness at the timeout */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 2);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 0);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 0);
 }
 END_TEST
 
@@ -415,8 +415,8 @@ START_TEST(liveness_registration_requeue)
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 1); /* Initialized/Ready appear */
 	/* no Node: consistency has nothing to scan */
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_str_eq(kp_lifecycle_result_requeue(w.r, 0)->controller, "nodeclaim.lifecycle");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5 * LC_MIN);
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 0)->controller, "nodeclaim.lifecycle");
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 5 * LC_MIN);
 }
 END_TEST
 
@@ -453,8 +453,8 @@ START_TEST(expiration_requeues_before)
 	ck_assert_int_eq(kp_lifecycle_nodeclaim_expiration(r, &w.in, nc, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(r), 1);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(r, 0)->after_ms, 30 * LC_MIN);
-	ck_assert_str_eq(kp_lifecycle_result_requeue(r, 0)->controller, "nodeclaim.expiration");
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(r, 0)->after_ms, 30 * LC_MIN);
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(r, 0)->controller, "nodeclaim.expiration");
 	kp_lifecycle_result_free(r);
 }
 END_TEST
@@ -545,7 +545,7 @@ START_TEST(api_errors)
 	ck_assert_int_eq(kp_lifecycle_nodeclaim(r, &w.in, &nc, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "metadata.name");
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
-	ck_assert_ptr_null(kp_lifecycle_result_action(r, 0));
+	ck_assert_ptr_null(kp_lifecycle_result_action_at(r, 0));
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
 	ck_assert_str_eq(kp_lifecycle_verb_name(0), "Unknown");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");

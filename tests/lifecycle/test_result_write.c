@@ -68,10 +68,10 @@ START_TEST(requeues_earliest_per_object_and_controller)
 	size_t n = 0;
 	ck_assert_int_eq(kp__lc_requeues_earliest(r, out, &n), KP_OK);
 	ck_assert_uint_eq(n, 4);
-	ck_assert_ptr_eq(out[0], kp_lifecycle_result_requeue(r, 3));
-	ck_assert_ptr_eq(out[1], kp_lifecycle_result_requeue(r, 1));
-	ck_assert_ptr_eq(out[2], kp_lifecycle_result_requeue(r, 2));
-	ck_assert_ptr_eq(out[3], kp_lifecycle_result_requeue(r, 5));
+	ck_assert_ptr_eq(out[0], kp_lifecycle_result_requeue_at(r, 3));
+	ck_assert_ptr_eq(out[1], kp_lifecycle_result_requeue_at(r, 1));
+	ck_assert_ptr_eq(out[2], kp_lifecycle_result_requeue_at(r, 2));
+	ck_assert_ptr_eq(out[3], kp_lifecycle_result_requeue_at(r, 5));
 	char *doc = document(r, KP_FORMAT_JSON);
 	ck_assert_str_eq(doc,
 		"{\"now\":\"2025-01-01T12:00:00Z\",\"actions\":[],\"requeue\":["

@@ -155,7 +155,7 @@ static char *summary(const kp_lifecycle_result *r, size_t from, size_t to)
 	buf b = { 0 };
 	put(&b, "%s", "");
 	for (size_t i = from; i < to; i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		put(&b, "%s %s %u/%s %s %s\n", a->controller, kp_lifecycle_verb_name(a->verb),
 		    (unsigned)a->kind, a->name, a->reason, a->message);
 	}
@@ -167,7 +167,7 @@ static size_t count(const kp_lifecycle_result *r, const char *controller, uint32
 {
 	size_t n = 0;
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		n += strcmp(a->controller, controller) == 0 && a->verb == verb && a->kind == kind &&
 		     strcmp(a->reason, reason) == 0;
 	}
@@ -178,7 +178,7 @@ static const kp_lifecycle_action *find(const kp_lifecycle_result *r, const char 
 				       uint32_t kind, const char *name)
 {
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		if (strcmp(a->controller, controller) == 0 && a->kind == kind &&
 		    strcmp(a->name, name) == 0)
 			return a;
@@ -232,7 +232,7 @@ START_TEST(round_over_thousands)
 		buf want = { 0 };
 		put(&want, "%s", "");
 		for (size_t k = 0; k < kp_lifecycle_result_action_count(r); k++) {
-			const kp_lifecycle_action *a = kp_lifecycle_result_action(r, k);
+			const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, k);
 			if (strcmp(a->controller, lc) == 0 &&
 			    (strcmp(a->name, x->metadata->name) == 0 ||
 			     (a->kind == KP_KIND_NODE && find(one, lc, KP_KIND_NODE, a->name)))) {
@@ -252,7 +252,7 @@ START_TEST(round_over_thousands)
 		ck_assert_int_eq(kp_lifecycle_node_termination(one, &in, in.nodes[i], NULL), KP_OK);
 		ck_assert_int_eq(kp_lifecycle_node_hydration(one, &in, in.nodes[i], NULL), KP_OK);
 		for (size_t k = 0; k < kp_lifecycle_result_action_count(one); k++) {
-			const kp_lifecycle_action *a = kp_lifecycle_result_action(one, k);
+			const kp_lifecycle_action *a = kp_lifecycle_result_action_at(one, k);
 			const kp_lifecycle_action *b = find(r, a->controller, a->kind, a->name);
 			ck_assert_ptr_nonnull(b);
 			ck_assert_str_eq(a->reason, b->reason);

@@ -170,7 +170,7 @@ START_TEST(consolidatable_waits_for_last_pod_event)
 	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "");
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue(w.r, 0);
+	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue_at(w.r, 0);
 	ck_assert_str_eq(q->controller, "nodeclaim.disruption");
 	ck_assert_int_eq(q->after_ms, 10000);
 }
@@ -188,7 +188,7 @@ START_TEST(consolidatable_removed_inside_window)
 	ck_assert_str_eq(lc_action(&w, 0)->message, "removing consolidatable status condition");
 	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)),
 			 "Launched=True/Launched Registered=True/Registered Initialized=True/Initialized");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 20000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 20000);
 }
 END_TEST
 
@@ -254,10 +254,10 @@ START_TEST(consistency_node_shape)
 	ck_assert_str_eq(c->reason, "ConsistencyCheckFailed");
 	ck_assert_str_eq(c->message, "Consistency Check Failed");
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
-	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 0);
+	const kp_lifecycle_event *e = kp_lifecycle_result_event_at(w.r, 0);
 	ck_assert_str_eq(e->reason, "FailedConsistencyCheck");
 	ck_assert_str_eq(e->message, "expected 16Gi of resource memory, but found 8Gi (50.0% of expected)");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 10 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 10 * LC_MIN);
 }
 END_TEST
 
@@ -411,7 +411,7 @@ START_TEST(repair_waits_for_toleration)
 	w.in.now_ms = LC_T0 + 4 * LC_MIN;
 	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 6 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 6 * LC_MIN);
 }
 END_TEST
 
@@ -444,10 +444,10 @@ START_TEST(repair_blocked_above_20_percent)
 	w.in.now_ms = LC_T0 + 11 * LC_MIN;
 	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "NodeRepairBlocked");
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->reason, "NodeRepairBlocked");
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "more than 20% nodes are unhealthy in the nodepool");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5 * LC_MIN);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 5 * LC_MIN);
 }
 END_TEST
 

@@ -99,7 +99,7 @@ START_TEST(nodeclaim_terminates_instance_then_removes_finalizer)
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "terminating instance fake://nc-1");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "InstanceTerminating")->status, "True");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 5000);
 	/* next round: the instance is gone */
 	lc_reconcile(&w);
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
@@ -161,8 +161,8 @@ START_TEST(node_deletes_nodeclaim_taints_and_drains_in_tiers)
 	ck_assert_str_eq(ev->event_message, "Evicted pod: Forceful Termination");
 	ck_assert_str_eq(ev->metric, "karpenter_pods_drained_total");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 4), "Drained")->reason, "Draining");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(r, 0)->after_ms, 1000);
-	const kp_lifecycle_event *fe = kp_lifecycle_result_event(r, kp_lifecycle_result_event_count(r) - 1);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(r, 0)->after_ms, 1000);
+	const kp_lifecycle_event *fe = kp_lifecycle_result_event_at(r, kp_lifecycle_result_event_count(r) - 1);
 	ck_assert_str_eq(fe->reason, "FailedDraining");
 	ck_assert_str_eq(fe->message, "Failed to drain node, 5 pods are waiting to be evicted");
 }
@@ -204,14 +204,14 @@ START_TEST(node_pdb_blocks_eviction)
 			 "violates a PDB (PodDisruptionBudget default/web)");
 	/* upstream's eviction queue records the refusal on the Node */
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "Evicted");
-	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 1);
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->reason, "Evicted");
+	const kp_lifecycle_event *e = kp_lifecycle_result_event_at(w.r, 1);
 	ck_assert_str_eq(e->reason, "FailedDraining");
 	ck_assert_str_eq(e->type, "Warning");
 	ck_assert_str_eq(e->name, "node-1");
 	ck_assert_str_eq(e->message,
 			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 2)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 2)->message,
 			 "Failed to drain node, 2 pods are waiting to be evicted");
 }
 END_TEST
@@ -232,9 +232,9 @@ START_TEST(node_draining_again_not_patched)
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "evict Pod/web-1 Evict\n");
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 3);
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 1)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 1)->message,
 			 "Failed to drain node, evicting pod violates a PDB (Pod=default/web-2)");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	/* the same through the whole round */
 	lc_reconcile(&w);
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++)
@@ -281,7 +281,7 @@ START_TEST(node_force_deletes_past_grace_period)
 			 "the node. The pod was granted 50 seconds of grace-period of its 300 "
 			 "terminationGracePeriodSeconds. This bypasses the PDB of the pod and the "
 			 "do-not-disrupt annotation.");
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->reason, "TerminationGracePeriodExpiring");
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->reason, "TerminationGracePeriodExpiring");
 }
 END_TEST
 
@@ -368,12 +368,12 @@ START_TEST(node_waits_for_volume_attachments)
 	ck_assert_str_eq(c->reason, "AwaitingVolumeDetachment");
 	ck_assert_str_eq(c->message, "AwaitingVolumeDetachment");
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
-	const kp_lifecycle_event *e = kp_lifecycle_result_event(w.r, 0);
+	const kp_lifecycle_event *e = kp_lifecycle_result_event_at(w.r, 0);
 	ck_assert_str_eq(e->type, "Normal");
 	ck_assert_str_eq(e->reason, "AwaitingVolumeDetachment");
 	ck_assert_str_eq(e->name, "node-1");
 	ck_assert_str_eq(e->message, "Awaiting deletion of bound volumeattachments (va-1)");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	ck_assert_int_eq(w.cloud->delete_calls, 0);
 	/* detached: the instance is terminated */
 	w.in.n_volume_attachments = 0;
@@ -403,9 +403,9 @@ START_TEST(node_waits_for_decoded_volume_attachments)
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 VolumesDetached\n");
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 1);
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "Awaiting deletion of bound volumeattachments (csi-1)");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	/* one without a nodeName holds nothing */
 	kp_volume_attachment_spec *sp = ((const kp_volume_attachment *)w.va[0])->spec;
 	const char *node = sp->node_name;
@@ -439,7 +439,7 @@ START_TEST(node_volumes_of_undrained_pods_ignored)
 	/* the same PV through a drained pod's claim waits */
 	attach(2, "va-3", "node-1", "pv-3");
 	run_node();
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "Awaiting deletion of bound volumeattachments (va-3)");
 }
 END_TEST
@@ -469,7 +469,7 @@ START_TEST(node_volumes_message_lists_five)
 	for (size_t i = 0; i < 7; i++)
 		attach(i, names[i], "node-1", "pv");
 	run_node();
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "Awaiting deletion of bound volumeattachments (va-a, va-b, va-c, va-d, va-e "
 			 "and 2 other(s))");
 	/* an attachment struct of an older, smaller layout is refused */
@@ -497,7 +497,7 @@ START_TEST(node_volumes_message_many)
 	w.in.volume_attachments = many;
 	w.in.n_volume_attachments = n;
 	run_node();
-	ck_assert_str_eq(kp_lifecycle_result_event(w.r, 0)->message,
+	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "Awaiting deletion of bound volumeattachments (a, a, a, a, a and 100005 "
 			 "other(s))");
 	w.in.volume_attachments = NULL;
@@ -525,8 +525,8 @@ START_TEST(node_bad_termination_timestamp_isolated)
 	size_t ne = kp_lifecycle_result_event_count(w.r);
 	const kp_lifecycle_event *ev = NULL;
 	for (size_t i = 0; i < ne; i++)
-		if (!strcmp(kp_lifecycle_result_event(w.r, i)->reason, "ReconcileError"))
-			ev = kp_lifecycle_result_event(w.r, i);
+		if (!strcmp(kp_lifecycle_result_event_at(w.r, i)->reason, "ReconcileError"))
+			ev = kp_lifecycle_result_event_at(w.r, i);
 	ck_assert_ptr_nonnull(ev);
 	ck_assert_str_eq(ev->name, "node-1");
 	ck_assert_ptr_nonnull(strstr(ev->message, "invalid time \"soon\""));
@@ -544,7 +544,7 @@ START_TEST(node_min_drain_time_then_instance_then_finalizer)
 	lc_instance(&w, "fake://nc-1");
 	run_node(); /* 2 s after Drained=Unknown: wait for the minimum drain time */
 	ck_assert_str_eq(lc_summary(&w), "");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 1000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	w.in.now_ms = LC_T0 + 14000;
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
@@ -560,7 +560,7 @@ START_TEST(node_min_drain_time_then_instance_then_finalizer)
 	ck_assert_int_eq(lc_nc_cond(st, "Initialized")->last_transition_time_ms, LC_T0);
 	ck_assert_int_eq(lc_nc_cond(st, "Drained")->last_transition_time_ms, LC_T0 + 14000);
 	ck_assert_str_eq(st->metric, "karpenter_nodes_drained_total");
-	ck_assert_int_eq(kp_lifecycle_result_requeue(w.r, 0)->after_ms, 5000);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 5000);
 	run_node(); /* the instance is gone */
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 VolumesDetached\n"

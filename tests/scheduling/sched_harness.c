@@ -320,7 +320,7 @@ const kp_sched_placement *h_pod(const h_scenario *sc, const char *name)
 	}
 	size_t cnt = kp_sched_result_pod_count(sc->result);
 	for (size_t i = 0; i < cnt; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(sc->result, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(sc->result, i);
 		if (strcmp(p->name, n) == 0 && strcmp(p->namespace_, ns) == 0)
 			return p;
 	}
@@ -331,7 +331,7 @@ size_t h_count(const h_scenario *sc, uint32_t target)
 {
 	size_t n = 0, cnt = kp_sched_result_pod_count(sc->result);
 	for (size_t i = 0; i < cnt; i++)
-		n += kp_sched_result_pod(sc->result, i)->target == target;
+		n += kp_sched_result_pod_at(sc->result, i)->target == target;
 	return n;
 }
 
@@ -340,7 +340,7 @@ const kp_sched_nodeclaim *h_pod_nc(const h_scenario *sc, const char *name)
 	const kp_sched_placement *p = h_pod(sc, name);
 	if (!p || p->target != KP_SCHED_NEW_NODECLAIM)
 		return NULL;
-	return kp_sched_result_nodeclaim(sc->result, p->nodeclaim_index);
+	return kp_sched_result_nodeclaim_at(sc->result, p->nodeclaim_index);
 }
 
 const char *h_label(const kp_nodeclaim *nc, const char *key)
@@ -422,7 +422,7 @@ char *h_dump(const kp_sched_result *r)
 		len += (size_t)k_;                                                                 \
 	} while (0)
 	for (size_t i = 0; i < kp_sched_result_nodeclaim_count(r); i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(r, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(r, i);
 		char *enc = NULL;
 		size_t elen = 0;
 		ck_assert_int_eq(kp_encode(&enc, &elen, KP_KIND_NODECLAIM, n->nodeclaim, KP_FORMAT_JSON, 0,
@@ -432,7 +432,7 @@ char *h_dump(const kp_sched_result *r)
 		kp_encoded_free(enc);
 	}
 	for (size_t i = 0; i < kp_sched_result_pod_count(r); i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(r, i);
 		APPEND("pod %s/%s %u %s %zu\n", p->namespace_, p->name, p->target,
 		       p->node ? p->node : "-", p->nodeclaim_index);
 		for (size_t k = 0; k < p->n_reasons; k++) {

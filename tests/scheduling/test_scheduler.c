@@ -38,7 +38,7 @@ START_TEST(single_pod_new_nodeclaim)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->target, KP_SCHED_NEW_NODECLAIM);
 	ck_assert_uint_eq(p->n_reasons, 0);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(p->node, n->nodeclaim->metadata->name);
 	ck_assert_str_eq(n->nodeclaim->metadata->name, "default-00001");
 	ck_assert_str_eq(n->nodeclaim->metadata->generate_name, "default-");
@@ -83,7 +83,7 @@ START_TEST(hash_annotation_matches_nodepool_hash)
 	char want[KP_HASH_STRING_MAX];
 	ck_assert_int_eq(kp_nodepool_hash_string(sc.nodepools[0], NULL, want, sizeof(want), NULL),
 			 KP_OK);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(h_annotation(n->nodeclaim, KP_ANNOTATION_NODEPOOL_HASH), want);
 }
 END_TEST
@@ -95,7 +95,7 @@ START_TEST(binpacks_pods)
 		       H_POD("c", "1", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_uint_eq(n->n_pods, 3);
 	ck_assert_str_eq(h_request(n->nodeclaim, "cpu"), "3");
 	ck_assert_str_eq(h_request(n->nodeclaim, "pods"), "3");
@@ -122,7 +122,7 @@ START_TEST(new_node_when_full)
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 20);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 4);
 	for (size_t i = 0; i < 4; i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, i);
 		ck_assert_uint_eq(n->n_pods, 5);
 		ck_assert_str_eq(n->instance_type, "xlarge");
 	}
@@ -259,8 +259,8 @@ START_TEST(queue_order_creation_time)
 	ck_assert_uint_eq(h_pod(&sc, "old")->nodeclaim_index, 1);
 	ck_assert_uint_eq(h_pod(&sc, "young")->nodeclaim_index, 2);
 	/* results are reported in input order */
-	ck_assert_str_eq(kp_sched_result_pod(sc.result, 0)->name, "young");
-	ck_assert_str_eq(kp_sched_result_pod(sc.result, 2)->name, "big");
+	ck_assert_str_eq(kp_sched_result_pod_at(sc.result, 0)->name, "young");
+	ck_assert_str_eq(kp_sched_result_pod_at(sc.result, 2)->name, "big");
 }
 END_TEST
 
@@ -273,7 +273,7 @@ START_TEST(only_pods)
 	o.n_only_pods = 1;
 	h_run(&sc, &o);
 	ck_assert_uint_eq(kp_sched_result_pod_count(sc.result), 1);
-	ck_assert_str_eq(kp_sched_result_pod(sc.result, 0)->name, "b");
+	ck_assert_str_eq(kp_sched_result_pod_at(sc.result, 0)->name, "b");
 	const char *missing[] = { "default/zzz" };
 	o.only_pods = missing;
 	kp_sched_result *r = NULL;
@@ -314,7 +314,7 @@ START_TEST(options_checked)
 	kp_sched_result_free(NULL);
 	kp_cluster_free(NULL);
 	ck_assert_uint_eq(kp_sched_result_pod_count(NULL), 0);
-	ck_assert_ptr_null(kp_sched_result_pod(NULL, 0));
+	ck_assert_ptr_null(kp_sched_result_pod_at(NULL, 0));
 	ck_assert_str_eq(kp_sched_reason_code_name(KP_REASON_TAINTS), "Taints");
 	ck_assert_str_eq(kp_sched_reason_code_name(999), "Unknown");
 	kp_cluster *c = NULL;
@@ -622,7 +622,7 @@ START_TEST(min_values)
 	t.min_values_policy = KP_MIN_VALUES_BEST_EFFORT;
 	h_run(&sc, &t);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
-	ck_assert_uint_eq(kp_sched_result_nodeclaim(sc.result, 0)->n_instance_type_options, 2);
+	ck_assert_uint_eq(kp_sched_result_nodeclaim_at(sc.result, 0)->n_instance_type_options, 2);
 }
 END_TEST
 

@@ -60,7 +60,7 @@ START_TEST(shop)
 		if (p->target == KP_SCHED_EXISTING_NODE) {
 			zones[i] = "test-zone-a";
 		} else {
-			const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, p->nodeclaim_index);
+			const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, p->nodeclaim_index);
 			ck_assert_str_eq(n->nodepool, "general");
 			ck_assert_str_eq(n->capacity_type, "on-demand");
 			ck_assert_str_eq(h_label(n->nodeclaim, "team"), "shop");
@@ -75,7 +75,7 @@ START_TEST(shop)
 	ck_assert_str_ne(zones[0], zones[2]);
 	/* every new NodeClaim launches its cheapest option */
 	for (size_t i = 0; i < kp_sched_result_nodeclaim_count(sc.result); i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, i);
 		ck_assert_ptr_nonnull(n->instance_type);
 		ck_assert(n->price > 0);
 		ck_assert_str_eq(h_annotation(n->nodeclaim, KP_ANNOTATION_NODEPOOL_HASH_VERSION), "v3");

@@ -58,7 +58,7 @@ static char *decisions(const kp_sched_result *r)
 {
 	strbuf out = { 0 };
 	for (size_t i = 0; i < kp_sched_result_nodeclaim_count(r); i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(r, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(r, i);
 		char *enc = NULL;
 		size_t elen = 0;
 		ck_assert_int_eq(kp_encode(&enc, &elen, KP_KIND_NODECLAIM, n->nodeclaim, KP_FORMAT_JSON,
@@ -74,7 +74,7 @@ static char *decisions(const kp_sched_result *r)
 	char **lines = calloc(np + 1, sizeof(*lines));
 	ck_assert_ptr_nonnull(lines);
 	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(r, i);
 		strbuf l = { 0 };
 		sb_printf(&l, "pod %s/%s %u %s %zu\n", p->namespace_, p->name, p->target,
 			  p->node ? p->node : "-",
@@ -108,14 +108,14 @@ static char *simulate(const g_cluster *gc)
 	const kp_sched_result *r = sc.result;
 	size_t n = kp_sched_result_nodeclaim_count(r);
 	for (size_t i = 0; i < n; i++) {
-		const char *name = kp_sched_result_nodeclaim(r, i)->nodeclaim->metadata->name;
+		const char *name = kp_sched_result_nodeclaim_at(r, i)->nodeclaim->metadata->name;
 		for (size_t k = 0; k < gc->n_taken; k++)
 			ck_assert_msg(strcmp(name, gc->taken[k]) != 0, "new NodeClaim %s exists", name);
 		for (size_t k = 0; k < i; k++)
-			ck_assert_str_ne(name, kp_sched_result_nodeclaim(r, k)->nodeclaim->metadata->name);
+			ck_assert_str_ne(name, kp_sched_result_nodeclaim_at(r, k)->nodeclaim->metadata->name);
 	}
 	for (size_t i = 0; i < kp_sched_result_pod_count(r); i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(r, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(r, i);
 		if (p->target != KP_SCHED_INFLIGHT && p->target != KP_SCHED_EXISTING_NODE)
 			continue;
 		int found = 0;

@@ -124,7 +124,7 @@ START_TEST(strict_no_fallback_while_reserved_offerings_are_compatible)
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 1);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 2);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(h_pod_nc(&sc, "p1")->nodeclaim->metadata->name,
 			 n->nodeclaim->metadata->name);
 	ck_assert_str_eq(n->instance_type, "small-instance-type");
@@ -167,7 +167,7 @@ START_TEST(strict_exhausted_reservations_fall_back)
 	load(NODEPOOL("default") H_POD("p3", "1800m", "0"), its);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 1);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(n->instance_type, "small-instance-type");
 	ck_assert_str_eq(n->capacity_type, "spot");
 	ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_CAPACITY_TYPE), "In on-demand,spot");
@@ -186,7 +186,7 @@ START_TEST(strict_available_but_empty_reservation_blocks)
 				       NULL));
 	run(KP_RESERVED_OFFERING_FALLBACK);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 1);
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->capacity_type, "spot");
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 0)->capacity_type, "spot");
 }
 END_TEST
 
@@ -256,8 +256,8 @@ START_TEST(strict_multiple_reservations_same_pool)
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 2);
-	const kp_sched_nodeclaim *a = kp_sched_result_nodeclaim(sc.result, 0);
-	const kp_sched_nodeclaim *b = kp_sched_result_nodeclaim(sc.result, 1);
+	const kp_sched_nodeclaim *a = kp_sched_result_nodeclaim_at(sc.result, 0);
+	const kp_sched_nodeclaim *b = kp_sched_result_nodeclaim_at(sc.result, 1);
 	ck_assert_str_eq(h_req(a->nodeclaim, RID),
 			 "In r-small-instance-type,r-small-instance-type-2");
 	ck_assert_str_eq(h_req(b->nodeclaim, RID), "In r-small-instance-type-2");
@@ -278,7 +278,7 @@ START_TEST(strict_no_fallback_to_lower_weight_nodepool)
 	sc.per_pool[1] = small_catalog("r-fallback", 1, 1);
 	run(KP_RESERVED_OFFERING_STRICT);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(n->nodepool, "np-primary");
 	ck_assert_str_eq(h_req(n->nodeclaim, RID), "In r-small-instance-type");
 	const kp_sched_placement *p = h_pod(&sc, "p2");
@@ -336,7 +336,7 @@ START_TEST(fallback_releases_reservations_when_requirements_narrow)
 		     H_POD("p3", "1800m", "0"), suite_catalog(NULL, 0));
 	run(KP_RESERVED_OFFERING_FALLBACK);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 1);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_uint_eq(n->n_pods, 3);
 	ck_assert_str_eq(n->instance_type, "large-instance-type");
 	ck_assert_str_eq(n->capacity_type, "spot");
@@ -378,7 +378,7 @@ START_TEST(ignore_mode_uses_reserved_offerings_like_others)
 	run(KP_RESERVED_OFFERING_IGNORE);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 4);
 	for (size_t i = 0; i < 4; i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, i);
 		ck_assert_str_eq(n->capacity_type, "reserved");
 		ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_CAPACITY_TYPE),
 				 "In on-demand,reserved,spot");

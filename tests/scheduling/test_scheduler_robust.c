@@ -298,17 +298,17 @@ START_TEST(generated_names_skip_input_names)
 	       UNLAUNCHED("default-00004") H_POD("p1", "9", "1Gi") H_POD("p2", "9", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 0)->nodeclaim->metadata->name,
 			 "default-00003");
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->name,
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 1)->nodeclaim->metadata->name,
 			 "default-00005");
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->generate_name,
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 1)->nodeclaim->metadata->generate_name,
 			 "default-");
 	/* a pod names the NodeClaim it goes to */
 	const kp_sched_placement *p = h_pod(&sc, "p1");
 	ck_assert_uint_eq(p->target, KP_SCHED_NEW_NODECLAIM);
 	ck_assert_str_eq(p->node,
-			 kp_sched_result_nodeclaim(sc.result, p->nodeclaim_index)->nodeclaim->metadata->name);
+			 kp_sched_result_nodeclaim_at(sc.result, p->nodeclaim_index)->nodeclaim->metadata->name);
 }
 END_TEST
 
@@ -318,9 +318,9 @@ START_TEST(generated_names_without_conflict_unchanged)
 		       H_POD("p1", "9", "1Gi") H_POD("p2", "9", "1Gi"), NULL);
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 2);
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 0)->nodeclaim->metadata->name,
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 0)->nodeclaim->metadata->name,
 			 "default-00001");
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, 1)->nodeclaim->metadata->name,
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, 1)->nodeclaim->metadata->name,
 			 "default-00002");
 }
 END_TEST

@@ -44,11 +44,11 @@ static const char *zone_counts(const h_scenario *s, const char *prefix)
 	size_t counts[3] = { 0, 0, 0 };
 	size_t np = kp_sched_result_pod_count(s->result);
 	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(s->result, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(s->result, i);
 		if (strncmp(p->name, prefix, strlen(prefix)) != 0 ||
 		    p->target != KP_SCHED_NEW_NODECLAIM)
 			continue;
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(s->result, p->nodeclaim_index);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(s->result, p->nodeclaim_index);
 		counts[n->zone[strlen(n->zone) - 1] - 'a']++;
 	}
 	snprintf(out, sizeof(out), "a=%zu b=%zu c=%zu", counts[0], counts[1], counts[2]);
@@ -72,7 +72,7 @@ START_TEST(zonal_spread)
 	ck_assert_str_eq(zone_counts(&sc, "web"), "a=2 b=2 c=1");
 	ck_assert_uint_eq(kp_sched_result_nodeclaim_count(sc.result), 3);
 	for (size_t i = 0; i < 3; i++) {
-		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, i);
+		const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, i);
 		char want[64];
 		snprintf(want, sizeof(want), "In %s", n->zone);
 		ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_TOPOLOGY_ZONE), want);
@@ -155,12 +155,12 @@ START_TEST(zonal_anti_affinity)
 	h_run(&sc, NULL);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 1);
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_UNPLACED), 3);
-	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim(sc.result, 0);
+	const kp_sched_nodeclaim *n = kp_sched_result_nodeclaim_at(sc.result, 0);
 	ck_assert_str_eq(h_req(n->nodeclaim, KP_LABEL_TOPOLOGY_ZONE),
 			 "In test-zone-a,test-zone-b,test-zone-c");
 	size_t np = kp_sched_result_pod_count(sc.result);
 	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(sc.result, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(sc.result, i);
 		if (p->target == KP_SCHED_UNPLACED)
 			ck_assert_ptr_nonnull(h_reason(p, KP_REASON_POD_ANTI_AFFINITY, "default", NULL));
 	}
@@ -410,7 +410,7 @@ START_TEST(removed_node_pods_do_not_count)
 	ck_assert_uint_eq(h_count(&sc, KP_SCHED_NEW_NODECLAIM), 2);
 	/* counts without them: a=0 b=1 c=1, so the first goes back to zone a */
 	const kp_sched_placement *p0 = h_pod(&sc, "web-a0");
-	ck_assert_str_eq(kp_sched_result_nodeclaim(sc.result, p0->nodeclaim_index)->zone, "test-zone-a");
+	ck_assert_str_eq(kp_sched_result_nodeclaim_at(sc.result, p0->nodeclaim_index)->zone, "test-zone-a");
 	ck_assert_str_eq(zone_counts(&sc, "web"), "a=2 b=0 c=0");
 }
 END_TEST

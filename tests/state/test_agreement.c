@@ -228,7 +228,7 @@ static const char *lifecycle_drift(const kp_lifecycle_result *r, const kp_cluste
 		if (!strcmp(spec->nodeclaims[i]->metadata->name, nodeclaim))
 			last = spec->nodeclaims[i];
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(r); i++) {
-		const kp_lifecycle_action *a = kp_lifecycle_result_action(r, i);
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, i);
 		if (a->kind == KP_KIND_NODECLAIM && a->object && !strcmp(a->name, nodeclaim) &&
 		    a->verb == KP_LIFECYCLE_VERB_UPDATE_STATUS &&
 		    !strcmp(a->controller, KP_LIFECYCLE_CONTROLLER_NODECLAIM_DISRUPTION))
@@ -306,7 +306,7 @@ static void check_world(uint64_t seed)
 		const char *dd = d->drifted ? d->drift_reason : "";
 		if (getenv("AGREE_DEBUG") && strcmp(lc, dd))
 			for (size_t k = 0; k < kp_lifecycle_result_action_count(lr); k++) {
-				const kp_lifecycle_action *a = kp_lifecycle_result_action(lr, k);
+				const kp_lifecycle_action *a = kp_lifecycle_result_action_at(lr, k);
 				fprintf(stderr, "%s %s %s %s: %s\n", a->controller, kp_lifecycle_verb_name(a->verb), a->name, a->reason ? a->reason : "", a->message ? a->message : "");
 			}
 		ck_assert_msg(!strcmp(lc, dd), "%s: %s: lifecycle drift \"%s\", disruption \"%s\"", ctx,
@@ -334,7 +334,7 @@ START_TEST(clusters_cover_every_fact)
 		world *w = random_world(seed * 7919);
 		const kp_disruption_result *dr = dh_run(w->h, NOW, 0, 1);
 		for (size_t i = 0; i < kp_disruption_result_node_count(dr); i++) {
-			const kp_disruption_node *d = kp_disruption_result_node(dr, i);
+			const kp_disruption_node *d = kp_disruption_result_node_at(dr, i);
 			unmanaged += !d->nodeclaim;
 			uninit += has(d, KP_BLOCK_NOT_INITIALIZED);
 			deleting += has(d, KP_BLOCK_DELETING);

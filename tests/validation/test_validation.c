@@ -1622,7 +1622,7 @@ START_TEST(test_long_values)
 	ck_assert_msg(kp_decode(&r, yaml, strlen(yaml), &o, &e) == KP_OK, "%s", e.message);
 	/* the unknown field's warning names it whole */
 	ck_assert_uint_eq(kp_decode_result_warning_count(r), 1);
-	const char *w = kp_decode_result_warning(r, 0);
+	const char *w = kp_decode_result_warning_at(r, 0);
 	char *tail = malloc(n + 64);
 	snprintf(tail, n + 64, ": unknown field \"spec.template.spec.%s\"", k);
 	ck_assert_msg(strlen(w) > strlen(tail) && !strcmp(w + strlen(w) - strlen(tail), tail),

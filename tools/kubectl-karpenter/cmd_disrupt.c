@@ -134,7 +134,7 @@ static const kp_disruption_why *first_reason(const kp_disruption_node *n)
 static int index_commands(const kp_disruption_result *res, kp__map *by_nodeclaim)
 {
 	for (size_t i = 0; i < kp_disruption_result_command_count(res); i++) {
-		const kp_disruption_command *c = kp_disruption_result_command(res, i);
+		const kp_disruption_command *c = kp_disruption_result_command_at(res, i);
 		for (size_t k = 0; k < c->n_candidates; k++) {
 			const char *nc = c->candidates[k]->nodeclaim;
 			if (nc && (i >= UINT32_MAX ||
@@ -152,7 +152,7 @@ static const kp_disruption_command *command_of(const kp_disruption_result *res,
 	uint32_t i;
 	if (!n->nodeclaim || !kp__map_gets(by_nodeclaim, n->nodeclaim, &i))
 		return NULL;
-	return kp_disruption_result_command(res, i);
+	return kp_disruption_result_command_at(res, i);
 }
 
 /* 0, or -1 when out of memory (nothing written). */
@@ -167,18 +167,18 @@ static int print_text(FILE *out, const kp_disruption_result *res)
 	if (!nc)
 		fputs("No disruption command.\n\n", out);
 	for (size_t i = 0; i < nc; i++)
-		print_command(out, kp_disruption_result_command(res, i));
+		print_command(out, kp_disruption_result_command_at(res, i));
 	size_t w = strlen("NODE");
 	size_t n = kp_disruption_result_node_count(res);
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_node *x = kp_disruption_result_node(res, i);
+		const kp_disruption_node *x = kp_disruption_result_node_at(res, i);
 		const char *name = s_or(x->node, s_or(x->nodeclaim, "-"));
 		if (strlen(name) > w)
 			w = strlen(name);
 	}
 	fprintf(out, "%-*s   CANDIDATE   EMPTY   DRIFTED   CONSOLIDATABLE   WHY NOT\n", (int)w, "NODE");
 	for (size_t i = 0; i < n; i++) {
-		const kp_disruption_node *x = kp_disruption_result_node(res, i);
+		const kp_disruption_node *x = kp_disruption_result_node_at(res, i);
 		const kp_disruption_why *why = first_reason(x);
 		const kp_disruption_command *cmd = command_of(res, &by_nodeclaim, x);
 		fprintf(out, "%-*s   %-9s   %-5s   %-7s   %-14s   ", (int)w,

@@ -341,7 +341,7 @@ static const char *single_label(const kp_instance_type *it, const char *key)
 {
 	kp_requirement *r = kp_requirements_get(it->requirements, key);
 	if (r && kp_requirement_operator(r) == KP_SELECTOR_OP_IN && kp_requirement_len(r) == 1)
-		return kp_requirement_value(r, 0);
+		return kp_requirement_value_at(r, 0);
 	return "-";
 }
 

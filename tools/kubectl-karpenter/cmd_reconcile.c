@@ -337,7 +337,7 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
 	size_t n = kp_lifecycle_result_action_count(r);
 	fprintf(out, "Reconcile at %s: %zu action%s\n", now, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
-		const kp_lifecycle_action *b = kp_lifecycle_result_action(r, order[i]);
+		const kp_lifecycle_action *b = kp_lifecycle_result_action_at(r, order[i]);
 		if (first[i]) {
 			fputc('\n', out);
 			put_ref(out, b->kind, b->namespace_, b->name);
@@ -361,7 +361,7 @@ static void print_text(FILE *out, const kp_lifecycle_result *r, const kp_lifecyc
 	if (ne)
 		fputs("\nEvents:\n", out);
 	for (size_t i = 0; i < ne; i++) {
-		const kp_lifecycle_event *e = kp_lifecycle_result_event(r, i);
+		const kp_lifecycle_event *e = kp_lifecycle_result_event_at(r, i);
 		fputs("  ", out);
 		put_ref(out, e->kind, e->namespace_, e->name);
 		fprintf(out, ": %s %s: %s\n", e->type, e->reason, e->message);

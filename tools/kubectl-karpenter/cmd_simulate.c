@@ -108,7 +108,7 @@ static int check_costs(const kp_sched_result *res, FILE *err)
 {
 	size_t n = kp_sched_result_nodeclaim_count(res);
 	for (size_t i = 0; i < n; i++) {
-		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
+		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim_at(res, i);
 		if (isfinite(s->price))
 			continue;
 		const char *name = s->nodeclaim && s->nodeclaim->metadata && s->nodeclaim->metadata->name
@@ -218,7 +218,7 @@ static void print_text(FILE *out, const kp_sched_result *res)
 	/* "%.4f" of any finite double fits: sign, 309 digits, '.', 4, NUL */
 	char pods[32], price[DBL_MAX_10_EXP + 16];
 	for (size_t i = 0; i < n; i++) {
-		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
+		const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim_at(res, i);
 		const char *name = s->nodeclaim && s->nodeclaim->metadata && s->nodeclaim->metadata->name
 					   ? s->nodeclaim->metadata->name : "";
 		snprintf(pods, sizeof(pods), "%zu", s->n_pods);
@@ -234,7 +234,7 @@ static void print_text(FILE *out, const kp_sched_result *res)
 	if (n) {
 		print_row(out, head, width);
 		for (size_t i = 0; i < n; i++) {
-			const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim(res, i);
+			const kp_sched_nodeclaim *s = kp_sched_result_nodeclaim_at(res, i);
 			const char *name = s->nodeclaim && s->nodeclaim->metadata &&
 						   s->nodeclaim->metadata->name
 						   ? s->nodeclaim->metadata->name : "";
@@ -254,7 +254,7 @@ static void print_text(FILE *out, const kp_sched_result *res)
 	size_t np = kp_sched_result_pod_count(res), existing = 0, fresh = 0, inflight = 0,
 	       unplaced = 0;
 	for (size_t i = 0; i < np; i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(res, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 		switch (p->target) {
 		case KP_SCHED_EXISTING_NODE: existing++; break;
 		case KP_SCHED_INFLIGHT: inflight++; break;
@@ -270,7 +270,7 @@ static void print_text(FILE *out, const kp_sched_result *res)
 	if (unplaced) {
 		fputc('\n', out);
 		for (size_t i = 0; i < np; i++) {
-			const kp_sched_placement *p = kp_sched_result_pod(res, i);
+			const kp_sched_placement *p = kp_sched_result_pod_at(res, i);
 			if (p->target != KP_SCHED_EXISTING_NODE && p->target != KP_SCHED_INFLIGHT &&
 			    p->target != KP_SCHED_NEW_NODECLAIM)
 				print_unplaced(out, p);
@@ -403,7 +403,7 @@ static int simulate_run(int argc, char **argv, FILE *out, FILE *err)
 		goto done;
 	rc = CLI_OK;
 	for (size_t i = 0; i < kp_sched_result_pod_count(s.result); i++) {
-		const kp_sched_placement *p = kp_sched_result_pod(s.result, i);
+		const kp_sched_placement *p = kp_sched_result_pod_at(s.result, i);
 		if (p->target != KP_SCHED_EXISTING_NODE && p->target != KP_SCHED_INFLIGHT &&
 		    p->target != KP_SCHED_NEW_NODECLAIM)
 			rc = CLI_INVALID;

@@ -150,7 +150,7 @@ static int validate_input(cli_manifests *inputs, size_t at, uint32_t decode_flag
 		return KP_OK;
 	}
 	for (size_t i = 0; i < kp_decode_result_warning_count(res); i++)
-		fprintf(err, "Warning: %s\n", kp_decode_result_warning(res, i));
+		fprintf(err, "Warning: %s\n", kp_decode_result_warning_at(res, i));
 	for (size_t i = 0; i < kp_decode_result_count(res); i++) {
 		const kp_decoded_object *o = kp_decode_result_at(res, i);
 		int bad = 0;

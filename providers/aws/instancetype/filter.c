@@ -21,7 +21,7 @@ static int is_exotic(const kp_instance_type *it)
 {
 	kp_requirement *size = kp_requirements_get(it->requirements, "karpenter.k8s.aws/instance-size");
 	for (size_t i = 0; size && i < kp_requirement_value_count(size); i++)
-		if (strstr(kp_requirement_value(size, i), "metal"))
+		if (strstr(kp_requirement_value_at(size, i), "metal"))
 			return 1;
 	for (size_t i = 0; i < sizeof(exotic_resources) / sizeof(exotic_resources[0]); i++) {
 		kp_quantity q;

@@ -191,7 +191,7 @@ static int set_single_labels(kp_labels *labels, kp_requirements *reqs, kp_error 
 	for (size_t i = 0; rc == KP_OK && i < kp_requirements_count(reqs); i++) {
 		kp_requirement *r = kp_requirements_at(reqs, i);
 		if (kp_requirement_operator(r) == KP_SELECTOR_OP_IN && kp_requirement_len(r) == 1)
-			rc = kp_labels_set(labels, kp_requirement_key(r), kp_requirement_value(r, 0), err);
+			rc = kp_labels_set(labels, kp_requirement_key(r), kp_requirement_value_at(r, 0), err);
 	}
 	return rc;
 }
