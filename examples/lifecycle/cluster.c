@@ -343,25 +343,18 @@ int ex_cluster_apply(ex_cluster *c, const kp_lifecycle_result *r, kp_error *err)
 
 int ex_cluster_reconcile(ex_cluster *c, kp_lifecycle_result **out, kp_error *err)
 {
-	kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
-	in.now_ms = c->now_ms;
-	in.nodeclaims = (const kp_nodeclaim *const *)c->ncs;
-	in.n_nodeclaims = c->n_ncs;
-	in.nodes = (const kp_node *const *)c->nodes;
-	in.n_nodes = c->n_nodes;
-	in.pods = (const kp_pod *const *)c->pods;
-	in.n_pods = c->n_pods;
-	in.pdbs = (const kp_pdb *const *)c->pdbs;
-	in.n_pdbs = c->n_pdbs;
-	in.provider = c->cp;
-	*out = NULL;
-	kp_lifecycle_result *r = NULL;
-	int rc = kp_lifecycle_result_new(&r, err);
-	if (rc == KP_OK)
-		rc = kp_lifecycle_reconcile(r, &in, err);
-	if (rc)
-		kp_lifecycle_result_free(r);
-	else
-		*out = r;
-	return rc;
+	/* the server's objects as the one cluster input every decision reads */
+	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
+	spec.now_ms = c->now_ms;
+	spec.nodeclaims = (const kp_nodeclaim *const *)c->ncs;
+	spec.n_nodeclaims = c->n_ncs;
+	spec.nodes = (const kp_node *const *)c->nodes;
+	spec.n_nodes = c->n_nodes;
+	spec.pods = (const kp_pod *const *)c->pods;
+	spec.n_pods = c->n_pods;
+	spec.pdbs = (const kp_pdb *const *)c->pdbs;
+	spec.n_pdbs = c->n_pdbs;
+	kp_lifecycle_options opts = KP_LIFECYCLE_OPTIONS_INIT;
+	opts.cloudprovider = c->cp;
+	return kp_lifecycle_reconcile(out, &spec, &opts, err);
 }

@@ -292,12 +292,15 @@ int kp_cluster_builder_objects(const void *const **out, size_t *n, kp_cluster_bu
 			       uint32_t kind);
 
 /**
- * @brief A view of what the builder holds as a kp_cluster_spec, for the
- *        decisions that read one (kp_disruption_run) or build their own
- *        input from it: objects in the order added, every NodePool with its
- *        instance types (kp_cluster_builder_set_instance_types), the node
- *        classes' statuses (kp_nodeclass_status_from), the well-known rules
- *        and now_ms. kp_cluster_builder_build is kp_cluster_new over it.
+ * @brief A view of what the builder holds as a kp_cluster_spec, the one
+ *        cluster input of every decision (kp_cluster_new for the
+ *        scheduler, kp_disruption_run, the kp_lifecycle_* controllers):
+ *        objects in the order added, every NodePool with its instance types
+ *        (kp_cluster_builder_set_instance_types), the node classes'
+ *        statuses (kp_nodeclass_status_from), the VolumeAttachments added
+ *        with KP_BUILDER_ADD_VOLUME_ATTACHMENTS (NULL when none), the
+ *        well-known rules and now_ms. kp_cluster_builder_build is
+ *        kp_cluster_new over it.
  * @param[out] out the view; valid until the builder changes or is freed
  * @param[in,out] builder the builder (keeps the view's arrays)
  * @param[out] err optional error detail

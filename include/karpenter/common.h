@@ -199,6 +199,32 @@ typedef void (*kp_log_fn)(void *ctx, int level, const char *component, const cha
  */
 void kp_set_log_handler(int max_level, kp_log_fn fn, void *ctx);
 
+/**
+ * Feature gates, as upstream names them in --feature-gates: one set of bits
+ * for every decision's options (kp_disruption_options::feature_gates,
+ * kp_lifecycle_options::feature_gates). A gate a decision does not use is
+ * ignored. Off unless set, as upstream's defaults for these two. Values are
+ * never renumbered.
+ * @since 0.1
+ */
+enum kp_feature_gate {
+	KP_FEATURE_GATE_NODE_REPAIR = 1u << 0,                /**< "NodeRepair" */
+	KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION = 1u << 1  /**< "SpotToSpotConsolidation" */
+};
+
+/** Every kp_feature_gate bit. @since 0.1 */
+#define KP_FEATURE_GATES_ALL \
+	((uint32_t)(KP_FEATURE_GATE_NODE_REPAIR | KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION))
+
+/**
+ * @brief Upstream's name of one gate ("NodeRepair", "SpotToSpotConsolidation").
+ * @param[in] gate one kp_feature_gate bit
+ * @return static text; "Unknown" for anything else
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const char *kp_feature_gate_name(uint32_t gate);
+
 /** Input and output formats. @since 0.1 */
 enum kp_format {
 	KP_FORMAT_AUTO = 0, /**< decode: JSON if the first non-blank byte is '{', else YAML */

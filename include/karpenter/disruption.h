@@ -174,8 +174,8 @@ enum kp_disruption_block_code {
 
 /** Flags of kp_disruption_options. @since 0.1 */
 enum kp_disruption_flags {
-	/** The SpotToSpotConsolidation feature gate. */
-	KP_DISRUPTION_F_SPOT_TO_SPOT = 1u << 0,
+	/* 1u << 0 was the SpotToSpotConsolidation gate, now
+	 * KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION in feature_gates */
 	/** Run passes until one finds no command (at most max_passes when
 	 *  it is not 0, and never more than the number of nodes plus one). */
 	KP_DISRUPTION_F_CONVERGE = 1u << 1,
@@ -193,7 +193,8 @@ typedef struct kp_disruption_options {
 	uint32_t struct_size;  /**< sizeof(kp_disruption_options) */
 	uint32_t flags;        /**< kp_disruption_flags */
 	uint32_t max_passes;   /**< passes to run; 0 = 1 (without KP_DISRUPTION_F_CONVERGE) */
-	uint32_t reserved;     /**< zero */
+	uint32_t feature_gates; /**< kp_feature_gate bits (common.h); disruption reads
+	                             KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION */
 	/** Provider drift (kp_cloudprovider_is_drifted), or NULL: not checked. */
 	kp_cloudprovider *cloudprovider;
 } kp_disruption_options;

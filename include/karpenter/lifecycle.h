@@ -3,14 +3,15 @@
  *
  * One function per upstream controller (kubernetes-sigs/karpenter
  * pkg/controllers/nodeclaim/{lifecycle,expiration,disruption,
- * garbagecollection}, pkg/controllers/node/termination). Each reads the
- * objects of a kp_lifecycle_input at its now_ms and appends to a
- * kp_lifecycle_result what the controller would do: the actions to apply
+ * garbagecollection}, pkg/controllers/node/termination). Each reads a
+ * kp_cluster_spec at its now_ms (the same cluster input the scheduler and
+ * disruption read, e.g. kp_cluster_builder_spec) and returns a new
+ * kp_lifecycle_result with what the controller would do: the actions to apply
  * to the API server (patch an object to a given result, update its status,
  * create, delete, evict a pod) and to the cloud provider (create, delete),
  * the events upstream records, and when the controller would look again.
  * Nothing here reads a clock or does I/O: the only outside calls go to the
- * cloud provider the caller passes in (kp_lifecycle_input::provider), and
+ * cloud provider the caller passes in (kp_lifecycle_options::cloudprovider), and
  * those are listed as actions too. The caller applies the actions.
  *
  * Every action carries a stable reason code (KP_LIFECYCLE_REASON_*),
@@ -125,73 +126,34 @@ enum kp_lifecycle_verb {
  */
 const char *kp_lifecycle_verb_name(uint32_t verb);
 
-/** kp_lifecycle_input::feature_gates. @since 0.1 */
-enum kp_lifecycle_feature {
-	KP_LIFECYCLE_FEATURE_NODE_REPAIR = 1u << 0 /**< NodeRepair (off by default, as upstream) */
-};
-
 /**
- * @brief What the controllers read: the cluster snapshot and the time.
+ * @brief The lifecycle controllers' optional settings. The cluster they
+ *        read, and its clock (kp_cluster_spec::now_ms), is a parameter of
+ *        its own, as for kp_disruption_run.
  *
- * Caller-filled, size-tagged. Objects are borrowed for the call. NodePools
- * are needed by drift (the NodeClaim's NodePool by its karpenter.sh/nodepool
- * label); Nodes, Pods and PDBs by registration, initialization and
- * termination.
+ * Caller-filled, size-tagged.
  * @since 0.1
  */
-typedef struct kp_lifecycle_input {
-	uint32_t struct_size;                  /**< sizeof(kp_lifecycle_input) */
-	uint32_t feature_gates;                /**< kp_lifecycle_feature bits */
-	int64_t now_ms;                        /**< the controllers' clock (Unix ms) */
-	const kp_nodepool *const *nodepools;   /**< NodePools */
-	size_t n_nodepools;                    /**< number of NodePools */
-	const kp_nodeclaim *const *nodeclaims; /**< NodeClaims */
-	size_t n_nodeclaims;                   /**< number of NodeClaims */
-	const kp_node *const *nodes;           /**< Nodes */
-	size_t n_nodes;                        /**< number of Nodes */
-	const kp_pod *const *pods;             /**< Pods */
-	size_t n_pods;                         /**< number of Pods */
-	const kp_pdb *const *pdbs;             /**< PodDisruptionBudgets */
-	size_t n_pdbs;                         /**< number of PDBs */
+typedef struct kp_lifecycle_options {
+	uint32_t struct_size;    /**< sizeof(kp_lifecycle_options) */
+	/** kp_feature_gate bits (common.h); the lifecycle reads
+	 *  KP_FEATURE_GATE_NODE_REPAIR (off by default, as upstream) */
+	uint32_t feature_gates;
 	/** The cloud provider the controllers call (create, delete, get, list),
 	 *  or NULL: launch, instance termination and garbage collection then
 	 *  need it and are skipped (nothing listed for them). */
-	kp_cloudprovider *provider;
-	/** The node classes that exist with their readiness (scheduling.h),
-	 *  or NULL: not modelled (nodepool readiness then leaves
-	 *  NodeClassReady alone). Non-NULL with 0 means none exists. */
-	const kp_nodeclass_status *const *nodeclasses;
-	size_t n_nodeclasses; /**< number of node classes */
-	/** The VolumeAttachments (objects.h), or NULL: not modelled (Node
-	 *  termination then finds none pending). Non-NULL with 0 means none
-	 *  exists. Node termination reads spec.nodeName and
-	 *  spec.source.persistentVolumeName (an inline volume, without one, is
-	 *  never waited for). Read only when struct_size covers it (callers
-	 *  built with an earlier header pass NULL). */
-	const kp_volume_attachment *const *volume_attachments;
-	size_t n_volume_attachments; /**< number of VolumeAttachments */
-	const kp_pvc *const *pvcs;   /**< PersistentVolumeClaims (a pod's volumes to PVs) */
-	size_t n_pvcs;               /**< number of PVCs */
-	/** The cluster the controllers read, as the scheduler and disruption
-	 *  read it (kp_cluster_builder_spec, or a caller-filled spec), or
-	 *  NULL: the arrays above. When set, its NodePools, NodeClaims, Nodes,
-	 *  Pods, PDBs, PVCs and node classes (NULL: not modelled) are read,
-	 *  and those arrays above must be empty (KP_EINVAL); the
-	 *  VolumeAttachments, which a kp_cluster_spec does not hold, stay
-	 *  above. Read only when struct_size covers it. @since 0.1 */
-	const kp_cluster_spec *cluster;
-} kp_lifecycle_input;
+	kp_cloudprovider *cloudprovider;
+} kp_lifecycle_options;
 
-/** Static initializer for kp_lifecycle_input. @since 0.1 */
-#define KP_LIFECYCLE_INPUT_INIT { sizeof(kp_lifecycle_input), 0, 0, NULL, 0, NULL, 0, NULL, 0, \
-	NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL }
+/** Static initializer for kp_lifecycle_options. @since 0.1 */
+#define KP_LIFECYCLE_OPTIONS_INIT { sizeof(kp_lifecycle_options), 0, NULL }
 
 /**
- * @brief Initialize @p in as KP_LIFECYCLE_INPUT_INIT (for FFI).
- * @param[out] in the input (NULL: no-op)
+ * @brief Initialize @p opts as KP_LIFECYCLE_OPTIONS_INIT (for FFI).
+ * @param[out] opts the options (NULL: no-op)
  * @since 0.1
  */
-void kp_lifecycle_input_init(kp_lifecycle_input *in);
+void kp_lifecycle_options_init(kp_lifecycle_options *opts);
 
 /**
  * @brief One thing a controller would do. Library-made: read members only
@@ -246,19 +208,9 @@ typedef struct kp_lifecycle_requeue {
 	int64_t after_ms;       /**< delay (0: at once, with the controller's backoff) */
 } kp_lifecycle_requeue;
 
-/** Opaque list of actions, events and requeues. @since 0.1 */
+/** Opaque list of actions, events and requeues: each controller call
+ *  makes a new one (release with kp_lifecycle_result_free). @since 0.1 */
 typedef struct kp_lifecycle_result kp_lifecycle_result;
-
-/**
- * @brief New, empty result the controller functions append to.
- * @param[out] out the result; NULL on failure
- * @param[out] err optional error detail
- * @return KP_OK, KP_EINVAL (NULL @p out), KP_ENOMEM
- * @since 0.1
- * Ownership: release with kp_lifecycle_result_free.
- * Thread-safety: safe.
- */
-int kp_lifecycle_result_new(kp_lifecycle_result **out, kp_error *err);
 
 /**
  * @brief Free a result and every object its actions hold.
@@ -337,7 +289,7 @@ const kp_lifecycle_requeue *kp_lifecycle_result_requeue_at(const kp_lifecycle_re
  * @param[in,out] em the emitter the document is written into (as one
  *        value: the document itself, or a member's value)
  * @param[in] result the result
- * @param[in] now_ms the controllers' clock (kp_lifecycle_input::now_ms),
+ * @param[in] now_ms the controllers' clock (kp_cluster_spec::now_ms),
  *        written as `now`
  * @param[out] err optional error detail (an object that cannot be written
  *        is named by its path, e.g. field "actions[3].object")
@@ -350,8 +302,11 @@ int kp_lifecycle_result_write(kp_emitter *em, const kp_lifecycle_result *result,
 			      kp_error *err);
 
 /*
- * The controllers. Each appends to @p result; on failure @p result is left
- * as it was. They return KP_OK, KP_EINVAL (NULL argument, an object without
+ * The controllers. Each returns what it would do as a new result in *out
+ * (release with kp_lifecycle_result_free); on failure *out is NULL. Round
+ * state (kp_lifecycle_reconcile's lookups and registration outcomes) lives
+ * in the call, never in a result. They return KP_OK, KP_EINVAL (NULL
+ * argument, an object without
  * metadata or name, an unparsable termination-timestamp annotation),
  * KP_EVERSION (struct_size), KP_ENOMEM, or a provider's error other than
  * the expected ones (KP_ENOTFOUND, KP_EINSUFFICIENT, KP_ENOTREADY,
@@ -388,62 +343,66 @@ int kp_lifecycle_result_write(kp_emitter *em, const kp_lifecycle_result *result,
  * show them, so a call starts from the condition alone as upstream does
  * after a restart (True: one success, False: two failures, otherwise none)
  * and kp_lifecycle_reconcile adds the round's outcomes in input order.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
- * @param[in] nodeclaim the NodeClaim (need not be one of in->nodeclaims)
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
+ * @param[in] nodeclaim the NodeClaim (need not be one of cluster->nodeclaims)
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodeclaim(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-			   const kp_nodeclaim *nodeclaim, kp_error *err);
+int kp_lifecycle_nodeclaim(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
  * @brief nodeclaim.expiration: delete a NodeClaim past creation +
  *        spec.expireAfter (no budgets, no PDB checks), else requeue at that
  *        time; nothing for "Never" or a deleting NodeClaim.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodeclaim the NodeClaim
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				      const kp_nodeclaim *nodeclaim, kp_error *err);
+int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
  * @brief nodeclaim.disruption: the Drifted condition (the drift decision
  *        disruption makes: the NodePool's hash from its spec as the hash
  *        controller writes it, its requirements, the instance type no
- *        longer offered by in->provider's catalogue an hour after creation,
+ *        longer offered by opts->cloudprovider's catalogue an hour after creation,
  *        the provider's drift; cleared when not drifted or not launched)
  *        and the Consolidatable condition (consolidateAfter elapsed since
  *        the last pod event or initialization). NodePools must be as the
  *        API server stores them (defaulted, kp_nodepool_default).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodeclaim the NodeClaim
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				      const kp_nodeclaim *nodeclaim, kp_error *err);
+int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
  * @brief nodeclaim.garbagecollection: delete registered NodeClaims that are
  *        not deleting, whose provider ID the provider no longer lists and
- *        whose Node (if any) is not Ready. Needs in->provider (nothing
+ *        whose Node (if any) is not Ready. Needs opts->cloudprovider (nothing
  *        happens without one).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_garbage_collection(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				    kp_error *err);
+int kp_lifecycle_garbage_collection(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, kp_error *err);
 
 /**
  * @brief node.termination for one deleting Node with the termination
@@ -459,17 +418,18 @@ int kp_lifecycle_garbage_collection(kp_lifecycle_result *result, const kp_lifecy
  *        disrupted taint, static pods, pods stuck terminating; False
  *        "TerminationGracePeriodElapsed" and no more waiting once the
  *        NodeClaim's terminationGracePeriod has elapsed; True when none is
- *        pending or in->volume_attachments is NULL), then the provider's
+ *        pending or cluster->volume_attachments is NULL), then the provider's
  *        delete and the finalizer's removal.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] node the Node
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_node_termination(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				  const kp_node *node, kp_error *err);
+int kp_lifecycle_node_termination(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_node *node, kp_error *err);
 
 /**
  * @brief nodeclaim.podevents for one pod event (a pod bound to a Node was
@@ -477,15 +437,16 @@ int kp_lifecycle_node_termination(kp_lifecycle_result *result, const kp_lifecycl
  *        NodeClaim's status.lastPodEventTime to now, at most every 10 s;
  *        DaemonSet pods do not count. Event-driven: kp_lifecycle_reconcile
  *        does not call it (a snapshot has no events).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] pod the pod the event is about
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_pod_event(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-			   const kp_pod *pod, kp_error *err);
+int kp_lifecycle_pod_event(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_pod *pod, kp_error *err);
 
 /**
  * @brief nodeclaim.consistency: for an initialized NodeClaim that is not
@@ -493,118 +454,125 @@ int kp_lifecycle_pod_event(kp_lifecycle_result *result, const kp_lifecycle_input
  *        least 90% of the NodeClaim's status.capacity (a
  *        FailedConsistencyCheck event per issue); sets ConsistentStateFound
  *        and requeues in 10 m (nothing without a single Node).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodeclaim the NodeClaim
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				       const kp_nodeclaim *nodeclaim, kp_error *err);
+int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
  * @brief nodepool.counter: status.resources (cpu, ephemeral-storage,
  *        memory, nodes, pods, then every other resource) summed over the
  *        NodePool's NodeClaims (the Node's capacity once registered, else
  *        the NodeClaim's) and status.nodes.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodepool the NodePool
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodepool_counter(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				  const kp_nodepool *nodepool, kp_error *err);
+int kp_lifecycle_nodepool_counter(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodepool *nodepool, kp_error *err);
 
 /**
- * @brief node.health (only with KP_LIFECYCLE_FEATURE_NODE_REPAIR, off by
+ * @brief node.health (only with KP_FEATURE_GATE_NODE_REPAIR, off by
  *        default as upstream): a Node whose condition matches one of the
  *        provider's repair policies (kp_cloudprovider_repair_policies) for
  *        longer than the policy's toleration has its NodeClaim annotated
  *        with termination-timestamp now and deleted, unless more than 20%
  *        (rounded up) of its NodePool's Nodes are unhealthy
  *        (NodeRepairBlocked event, requeue in 5 m); before that, requeue at
- *        the policy's deadline. Needs in->provider.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ *        the policy's deadline. Needs opts->cloudprovider.
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] node the Node
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_node_health(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-			     const kp_node *node, kp_error *err);
+int kp_lifecycle_node_health(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_node *node, kp_error *err);
 
 /**
  * @brief nodepool.readiness and nodepool.validation with the root
- *        condition: NodeClassReady from in->nodeclasses (False
+ *        condition: NodeClassReady from cluster->nodeclasses (False
  *        NodeClassNotFound "NodeClass not found on cluster"; False
  *        NodeClassTerminating "NodeClass is Terminating" when the class
  *        is being deleted; False NodeClassReadinessUnknown "Node Class
  *        Readiness Unknown" when it has no conditions; True when Ready;
  *        else False with the class's Ready reason and message, reason
  *        NodeClassNotReady when it gives none; untouched when
- *        in->nodeclasses is NULL), ValidationSucceeded from
+ *        cluster->nodeclasses is NULL), ValidationSucceeded from
  *        kp_validate (False NodePoolValidationFailed "field: message" of
  *        the first problem, or True), then Ready over both (operatorpkg's
  *        rule).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodepool the NodePool
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				    const kp_nodepool *nodepool, kp_error *err);
+int kp_lifecycle_nodepool_readiness(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodepool *nodepool, kp_error *err);
 
 /**
  * @brief nodepool.registrationhealth: NodeRegistrationHealthy set Unknown
  *        ("AwaitingReconciliation") when the NodePool has none or it does
  *        not observe metadata.generation, for a NodePool whose node class
- *        is in in->nodeclasses (nothing when in->nodeclasses is NULL or
+ *        is in cluster->nodeclasses (nothing when cluster->nodeclasses is NULL or
  *        the class is absent, as upstream ignores such NodePools), and
  *        when the node class's generation (kp_nodeclass_status::generation,
  *        when not 0) differs from status.nodeClassObservedGeneration; the
  *        update then records that generation there.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodepool the NodePool
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *result,
-					      const kp_lifecycle_input *in,
-					      const kp_nodepool *nodepool, kp_error *err);
+int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result **out,
+		const kp_cluster_spec *cluster, const kp_lifecycle_options *opts,
+		const kp_nodepool *nodepool, kp_error *err);
 
 /**
  * @brief nodeclaim.hydration: the node class label
  *        ("<group>/<lowercased kind>" = nodeClassRef.name, upstream
  *        NodeClassLabelKey) on the NodeClaim.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodeclaim the NodeClaim
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				     const kp_nodeclaim *nodeclaim, kp_error *err);
+int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodeclaim *nodeclaim, kp_error *err);
 
 /**
  * @brief node.hydration: the same label on the NodeClaim's Node.
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] node the Node
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_node_hydration(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-				const kp_node *node, kp_error *err);
+int kp_lifecycle_node_hydration(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_node *node, kp_error *err);
 
 /**
  * @brief nodepool.hash: when the NodePool's hash-version annotation is not
@@ -612,15 +580,16 @@ int kp_lifecycle_node_hydration(kp_lifecycle_result *result, const kp_lifecycle_
  *        kp_nodeclaim_hash_annotations says; then patch the NodePool's
  *        karpenter.sh/nodepool-hash and -hash-version annotations when
  *        they differ (kp_nodepool_hash_annotations, default options).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[in] nodepool the NodePool
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-			       const kp_nodepool *nodepool, kp_error *err);
+int kp_lifecycle_nodepool_hash(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, const kp_nodepool *nodepool, kp_error *err);
 
 /**
  * @brief Every controller once over the whole snapshot, each reacting to
@@ -633,14 +602,15 @@ int kp_lifecycle_nodepool_hash(kp_lifecycle_result *result, const kp_lifecycle_i
  *        the counter. The round looks objects up in hash maps, so it is
  *        linear in the objects; the NodePools' registration outcomes
  *        accumulate over the round (see kp_lifecycle_nodeclaim).
- * @param[in,out] result appended to
- * @param[in] in the snapshot and the time
+ * @param[out] out a new result; NULL on failure
+ * @param[in] cluster the snapshot and its now_ms
+ * @param[in] opts options, or NULL for KP_LIFECYCLE_OPTIONS_INIT
  * @param[out] err optional error detail
  * @return see above
  * @since 0.1
  */
-int kp_lifecycle_reconcile(kp_lifecycle_result *result, const kp_lifecycle_input *in,
-			   kp_error *err);
+int kp_lifecycle_reconcile(kp_lifecycle_result **out, const kp_cluster_spec *cluster,
+		const kp_lifecycle_options *opts, kp_error *err);
 
 KP_END_DECLS
 

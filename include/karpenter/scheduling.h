@@ -216,10 +216,16 @@ typedef struct kp_cluster_spec {
 	 *  every namespace then has no labels. @since 0.1 */
 	const kp_namespace *const *namespaces;
 	size_t n_namespaces;                     /**< number of Namespaces */
+	/** VolumeAttachments (objects.h), or NULL: not modelled (the
+	 *  lifecycle's Node termination then finds none pending; a non-NULL
+	 *  list with 0 means none exists). The scheduler and disruption do not
+	 *  read them. @since 0.1 */
+	const kp_volume_attachment *const *volume_attachments;
+	size_t n_volume_attachments;             /**< number of VolumeAttachments */
 } kp_cluster_spec;
 
 /** Static initializer for kp_cluster_spec. @since 0.1 */
-#define KP_CLUSTER_SPEC_INIT { sizeof(kp_cluster_spec), 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
+#define KP_CLUSTER_SPEC_INIT { sizeof(kp_cluster_spec), 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0 }
 
 /**
  * @brief Initialize @p spec as KP_CLUSTER_SPEC_INIT does (for FFI).

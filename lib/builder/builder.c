@@ -238,8 +238,9 @@ static void identity_key(kp__buf *key, const held *h)
 	kp__buf_puts(key, name_of(h));
 }
 
-/* The core kinds the snapshot reads (not VolumeAttachment: only Node
- * termination reads it, through kp_lifecycle_input), and the kinds
+/* The core kinds the snapshot reads (not VolumeAttachment: only the
+ * lifecycle's Node termination reads it, when added with
+ * KP_BUILDER_ADD_VOLUME_ATTACHMENTS), and the kinds
  * registered on the builder's registry: node classes (KWOKNodeClass,
  * EC2NodeClass); one without status conditions reads as never decided. */
 static int readable_kind(const kp_cluster_builder *b, uint32_t kind)
@@ -873,6 +874,7 @@ KP_EXPORT int kp_cluster_builder_spec(kp_cluster_spec *out, kp_cluster_builder *
 	KP__VIEW(KP_KIND_STORAGE_CLASS, storage_classes, kp_storage_class);
 	KP__VIEW(KP_KIND_CSI_NODE, csi_nodes, kp_csi_node);
 	KP__VIEW(KP_KIND_NAMESPACE, namespaces, kp_namespace);
+	KP__VIEW(KP_KIND_VOLUME_ATTACHMENT, volume_attachments, kp_volume_attachment);
 #undef KP__VIEW
 	for (size_t i = 0; i < spec.n_nodepools; i++)
 		b->view_its[i] = its_for(b, spec.nodepools[i]);

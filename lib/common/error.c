@@ -119,3 +119,12 @@ KP_EXPORT int kp_error_set(kp_error *err, int code, const char *field, const cha
 	err->provider_code[0] = '\0';
 	return code;
 }
+
+KP_EXPORT const char *kp_feature_gate_name(uint32_t gate)
+{
+	switch (gate) {
+	case KP_FEATURE_GATE_NODE_REPAIR: return "NodeRepair";
+	case KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION: return "SpotToSpotConsolidation";
+	default: return "Unknown";
+	}
+}

@@ -77,7 +77,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 #define KP__FIRST_SIZE_kp_instance KP__SIZE_THROUGH(kp_instance, deletion_ms)
 #define KP__FIRST_SIZE_kp_instance_type KP__SIZE_THROUGH(kp_instance_type, n_offerings)
 #define KP__FIRST_SIZE_kp_instance_type_spec KP__SIZE_THROUGH(kp_instance_type_spec, n_offerings)
-#define KP__FIRST_SIZE_kp_lifecycle_input KP__SIZE_THROUGH(kp_lifecycle_input, n_nodeclasses)
+#define KP__FIRST_SIZE_kp_lifecycle_options KP__SIZE_THROUGH(kp_lifecycle_options, cloudprovider)
 #define KP__FIRST_SIZE_kp_namespace KP__SIZE_THROUGH(kp_namespace, metadata)
 #define KP__FIRST_SIZE_kp_node KP__SIZE_THROUGH(kp_node, status)
 #define KP__FIRST_SIZE_kp_node_affinity KP__SIZE_THROUGH(kp_node_affinity, n_preferred)
@@ -176,7 +176,7 @@ int kp__read_sized(void *dst, size_t our_size, const void *src, size_t first_siz
 	X(kp_instance) \
 	X(kp_instance_type) \
 	X(kp_instance_type_spec) \
-	X(kp_lifecycle_input) \
+	X(kp_lifecycle_options) \
 	X(kp_namespace) \
 	X(kp_node) \
 	X(kp_node_affinity) \

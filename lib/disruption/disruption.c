@@ -516,10 +516,10 @@ static int apply(work *w, kp__dstate *st, const kp__cmd *cmd, kp_error *err)
 
 static int check_opts(const kp_disruption_options *o, kp_error *err)
 {
-	if (o->reserved)
-		return kp__error(err, KP_EINVAL, "reserved", "reserved must be zero");
-	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_SPOT_TO_SPOT | KP_DISRUPTION_F_CONVERGE |
-				  KP_DISRUPTION_F_NO_EXPLAIN))
+	if (o->feature_gates & ~KP_FEATURE_GATES_ALL)
+		return kp__error(err, KP_EINVAL, "feature_gates", "unknown feature gates 0x%x",
+				 o->feature_gates & ~KP_FEATURE_GATES_ALL);
+	if (o->flags & ~(uint32_t)(KP_DISRUPTION_F_CONVERGE | KP_DISRUPTION_F_NO_EXPLAIN))
 		return kp__error(err, KP_EINVAL, "flags", "unknown flags 0x%x", o->flags);
 	return KP_OK;
 }

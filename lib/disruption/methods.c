@@ -723,7 +723,7 @@ static int spot_to_spot(kp__dstate *st, repl *r, size_t n, double price, verdict
 			kp_error *err)
 {
 	*ok = 0;
-	if (!(st->opts->flags & KP_DISRUPTION_F_SPOT_TO_SPOT))
+	if (!(st->opts->feature_gates & KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION))
 		return set_verdict(v, KP_BLOCK_SPOT_TO_SPOT,
 				   kp__strdup("SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node"));
 	int rc = restrict_spot(r, err);

@@ -60,7 +60,7 @@ static int node_unhealthy(const kp_node *node, const kp_repair_policy *pol, size
 
 /* More than 20% (rounded up) of the Nodes (of the NodePool when pool is
  * not NULL) are unhealthy? */
-static int too_many_unhealthy(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int too_many_unhealthy(const kp_lifecycle_result *r, const kp__lc_in *in,
 			      const char *pool, const kp_repair_policy *pol, size_t n)
 {
 	size_t total = 0, bad = 0;
@@ -81,7 +81,7 @@ static int too_many_unhealthy(const kp_lifecycle_result *r, const kp_lifecycle_i
 	return bad > threshold;
 }
 
-static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int annotate_now(kp_lifecycle_result *r, const kp__lc_in *in,
 			const kp_nodeclaim *nc, kp_error *err)
 {
 	const char *v = kp_labels_get(&nc->metadata->annotations,
@@ -115,7 +115,7 @@ static int annotate_now(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
-static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
+static int repair(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
 		  const kp_nodeclaim *nc, const kp_condition *c, kp_error *err)
 {
 	int rc = annotate_now(r, in, nc, err);
@@ -145,7 +145,7 @@ static int repair(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	return rc;
 }
 
-static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_node *node,
+static int health(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
 		  kp_error *err)
 {
 	const kp_nodeclaim *nc = kp__nodeclaim_for_node(r, in, node);
@@ -174,15 +174,14 @@ static int health(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	return repair(r, in, node, nc, c, err);
 }
 
-KP_EXPORT int kp_lifecycle_node_health(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-				       const kp_node *node, kp_error *err)
+int kp__lc_node_health(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+		       kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
-	if (rc || !(in->feature_gates & KP_LIFECYCLE_FEATURE_NODE_REPAIR) || !in->provider)
+	if (rc || !(in->feature_gates & KP_FEATURE_GATE_NODE_REPAIR) || !in->provider)
 		return rc;
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	rc = health(r, in, node, err);

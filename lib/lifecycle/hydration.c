@@ -51,12 +51,10 @@ static int label_object(kp_lifecycle_result *r, kp__arena *a, const kp_nodeclaim
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
-					       const kp_lifecycle_input *in,
-					       const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim_hydration(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+			       kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !kp__lc_manages(in, nc))
@@ -70,11 +68,10 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result *r,
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					  const kp_node *node, kp_error *err)
+int kp__lc_node_hydration(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+			  kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);
 	if (rc)

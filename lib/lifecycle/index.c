@@ -37,7 +37,7 @@ typedef struct table {
 } table;
 
 struct kp__lc_index {
-	const kp_lifecycle_input *in;
+	const kp__lc_in *in;
 	table node_pid, nc_pid, node_name, np_name, nc_pool, node_pool, pod_node;
 };
 
@@ -103,7 +103,7 @@ static const char *label(const kp_object_meta *m, const char *key)
 	return m ? kp_labels_get(&m->labels, key) : NULL;
 }
 
-static int build(kp__lc_index *x, const kp_lifecycle_input *in)
+static int build(kp__lc_index *x, const kp__lc_in *in)
 {
 	if (in->n_nodes >= NONE || in->n_nodeclaims >= NONE || in->n_nodepools >= NONE)
 		return KP_ENOMEM;
@@ -139,7 +139,7 @@ static int build(kp__lc_index *x, const kp_lifecycle_input *in)
 	return KP_OK;
 }
 
-int kp__lc_index_build(kp__lc_index **out, const kp_lifecycle_input *in, kp_error *err)
+int kp__lc_index_build(kp__lc_index **out, const kp__lc_in *in, kp_error *err)
 {
 	*out = NULL;
 	kp__lc_index *x = kp__calloc(1, sizeof(*x));
@@ -166,7 +166,7 @@ void kp__lc_index_free(kp__lc_index *x)
 	kp__free(x);
 }
 
-static const kp__lc_index *index_for(const kp_lifecycle_result *r, const kp_lifecycle_input *in)
+static const kp__lc_index *index_for(const kp_lifecycle_result *r, const kp__lc_in *in)
 {
 	const kp__lc_index *x = r ? kp__lc_result_index(r) : NULL;
 	return x && x->in == in ? x : NULL;
@@ -180,7 +180,7 @@ static int eq(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp__lc_in *in,
 				 const char *provider_id, const kp_node **out)
 {
 	*out = NULL;
@@ -200,7 +200,7 @@ size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp_lifecycl
 }
 
 const kp_nodeclaim *kp__nodeclaim_for_node(const kp_lifecycle_result *r,
-					   const kp_lifecycle_input *in, const kp_node *node)
+					   const kp__lc_in *in, const kp_node *node)
 {
 	const char *pid = node_pid(node);
 	if (!pid || !*pid)
@@ -220,7 +220,7 @@ const kp_nodeclaim *kp__nodeclaim_for_node(const kp_lifecycle_result *r,
 	return hit;
 }
 
-const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp__lc_in *in,
 			      const char *name)
 {
 	const kp__lc_index *x = index_for(r, in);
@@ -234,7 +234,7 @@ const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp_lifecycle_i
 	return NULL;
 }
 
-const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp__lc_in *in,
 				      const char *name)
 {
 	const kp__lc_index *x = index_for(r, in);
@@ -265,7 +265,7 @@ static const table *iter_table(const kp__lc_index *x, int kind)
 
 static size_t iter_len(const kp__lc_iter *it)
 {
-	const kp_lifecycle_input *in = it->in;
+	const kp__lc_in *in = it->in;
 	return it->kind == KP__ITER_POOL_NODECLAIMS ? in->n_nodeclaims
 	       : it->kind == KP__ITER_NODE_PODS     ? in->n_pods
 						    : in->n_nodes;
@@ -273,7 +273,7 @@ static size_t iter_len(const kp__lc_iter *it)
 
 static const void *iter_object(const kp__lc_iter *it, size_t i)
 {
-	const kp_lifecycle_input *in = it->in;
+	const kp__lc_in *in = it->in;
 	if (it->kind == KP__ITER_POOL_NODECLAIMS)
 		return in->nodeclaims[i];
 	return it->kind == KP__ITER_NODE_PODS ? (const void *)in->pods[i] : (const void *)in->nodes[i];
@@ -282,7 +282,7 @@ static const void *iter_object(const kp__lc_iter *it, size_t i)
 /* The key object i has in the iterator's chain (the index's rules). */
 static const char *iter_key(const kp__lc_iter *it, size_t i)
 {
-	const kp_lifecycle_input *in = it->in;
+	const kp__lc_in *in = it->in;
 	switch (it->kind) {
 	case KP__ITER_POOL_NODECLAIMS:
 		return in->nodeclaims[i] ? kp__nc_label(in->nodeclaims[i], KP_LABEL_NODEPOOL) : NULL;
@@ -298,7 +298,7 @@ static const char *iter_key(const kp__lc_iter *it, size_t i)
 }
 
 void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
-		      const kp_lifecycle_input *in, int kind, const char *key)
+		      const kp__lc_in *in, int kind, const char *key)
 {
 	memset(it, 0, sizeof(*it));
 	it->in = in;
@@ -337,7 +337,7 @@ const void *kp__lc_iter_next(kp__lc_iter *it)
 
 /* The NodePool's node class among in->nodeclasses, read at this library's
  * size (a caller's older struct reads as zero-extended). */
-int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nodeclass_status *out,
+int kp__nodeclass_of(const kp__lc_in *in, const kp_nodepool *np, kp_nodeclass_status *out,
 		     int *found, kp_error *err)
 {
 	*found = 0;
@@ -358,7 +358,7 @@ int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nod
 	return KP_OK;
 }
 
-int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+int kp__lc_manages(const kp__lc_in *in, const kp_nodeclaim *nc)
 {
 	return !in->provider || kp_cloudprovider_manages_nodeclaim(in->provider, nc);
 }

@@ -104,13 +104,65 @@ int kp__labels_assign(kp__arena *a, kp_labels *dst, const kp_labels *src);
 int kp__taints_has_match(const kp_taint *t, size_t n, const kp_taint *want);
 int kp__taints_append(kp__arena *a, kp_taint **t, size_t *n, const kp_taint *add);
 
-/* NULL checks and kp_lifecycle_input's struct_size (every entry point). */
-int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
-/* kp__lc_check_input, then an input with a cluster (kp_lifecycle_input
- * cluster) read into @p view, which *in then points at: every public entry
- * point calls it first, so the rest of the lifecycle reads the arrays. */
-int kp__lc_input(const kp_lifecycle_result *r, const kp_lifecycle_input **in,
-		 kp_lifecycle_input *view, kp_error *err);
+/*
+ * What the controllers read in one call: the caller's kp_cluster_spec and
+ * kp_lifecycle_options, read once with their sizes (entry.c), as arrays.
+ */
+typedef struct kp__lc_in {
+	uint32_t feature_gates;                /* kp_feature_gate bits */
+	int64_t now_ms;                        /* the cluster's now_ms */
+	const kp_nodepool *const *nodepools;
+	size_t n_nodepools;
+	const kp_nodeclaim *const *nodeclaims;
+	size_t n_nodeclaims;
+	const kp_node *const *nodes;
+	size_t n_nodes;
+	const kp_pod *const *pods;
+	size_t n_pods;
+	const kp_pdb *const *pdbs;
+	size_t n_pdbs;
+	kp_cloudprovider *provider;            /* kp_lifecycle_options::cloudprovider */
+	const kp_nodeclass_status *const *nodeclasses; /* NULL: not modelled */
+	size_t n_nodeclasses;
+	const kp_volume_attachment *const *volume_attachments; /* NULL: not modelled */
+	size_t n_volume_attachments;
+	const kp_pvc *const *pvcs;
+	size_t n_pvcs;
+} kp__lc_in;
+
+/* A new, empty result (the public entry points make one per call). */
+int kp__lc_result_new(kp_lifecycle_result **out);
+
+/* The controllers on an input (entry.c wraps each as kp_lifecycle_*):
+ * each appends to @p r, and on failure leaves it as it was. */
+int kp__lc_nodeclaim(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+		     kp_error *err);
+int kp__lc_nodeclaim_expiration(kp_lifecycle_result *r, const kp__lc_in *in,
+				const kp_nodeclaim *nc, kp_error *err);
+int kp__lc_nodeclaim_disruption(kp_lifecycle_result *r, const kp__lc_in *in,
+				const kp_nodeclaim *nc, kp_error *err);
+int kp__lc_garbage_collection(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err);
+int kp__lc_node_termination(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+			    kp_error *err);
+int kp__lc_pod_event(kp_lifecycle_result *r, const kp__lc_in *in, const kp_pod *pod,
+		     kp_error *err);
+int kp__lc_nodeclaim_consistency(kp_lifecycle_result *r, const kp__lc_in *in,
+				 const kp_nodeclaim *nc, kp_error *err);
+int kp__lc_nodepool_counter(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
+			    kp_error *err);
+int kp__lc_node_health(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+		       kp_error *err);
+int kp__lc_nodepool_readiness(kp_lifecycle_result *r, const kp__lc_in *in,
+			      const kp_nodepool *np, kp_error *err);
+int kp__lc_nodepool_registration_health(kp_lifecycle_result *r, const kp__lc_in *in,
+					const kp_nodepool *np, kp_error *err);
+int kp__lc_nodeclaim_hydration(kp_lifecycle_result *r, const kp__lc_in *in,
+			       const kp_nodeclaim *nc, kp_error *err);
+int kp__lc_node_hydration(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+			  kp_error *err);
+int kp__lc_nodepool_hash(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
+			 kp_error *err);
+int kp__lc_reconcile(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err);
 
 /* ---- queries ---- */
 const char *kp__meta_name(const kp_object_meta *m);
@@ -121,43 +173,43 @@ const char *kp__node_condition_status(const kp_node *node, const char *type);
  * the same input they use the round's hash maps; otherwise they scan.
  */
 typedef struct kp__lc_index kp__lc_index;
-int kp__lc_index_build(kp__lc_index **out, const kp_lifecycle_input *in, kp_error *err);
+int kp__lc_index_build(kp__lc_index **out, const kp__lc_in *in, kp_error *err);
 void kp__lc_index_free(kp__lc_index *x);
 /* The index attached to a result (NULL: none); set by kp_lifecycle_reconcile. */
 const kp__lc_index *kp__lc_result_index(const kp_lifecycle_result *r);
 void kp__lc_result_set_index(kp_lifecycle_result *r, const kp__lc_index *x);
 /* the Nodes with this providerID: their number, the first in *out */
-size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+size_t kp__nodes_for_provider_id(const kp_lifecycle_result *r, const kp__lc_in *in,
 				 const char *provider_id, const kp_node **out);
 /* The NodeClaim whose status.providerID is the Node's (NULL: none, or several). */
 const kp_nodeclaim *kp__nodeclaim_for_node(const kp_lifecycle_result *r,
-					   const kp_lifecycle_input *in, const kp_node *node);
-const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+					   const kp__lc_in *in, const kp_node *node);
+const kp_node *kp__node_named(const kp_lifecycle_result *r, const kp__lc_in *in,
 			      const char *name);
-const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+const kp_nodepool *kp__nodepool_named(const kp_lifecycle_result *r, const kp__lc_in *in,
 				      const char *name);
 /* Objects by a key, in input order: the NodeClaims or Nodes labelled
  * karpenter.sh/nodepool=key, the Nodes with spec.providerID key, the pods
  * (with metadata) bound to the Node named key. */
 enum { KP__ITER_POOL_NODECLAIMS, KP__ITER_POOL_NODES, KP__ITER_PID_NODES, KP__ITER_NODE_PODS };
 typedef struct kp__lc_iter {
-	const kp_lifecycle_input *in;
+	const kp__lc_in *in;
 	const char *key;
 	const uint32_t *next;
 	uint32_t i;
 	int kind, indexed;
 } kp__lc_iter;
 void kp__lc_iter_init(kp__lc_iter *it, const kp_lifecycle_result *r,
-		      const kp_lifecycle_input *in, int kind, const char *key);
+		      const kp__lc_in *in, int kind, const char *key);
 const void *kp__lc_iter_next(kp__lc_iter *it);
 /* The NodePool's node class among in->nodeclasses by its nodeClassRef:
  * *found 1 and *out a copy at this library's size (members the caller's
  * struct_size lacks are zero), or *found 0. KP_OK, or KP_EVERSION for a
  * node class with a bad struct_size. */
-int kp__nodeclass_of(const kp_lifecycle_input *in, const kp_nodepool *np, kp_nodeclass_status *out,
+int kp__nodeclass_of(const kp__lc_in *in, const kp_nodepool *np, kp_nodeclass_status *out,
 		     int *found, kp_error *err);
 /* IsManaged: no provider, or the provider manages the NodeClaim's class. */
-int kp__lc_manages(const kp_lifecycle_input *in, const kp_nodeclaim *nc);
+int kp__lc_manages(const kp__lc_in *in, const kp_nodeclaim *nc);
 /* v1.NodeClassLabelKey "<group>/<lowercased kind>" at full length (arena);
  * NULL without a kind or out of memory. */
 char *kp__nodeclass_label_key(kp__arena *a, const char *group, const char *kind);
@@ -198,12 +250,12 @@ void kp__reg_health_undo(kp__reg_health *h);
  * NodeClaim (the view): NodeRegistrationHealthy on its NodePool, an
  * updateStatus of the NodePool when it changes. launched: the NodeClaim's
  * Launched condition (the reason of a launch failure). */
-int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+int kp__reg_health_outcome(kp_lifecycle_result *r, const kp__lc_in *in,
 			   const kp_nodeclaim *nc, int success, const kp_condition *launched,
 			   kp_error *err);
 
 /* ---- the controllers' internals ---- */
-int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp__lc_in *in,
 			      const kp_nodeclaim *nc, kp_error *err);
 
 #endif /* KP_LIFECYCLE_PRIVATE_H */

@@ -25,7 +25,7 @@
 /* The NodeClaim being reconciled: a view over the input (see
  * lifecycle_private.h) plus what changed. */
 typedef struct nc_work {
-	const kp_lifecycle_input *in;
+	const kp__lc_in *in;
 	kp_lifecycle_result *r;
 	kp__arena arena;
 	kp_nodeclaim nc;
@@ -44,7 +44,7 @@ typedef struct nc_work {
 	const kp_nodeclaim_status *given; /* the status as given, or NULL */
 } nc_work;
 
-static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int nc_work_init(nc_work *w, kp_lifecycle_result *r, const kp__lc_in *in,
 			const kp_nodeclaim *nc)
 {
 	memset(w, 0, sizeof(*w));
@@ -733,16 +733,15 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	return rc;
 }
 
-static int managed(const kp_lifecycle_input *in, const kp_nodeclaim *nc)
+static int managed(const kp__lc_in *in, const kp_nodeclaim *nc)
 {
 	return kp__lc_manages(in, nc);
 }
 
-KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-				     const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+		     kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc))
@@ -764,12 +763,10 @@ KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_
 /* ------------------------------------------------------------------ */
 /* Expiration                                                          */
 
-KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result *r,
-						const kp_lifecycle_input *in,
-						const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim_expiration(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+				kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms || !nc->spec)
@@ -879,12 +876,10 @@ static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error 
 	return KP_OK;
 }
 
-KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result *r,
-						const kp_lifecycle_input *in,
-						const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim_disruption(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+				kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
 	if (rc || !managed(in, nc) || nc->metadata->deletion_timestamp_ms)
@@ -934,7 +929,7 @@ static int listed_ids(kp__map *ids, kp_nodeclaim *const *list, size_t n)
 	return KP_OK;
 }
 
-static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodeclaim *nc,
+static int gc_one(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
 		  const kp__map *ids, kp_error *err)
 {
 	const kp_nodeclaim_status *s = nc->status;
@@ -961,11 +956,9 @@ static int gc_one(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					      kp_error *err)
+int kp__lc_garbage_collection(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc || !in->provider)
 		return rc;
 	for (size_t i = 0; i < in->n_nodeclaims; i++) {

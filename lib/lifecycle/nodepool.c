@@ -97,7 +97,7 @@ static int node_class_ready(np_view *v, const kp_nodeclass_status *c, int64_t no
 		   c->message ? c->message : "", now);
 }
 
-static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_nodepool *np,
+static int check(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
 		 kp_error *err)
 {
 	if (in->provider && !kp_cloudprovider_manages(in->provider, np))
@@ -138,11 +138,10 @@ static int check(kp_lifecycle_result *r, const kp_lifecycle_input *in, const kp_
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					      const kp_nodepool *np, kp_error *err)
+int kp__lc_nodepool_readiness(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
+			      kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
@@ -198,7 +197,7 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 
 /* A new hash version: the NodePool's NodeClaims get the new version (and,
  * unless drifted, the new hash). */
-static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp__lc_in *in,
 			      const kp_nodepool *np, kp_error *err)
 {
 	kp__lc_iter it;
@@ -218,7 +217,7 @@ static int upgrade_nodeclaims(kp_lifecycle_result *r, const kp_lifecycle_input *
 	return KP_OK;
 }
 
-static int hash_nodepool(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int hash_nodepool(kp_lifecycle_result *r, const kp__lc_in *in,
 			 const kp_nodepool *np, kp_error *err)
 {
 	const char *ver = kp_labels_get(&np->metadata->annotations, KP_ANNOTATION_NODEPOOL_HASH_VERSION);
@@ -240,11 +239,10 @@ static int hash_nodepool(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_nodepool_hash(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					 const kp_nodepool *np, kp_error *err)
+int kp__lc_nodepool_hash(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
+			 kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc || (in->provider && !kp_cloudprovider_manages(in->provider, np)))

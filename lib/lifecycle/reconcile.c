@@ -31,38 +31,45 @@ static int isolate(kp_lifecycle_result *r, kp__lc_mark mark, int rc, uint32_t ki
 	return rc;
 }
 
-static int per_nodeclaim(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+/* An error's location in the cluster the round reads, as the scheduler's
+ * and disruption's: the array and index ("nodeclaims[3]"), then the path
+ * within the object ("nodeclaims[3].metadata.annotations[...]"). */
+static void at(kp_error *err, const char *array, size_t i)
+{
+	char p[48]; /* a constant array name and an index: bounded */
+	snprintf(p, sizeof(p), "%s[%zu]", array, i);
+	kp__error_prefix(err, p);
+}
+
+static int per_nodeclaim(kp_lifecycle_result *r, const kp__lc_in *in, size_t i,
 			 const kp_nodeclaim *nc, kp_error *err)
 {
-	int rc = kp_lifecycle_nodeclaim(r, in, nc, err);
+	int rc = kp__lc_nodeclaim(r, in, nc, err);
 	if (rc == KP_OK)
-		rc = kp_lifecycle_nodeclaim_expiration(r, in, nc, err);
+		rc = kp__lc_nodeclaim_expiration(r, in, nc, err);
 	if (rc == KP_OK)
-		rc = kp_lifecycle_nodeclaim_disruption(r, in, nc, err);
+		rc = kp__lc_nodeclaim_disruption(r, in, nc, err);
 	if (rc == KP_OK)
-		rc = kp_lifecycle_nodeclaim_consistency(r, in, nc, err);
+		rc = kp__lc_nodeclaim_consistency(r, in, nc, err);
 	if (rc == KP_OK)
-		rc = kp_lifecycle_nodeclaim_hydration(r, in, nc, err);
+		rc = kp__lc_nodeclaim_hydration(r, in, nc, err);
 	if (rc)
-		kp__error_prefix(err, kp__meta_name(nc ? nc->metadata : NULL));
+		at(err, "nodeclaims", i);
 	return rc;
 }
 
-static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err);
+static int run_round(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err);
 
 /* The round looks objects up through one index (hash maps over the input)
- * attached to the result while it runs: linear in the objects. */
-KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-				     kp_error *err)
+ * and accumulates the NodePools' registration outcomes: both attached to
+ * the call's own result while the round runs (entry.c makes a new result
+ * per call), so no round state outlives the call. Linear in the objects. */
+int kp__lc_reconcile(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
-	if (rc)
-		return rc;
-	const kp__lc_index *outer = kp__lc_result_index(r);
-	kp__reg_health *outer_health = kp__lc_result_health(r), *h = NULL;
+	kp__reg_health *h = NULL;
 	kp__lc_index *x = NULL;
-	if ((rc = kp__lc_index_build(&x, in, err)) != KP_OK)
+	int rc = kp__lc_index_build(&x, in, err);
+	if (rc != KP_OK)
 		return rc;
 	if (kp__reg_health_new(&h) != KP_OK) {
 		kp__lc_index_free(x);
@@ -71,14 +78,14 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result *r, const kp_lifecycle_
 	kp__lc_result_set_index(r, x);
 	kp__lc_result_set_health(r, h);
 	rc = run_round(r, in, err);
-	kp__lc_result_set_index(r, outer);
-	kp__lc_result_set_health(r, outer_health);
+	kp__lc_result_set_index(r, NULL);
+	kp__lc_result_set_health(r, NULL);
 	kp__reg_health_free(h);
 	kp__lc_index_free(x);
 	return rc;
 }
 
-static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
+static int run_round(kp_lifecycle_result *r, const kp__lc_in *in, kp_error *err)
 {
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	int rc = KP_OK;
@@ -87,45 +94,42 @@ static int run_round(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_er
 	 * controllers order it: the other way round, a reset built from the
 	 * input would undo a registration of the same round. */
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
-		rc = kp_lifecycle_nodepool_registration_health(r, in, in->nodepools[i], err);
+		rc = kp__lc_nodepool_registration_health(r, in, in->nodepools[i], err);
 		if (rc)
-			kp__error_prefix(err, kp__meta_name(in->nodepools[i] ? in->nodepools[i]->metadata
-									     : NULL));
+			at(err, "nodepools", i);
 	}
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodeclaims; i++) {
 		kp__lc_mark m = kp__lc_mark_get(r);
 		const kp_nodeclaim *nc = in->nodeclaims[i];
 		kp__reg_health_begin(kp__lc_result_health(r));
-		int one = per_nodeclaim(r, in, nc, err);
+		int one = per_nodeclaim(r, in, i, nc, err);
 		if (one == KP_EINVAL) /* its outcome is dropped with its actions */
 			kp__reg_health_undo(kp__lc_result_health(r));
 		rc = isolate(r, m, one, KP_KIND_NODECLAIM, KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE,
 			     nc ? nc->metadata : NULL, err);
 	}
 	if (rc == KP_OK)
-		rc = kp_lifecycle_garbage_collection(r, in, err);
+		rc = kp__lc_garbage_collection(r, in, err);
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodes; i++) {
 		kp__lc_mark m = kp__lc_mark_get(r);
-		rc = isolate(r, m, kp_lifecycle_node_termination(r, in, in->nodes[i], err),
+		rc = isolate(r, m, kp__lc_node_termination(r, in, in->nodes[i], err),
 			     KP_KIND_NODE, KP_LIFECYCLE_CONTROLLER_NODE_TERMINATION,
 			     in->nodes[i] ? in->nodes[i]->metadata : NULL, err);
 		if (rc == KP_OK)
-			rc = kp_lifecycle_node_health(r, in, in->nodes[i], err);
+			rc = kp__lc_node_health(r, in, in->nodes[i], err);
 		if (rc == KP_OK)
-			rc = kp_lifecycle_node_hydration(r, in, in->nodes[i], err);
+			rc = kp__lc_node_hydration(r, in, in->nodes[i], err);
 		if (rc)
-			kp__error_prefix(err, kp__meta_name(in->nodes[i] ? in->nodes[i]->metadata
-									 : NULL));
+			at(err, "nodes", i);
 	}
 	for (size_t i = 0; rc == KP_OK && i < in->n_nodepools; i++) {
-		rc = kp_lifecycle_nodepool_readiness(r, in, in->nodepools[i], err);
+		rc = kp__lc_nodepool_readiness(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)
-			rc = kp_lifecycle_nodepool_hash(r, in, in->nodepools[i], err);
+			rc = kp__lc_nodepool_hash(r, in, in->nodepools[i], err);
 		if (rc == KP_OK)
-			rc = kp_lifecycle_nodepool_counter(r, in, in->nodepools[i], err);
+			rc = kp__lc_nodepool_counter(r, in, in->nodepools[i], err);
 		if (rc)
-			kp__error_prefix(err, kp__meta_name(in->nodepools[i] ? in->nodepools[i]->metadata
-									     : NULL));
+			at(err, "nodepools", i);
 	}
 	if (rc)
 		kp__lc_rollback(r, mark);

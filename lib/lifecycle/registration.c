@@ -199,7 +199,7 @@ static int decide(kp_lifecycle_result *r, kp__reg_health *h, tracker *t, int suc
 	return rc;
 }
 
-int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+int kp__reg_health_outcome(kp_lifecycle_result *r, const kp__lc_in *in,
 			   const kp_nodeclaim *nc, int success, const kp_condition *launched,
 			   kp_error *err)
 {
@@ -230,12 +230,10 @@ int kp__reg_health_outcome(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 /* ------------------------------------------------------------------ */
 /* nodepool.registrationhealth                                         */
 
-KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result *r,
-							const kp_lifecycle_input *in,
-							const kp_nodepool *np, kp_error *err)
+int kp__lc_nodepool_registration_health(kp_lifecycle_result *r, const kp__lc_in *in,
+					const kp_nodepool *np, kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc == KP_OK)
 		rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);
 	if (rc || !in->nodeclasses || (in->provider && !kp_cloudprovider_manages(in->provider, np)))

@@ -62,20 +62,18 @@ KP_EXPORT const char *kp_lifecycle_verb_name(uint32_t verb)
 	return verb < sizeof(names) / sizeof(names[0]) ? names[verb] : "Unknown";
 }
 
-KP_EXPORT void kp_lifecycle_input_init(kp_lifecycle_input *in)
+KP_EXPORT void kp_lifecycle_options_init(kp_lifecycle_options *opts)
 {
-	if (in) {
-		kp_lifecycle_input init = KP_LIFECYCLE_INPUT_INIT;
-		*in = init;
+	if (opts) {
+		kp_lifecycle_options init = KP_LIFECYCLE_OPTIONS_INIT;
+		*opts = init;
 	}
 }
 
-KP_EXPORT int kp_lifecycle_result_new(kp_lifecycle_result **out, kp_error *err)
+int kp__lc_result_new(kp_lifecycle_result **out)
 {
-	if (!out)
-		return kp__error(err, KP_EINVAL, NULL, "out is NULL");
 	*out = kp__calloc(1, sizeof(kp_lifecycle_result));
-	return *out ? KP_OK : kp__error(err, KP_ENOMEM, NULL, "out of memory");
+	return *out ? KP_OK : KP_ENOMEM;
 }
 
 static void action_free(kp_lifecycle_action *a)
@@ -690,51 +688,5 @@ int kp__check_object(const void *obj, const kp_object_meta *meta, const char *wh
 		return kp__error(err, KP_EINVAL, NULL, "%s is NULL", what);
 	if (!meta || !meta->name || !*meta->name)
 		return kp__error(err, KP_EINVAL, "metadata.name", "%s has no name", what);
-	return KP_OK;
-}
-
-int kp__lc_check_input(const kp_lifecycle_result *r, const kp_lifecycle_input *in, kp_error *err)
-{
-	if (!r || !in)
-		return kp__error(err, KP_EINVAL, NULL, "NULL argument");
-	/* read in place: every member of the first release is required (a
-	 * member added later must be read with KP__READ_SIZED) */
-	return KP__CHECK_SIZED(in, kp_lifecycle_input, err);
-}
-
-int kp__lc_input(const kp_lifecycle_result *r, const kp_lifecycle_input **in,
-		 kp_lifecycle_input *view, kp_error *err)
-{
-	int rc = kp__lc_check_input(r, *in, err);
-	if (rc != KP_OK)
-		return rc;
-	const kp_lifecycle_input *src = *in;
-	if (src->struct_size < KP__SIZE_THROUGH(kp_lifecycle_input, cluster) || !src->cluster)
-		return KP_OK;
-	if (src->n_nodepools || src->n_nodeclaims || src->n_nodes || src->n_pods || src->n_pdbs ||
-	    src->n_pvcs || src->nodeclasses)
-		return kp__error(err, KP_EINVAL, "cluster", "cluster is set: the NodePools, "
-				 "NodeClaims, Nodes, Pods, PDBs, PVCs and node classes come from it");
-	kp_cluster_spec spec;
-	if ((rc = KP__READ_SIZED(&spec, src->cluster, kp_cluster_spec, err)) != KP_OK)
-		return rc;
-	*view = *src; /* a caller's struct of this size or larger: what we know */
-	view->struct_size = sizeof(*view);
-	view->nodepools = spec.nodepools;
-	view->n_nodepools = spec.n_nodepools;
-	view->nodeclaims = spec.nodeclaims;
-	view->n_nodeclaims = spec.n_nodeclaims;
-	view->nodes = spec.nodes;
-	view->n_nodes = spec.n_nodes;
-	view->pods = spec.pods;
-	view->n_pods = spec.n_pods;
-	view->pdbs = spec.pdbs;
-	view->n_pdbs = spec.n_pdbs;
-	view->pvcs = spec.pvcs;
-	view->n_pvcs = spec.n_pvcs;
-	view->nodeclasses = spec.nodeclasses;
-	view->n_nodeclasses = spec.n_nodeclasses;
-	view->cluster = NULL;
-	*in = view;
 	return KP_OK;
 }

@@ -40,11 +40,9 @@ static int status_update(kp_lifecycle_result *r, const char *ctrl, kp__ncv *v, c
 	return kp__lc_action(r, &a, err);
 }
 
-KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-				     const kp_pod *pod, kp_error *err)
+int kp__lc_pod_event(kp_lifecycle_result *r, const kp__lc_in *in, const kp_pod *pod, kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(pod, pod ? pod->metadata : NULL, "Pod", err);
@@ -108,7 +106,7 @@ static int node_shape(kp_lifecycle_result *r, const kp_nodeclaim *nc, const kp_n
 }
 
 /* The scan; *scanned = 0 when there is no single Node to compare. */
-static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int consistency(kp_lifecycle_result *r, const kp__lc_in *in,
 		       const kp_nodeclaim *nc, int *scanned, kp_error *err)
 {
 	const kp_node *node = NULL;
@@ -143,12 +141,10 @@ static int consistency(kp_lifecycle_result *r, const kp_lifecycle_input *in,
 	return rc;
 }
 
-KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
-						 const kp_lifecycle_input *in,
-						 const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim_consistency(kp_lifecycle_result *r, const kp__lc_in *in,
+				 const kp_nodeclaim *nc, kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(nc, nc ? nc->metadata : NULL, "NodeClaim", err);
@@ -173,7 +169,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result *r,
 /* What a NodeClaim adds to its NodePool's counter (upstream's cluster
  * state: StateNode.Capacity, nothing while MarkedForDeletion); *counted 0
  * for a NodeClaim being deleted. */
-static int add_capacity(const kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int add_capacity(const kp_lifecycle_result *r, const kp__lc_in *in,
 			const kp_nodeclaim *nc, kp_resource_list *acc, int *counted, kp_error *err)
 {
 	const kp_node *node = NULL;
@@ -190,7 +186,7 @@ static int add_capacity(const kp_lifecycle_result *r, const kp_lifecycle_input *
 	return rc;
 }
 
-static int count(const kp_lifecycle_result *r, const kp_lifecycle_input *in, const char *pool,
+static int count(const kp_lifecycle_result *r, const kp__lc_in *in, const char *pool,
 		 kp_resource_list *acc, int64_t *nodes, kp_error *err)
 {
 	static const char *const base[] = { "cpu", "ephemeral-storage", "memory", "nodes", "pods" };
@@ -227,11 +223,10 @@ static int same_resources(const kp_resource_list *a, const kp_resource_list *b)
 	return 1;
 }
 
-KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					    const kp_nodepool *np, kp_error *err)
+int kp__lc_nodepool_counter(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool *np,
+			    kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(np, np ? np->metadata : NULL, "NodePool", err);

@@ -98,7 +98,7 @@ static int annotate_termination_time(kp_lifecycle_result *r, kp__arena *a, kp__n
 }
 
 /* Registered NodeClaim: its Nodes go first. Returns 1 while Nodes remain. */
-static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int delete_nodes_first(kp_lifecycle_result *r, const kp__lc_in *in,
 			      const kp_nodeclaim *nc, kp_error *err)
 {
 	const kp_nodeclaim_status *s = nc->status;
@@ -129,7 +129,7 @@ static int delete_nodes_first(kp_lifecycle_result *r, const kp_lifecycle_input *
 
 /* The provider's delete: KP_OK with *gone = 1 when not found (terminated),
  * 0 while terminating. */
-static int provider_delete(kp_lifecycle_result *r, const kp_lifecycle_input *in,
+static int provider_delete(kp_lifecycle_result *r, const kp__lc_in *in,
 			   const kp_nodeclaim *nc, const char *ctrl, int *gone, kp_error *err)
 {
 	kp_error perr = KP_ERROR_INIT;
@@ -173,7 +173,7 @@ static int remove_nc_finalizer(kp_lifecycle_result *r, kp__arena *a, kp__ncv *v,
 	return kp__lc_action(r, &x, err);
 }
 
-static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *in, kp__arena *a,
+static int finalize_instance(kp_lifecycle_result *r, const kp__lc_in *in, kp__arena *a,
 			     kp__ncv *v, int *done, kp_error *err)
 {
 	*done = 1;
@@ -201,8 +201,8 @@ static int finalize_instance(kp_lifecycle_result *r, const kp_lifecycle_input *i
 	return KP_OK;
 }
 
-int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-			      const kp_nodeclaim *nc, kp_error *err)
+int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclaim *nc,
+			      kp_error *err)
 {
 	if (!kp__has_finalizer(nc->metadata, KP_FINALIZER_TERMINATION))
 		return KP_OK;
@@ -226,7 +226,7 @@ int kp__lc_nodeclaim_finalize(kp_lifecycle_result *r, const kp_lifecycle_input *
 /* Node termination: pods                                              */
 
 typedef struct node_work {
-	const kp_lifecycle_input *in;
+	const kp__lc_in *in;
 	kp_lifecycle_result *r;
 	kp__arena arena;
 	const kp_node *input;
@@ -642,7 +642,7 @@ static int remove_node_finalizer(node_work *w, kp_error *err)
 }
 
 /* IsManaged: a node-class label of a class the provider supports. */
-static int node_managed(const kp_lifecycle_input *in, const kp_node *node)
+static int node_managed(const kp__lc_in *in, const kp_node *node)
 {
 	if (!in->provider)
 		return 1;
@@ -715,15 +715,10 @@ static int finish(node_work *w, int wait, kp_error *err)
 /* ------------------------------------------------------------------ */
 /* Volume detachment                                                   */
 
-/* The input's VolumeAttachments when the caller's struct has them. */
-static const kp_volume_attachment *const *attachments(const kp_lifecycle_input *in,
-								  size_t *n, const kp_pvc *const **pvcs,
-								  size_t *n_pvcs)
+/* The cluster's VolumeAttachments (NULL: not modelled) and PVCs. */
+static const kp_volume_attachment *const *attachments(const kp__lc_in *in, size_t *n,
+						      const kp_pvc *const **pvcs, size_t *n_pvcs)
 {
-	*n = *n_pvcs = 0;
-	*pvcs = NULL;
-	if (in->struct_size < offsetof(kp_lifecycle_input, n_pvcs) + sizeof(in->n_pvcs))
-		return NULL;
 	*n = in->n_volume_attachments;
 	*pvcs = in->pvcs;
 	*n_pvcs = in->pvcs ? in->n_pvcs : 0;
@@ -845,13 +840,7 @@ static int await_volumes(node_work *w, int *wait, kp_error *err)
 		const kp_volume_attachment *x = va[i];
 		if (!x)
 			continue;
-		kp_error se = KP_ERROR_INIT;
-		if ((rc = KP__CHECK_SIZED(x, kp_volume_attachment, &se)) != KP_OK ||
-		    (x->spec && (rc = KP__CHECK_SIZED(x->spec, kp_volume_attachment_spec, &se)) != KP_OK) ||
-		    (x->spec && x->spec->source &&
-		     (rc = KP__CHECK_SIZED(x->spec->source, kp_volume_attachment_source, &se)) != KP_OK))
-			return kp__error(err, rc, "volume_attachments", "volume_attachments[%zu]: %s", i,
-					 se.message);
+		/* sizes checked once per call (entry.c) */
 		const kp_volume_attachment_spec *sp = x->spec;
 		const char *pv = sp && sp->source ? sp->source->persistent_volume_name : NULL;
 		if (sp && sp->node_name && strcmp(sp->node_name, w->meta.name) == 0 && pv &&
@@ -921,11 +910,10 @@ static int terminate(node_work *w, kp_error *err)
 	return finish(w, wait, err);
 }
 
-KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result *r, const kp_lifecycle_input *in,
-					    const kp_node *node, kp_error *err)
+int kp__lc_node_termination(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *node,
+			    kp_error *err)
 {
-	kp_lifecycle_input view; /* with in->cluster: the input it stands for */
-	int rc = kp__lc_input(r, &in, &view, err);
+	int rc = KP_OK;
 	if (rc)
 		return rc;
 	rc = kp__check_object(node, node ? node->metadata : NULL, "Node", err);

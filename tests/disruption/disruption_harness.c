@@ -225,7 +225,9 @@ int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error 
 	kp_disruption_result_free(h->res);
 	h->res = NULL;
 	kp_disruption_options o = KP_DISRUPTION_OPTIONS_INIT;
-	o.flags = flags;
+	o.flags = flags & ~DH_SPOT_TO_SPOT;
+	if (flags & DH_SPOT_TO_SPOT)
+		o.feature_gates |= KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION;
 	o.max_passes = passes;
 	return kp_disruption_run(&h->res, &h->spec, &o, err);
 }

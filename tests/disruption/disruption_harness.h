@@ -48,6 +48,9 @@ void dh_pod(dh *h, const char *ns, const char *name, const char *node, const cha
 /* The cluster spec of the manifests at NOW (decoded and defaulted once),
  * borrowed from the harness: what dh_run gives kp_disruption_run. */
 const kp_cluster_spec *dh_spec(dh *h, const char *now);
+/* A harness flag for dh_run: the SpotToSpotConsolidation feature gate
+ * (kp_disruption_options.feature_gates), beside KP_DISRUPTION_F_* flags. */
+#define DH_SPOT_TO_SPOT (1u << 31)
 /* Run and return kp_disruption_run's code (the manifests are decoded once). */
 int dh_run_rc(dh *h, const char *now, uint32_t flags, uint32_t passes, kp_error *err);
 /* Run; the result stays owned by the harness. */

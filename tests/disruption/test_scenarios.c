@@ -618,7 +618,7 @@ START_TEST(spot_to_spot_gate)
 	dh_nodepool(h, "default", "spot", WEOU, "0s", "100%");
 	dh_node(h, "small", "default", "c-2x-amd64-linux", "test-zone-a", "spot", INIT, "", "");
 	dh_pod(h, "shop", "p1", "small", "100m", "");
-	r = dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1);
+	r = dh_run(h, NOW, DH_SPOT_TO_SPOT, 1);
 	const kp_disruption_node *n = dh_find(r, "small");
 	const kp_disruption_why *w = dh_reason(n, KP_BLOCK_SPOT_TO_SPOT, KP_DISRUPTION_METHOD_SINGLE_NODE);
 	ck_assert_msg(w != NULL, "%s", dh_reasons(n));
@@ -665,7 +665,7 @@ START_TEST(min_values_rechecked_after_price_filter)
 		min_values_pool(h, cts[i], 16);
 		dh_node(h, "big", "default", "c-32x-amd64-linux", "test-zone-a", cts[i], INIT, "", "");
 		dh_pod(h, "shop", "p1", "big", "100m", "");
-		const kp_disruption_result *r = dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1);
+		const kp_disruption_result *r = dh_run(h, NOW, DH_SPOT_TO_SPOT, 1);
 		ck_assert_uint_eq(kp_disruption_result_command_count(r), 0);
 		assert_reason(r, "big", KP_BLOCK_NO_CHEAPER_REPLACEMENT, KP_DISRUPTION_METHOD_SINGLE_NODE,
 			      "Filtering by price: minValues requirement is not met for label(s) "
@@ -698,7 +698,7 @@ START_TEST(spot_to_spot_keeps_min_values_options)
 	min_values_pool(h, "spot", 16);
 	dh_node(h, "big", "default", "m-32x-amd64-linux", "test-zone-a", "spot", INIT, "", "");
 	dh_pod(h, "shop", "p1", "big", "100m", "");
-	const kp_disruption_command *c = only_command(dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1));
+	const kp_disruption_command *c = only_command(dh_run(h, NOW, DH_SPOT_TO_SPOT, 1));
 	ck_assert_uint_eq(c->decision, KP_DISRUPTION_REPLACE);
 	const kp_nodeclaim_requirement *q = repl_req(c, "node.kubernetes.io/instance-type");
 	ck_assert_uint_eq(q->n_values, 16);
@@ -717,7 +717,7 @@ START_TEST(spot_to_spot_keeps_min_values_options)
 	dh_nodepool(h, "default", "spot", WEOU, "0s", "100%");
 	dh_node(h, "big", "default", "m-32x-amd64-linux", "test-zone-a", "spot", INIT, "", "");
 	dh_pod(h, "shop", "p1", "big", "100m", "");
-	c = only_command(dh_run(h, NOW, KP_DISRUPTION_F_SPOT_TO_SPOT, 1));
+	c = only_command(dh_run(h, NOW, DH_SPOT_TO_SPOT, 1));
 	ck_assert_uint_eq(repl_req(c, "node.kubernetes.io/instance-type")->n_values, 15);
 	dh_free(h);
 }

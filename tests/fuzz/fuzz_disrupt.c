@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.max_passes = 1 + passes;
 	}
 	if (opt & 4u)
-		o.flags |= KP_DISRUPTION_F_SPOT_TO_SPOT;
+		o.feature_gates |= KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION;
 	if (opt & 8u)
 		o.flags |= KP_DISRUPTION_F_NO_EXPLAIN;
 	static const int64_t later_ms[] = { 0, 3600000LL, 30LL * 86400000, 3LL * 365 * 86400000 };

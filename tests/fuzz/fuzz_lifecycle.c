@@ -136,48 +136,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			goto done;
 		}
 	}
-	kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
-	in.now_ms = now_ms;
-	in.feature_gates = opt & 2u ? KP_LIFECYCLE_FEATURE_NODE_REPAIR : 0;
-	in.nodepools = spec.nodepools;
-	in.n_nodepools = spec.n_nodepools;
-	in.nodeclaims = spec.nodeclaims;
-	in.n_nodeclaims = spec.n_nodeclaims;
-	in.nodes = spec.nodes;
-	in.n_nodes = spec.n_nodes;
-	in.pods = spec.pods;
-	in.n_pods = spec.n_pods;
-	in.pdbs = spec.pdbs;
-	in.n_pdbs = spec.n_pdbs;
-	in.pvcs = spec.pvcs;
-	in.n_pvcs = spec.n_pvcs;
-	in.provider = cp;
-	if (!(opt & 4u)) {
+	kp_lifecycle_options lo = KP_LIFECYCLE_OPTIONS_INIT;
+	lo.feature_gates = opt & 2u ? KP_FEATURE_GATE_NODE_REPAIR : 0;
+	lo.cloudprovider = cp;
+	if (!(opt & 4u) && !spec.nodeclasses) {
 		/* Non-NULL with 0: no node class exists. */
 		static const kp_nodeclass_status *const none[1] = { NULL };
-		in.nodeclasses = spec.nodeclasses ? spec.nodeclasses : none;
-		in.n_nodeclasses = spec.n_nodeclasses;
+		spec.nodeclasses = none;
 	}
-	if (!(opt & 8u)) {
-		in.volume_attachments = (const kp_volume_attachment *const *)c.l[L_VA].items;
-		in.n_volume_attachments = c.l[L_VA].n;
+	if (opt & 4u) {
+		spec.nodeclasses = NULL; /* not modelled */
+		spec.n_nodeclasses = 0;
 	}
+	/* VolumeAttachments modelled or not */
+	spec.volume_attachments = opt & 8u ? NULL : (const kp_volume_attachment *const *)c.l[L_VA].items;
+	spec.n_volume_attachments = opt & 8u ? 0 : c.l[L_VA].n;
 	kp_error err = KP_ERROR_INIT;
-	if (kp_lifecycle_result_new(&r, &err) != KP_OK)
-		goto done;
-	if (kp_lifecycle_reconcile(r, &in, &err) != KP_OK) {
+	if (kp_lifecycle_reconcile(&r, &spec, &lo, &err) != KP_OK) {
 		FUZZ_REQUIRE(err.message[0] != '\0');
+		FUZZ_REQUIRE(r == NULL);
 		goto done;
-	}
-	for (size_t i = 0; i < in.n_pods; i++) {
-		err = (kp_error)KP_ERROR_INIT;
-		if (kp_lifecycle_pod_event(r, &in, in.pods[i], &err) != KP_OK) {
-			FUZZ_REQUIRE(err.message[0] != '\0');
-			goto done;
-		}
 	}
 	read_result(r);
 	check_document(r, now_ms);
+	for (size_t i = 0; i < spec.n_pods; i++) {
+		kp_lifecycle_result *one = NULL;
+		err = (kp_error)KP_ERROR_INIT;
+		if (kp_lifecycle_pod_event(&one, &spec, &lo, spec.pods[i], &err) != KP_OK) {
+			FUZZ_REQUIRE(err.message[0] != '\0');
+			FUZZ_REQUIRE(one == NULL);
+			goto done;
+		}
+		read_result(one);
+		kp_lifecycle_result_free(one);
+	}
 done:
 	kp_lifecycle_result_free(r);
 	kp_cloudprovider_free(cp);

@@ -153,9 +153,10 @@ void lc_world_init(lc_world *w, int64_t now_ms)
 	ops.destroy = fc_destroy;
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_msg(kp_cloudprovider_new(&w->cp, &ops, w->cloud, &e) == KP_OK, "%s", e.message);
-	kp_lifecycle_input_init(&w->in);
-	w->in.now_ms = now_ms;
-	w->in.provider = w->cp;
+	kp_cluster_spec_init(&w->spec);
+	w->spec.now_ms = now_ms;
+	kp_lifecycle_options_init(&w->opts);
+	w->opts.cloudprovider = w->cp;
 }
 
 void lc_world_free(lc_world *w)
@@ -179,7 +180,7 @@ void *lc_add(lc_world *w, const char *yaml)
 	kp_decode_result_free(res);
 	w->objs[w->n] = obj;
 	w->kinds[w->n++] = kind;
-	kp_lifecycle_input *in = &w->in;
+	kp_cluster_spec *in = &w->spec;
 	switch (kind) {
 	case KP_KIND_NODEPOOL: w->np[in->n_nodepools++] = obj; break;
 	case KP_KIND_NODECLAIM: w->nc[in->n_nodeclaims++] = obj; break;
@@ -212,13 +213,17 @@ int lc_has_instance(const lc_world *w, const char *provider_id)
 	return find_id(w->cloud, provider_id) >= 0;
 }
 
-kp_lifecycle_result *lc_reconcile(lc_world *w)
+kp_lifecycle_result **lc_fresh(lc_world *w)
 {
 	kp_lifecycle_result_free(w->r);
 	w->r = NULL;
+	return &w->r;
+}
+
+kp_lifecycle_result *lc_reconcile(lc_world *w)
+{
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_lifecycle_result_new(&w->r, &e), KP_OK);
-	int rc = kp_lifecycle_reconcile(w->r, &w->in, &e);
+	int rc = kp_lifecycle_reconcile(lc_fresh(w), &w->spec, &w->opts, &e);
 	ck_assert_msg(rc == KP_OK, "reconcile: %d %s: %s", rc, e.field, e.message);
 	return w->r;
 }

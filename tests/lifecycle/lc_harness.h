@@ -30,7 +30,8 @@ typedef struct lc_world {
 	void *objs[64];
 	uint32_t kinds[64];
 	size_t n;
-	kp_lifecycle_input in;
+	kp_cluster_spec spec;          /* the cluster every decision reads */
+	kp_lifecycle_options opts;
 	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8], *pvc[8], *va[8];
 	kp_lifecycle_result *r;
 } lc_world;
@@ -44,6 +45,9 @@ void *lc_add(lc_world *w, const char *yaml);
 void lc_instance(lc_world *w, const char *provider_id);
 int lc_has_instance(const lc_world *w, const char *provider_id);
 
+/* Free the world's result and give its address, for a controller call
+ * that makes the next one: kp_lifecycle_X(lc_fresh(w), &w->spec, ...). */
+kp_lifecycle_result **lc_fresh(lc_world *w);
 /* Fresh result, run every controller; asserts KP_OK. */
 kp_lifecycle_result *lc_reconcile(lc_world *w);
 

@@ -41,12 +41,9 @@ static void teardown(void)
 	lc_world_free(&w);
 }
 
-static kp_lifecycle_result *fresh(void)
+static kp_lifecycle_result **fresh(void)
 {
-	kp_lifecycle_result_free(w.r);
-	w.r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	return w.r;
+	return lc_fresh(&w);
 }
 
 static void node(void)
@@ -64,7 +61,7 @@ START_TEST(other_condition_now_root_last)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", generation: 1", NULL,
 							ALL_TRUE("1")));
 	node();
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	const kp_lifecycle_action *a = lc_action(&w, 0);
 	ck_assert_str_eq(lc_nc_conds(a), "Launched=True/Launched Registered=True/Registered "
 			 "Initialized=True/Initialized ConsistentStateFound=True/ConsistentStateFound "
@@ -84,7 +81,7 @@ START_TEST(stale_generation_reconciling_dependents)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", generation: 2", NULL,
 							ALL_TRUE("1")));
 	node();
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	const kp_lifecycle_action *a = lc_action(&w, 0);
 	const kp_condition *ready = lc_nc_cond(a, "Ready");
 	ck_assert_str_eq(ready->status, "Unknown");
@@ -147,7 +144,7 @@ START_TEST(for_initializes_at_creation)
 					 ->last_transition_time_ms, LC_T0);
 	/* the launch timeout counts from the creationTimestamp */
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 0);
-	w.in.now_ms = LC_T0 + 5 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 5 * LC_MIN;
 	lc_reconcile(&w);
 	ck_assert_str_eq(lc_summary(&w), "delete NodeClaim/nc-1 LaunchTimeout\n");
 }
@@ -229,7 +226,7 @@ START_TEST(nodepool_reconciling_then_ready)
 				 "{name: default, creationTimestamp: '" T0 "'}\n"
 				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
 				 "TestNodeClass, name: default}, requirements: []}}}\n");
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	const kp_lifecycle_action *a = lc_action(&w, 0);
 	ck_assert_str_eq(lc_np_conds(a), "NodeClassReady=Unknown/AwaitingReconciliation "
 			 "ValidationSucceeded=True/ValidationSucceeded "

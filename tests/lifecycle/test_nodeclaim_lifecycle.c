@@ -341,7 +341,7 @@ END_TEST
 
 START_TEST(liveness_launch_timeout)
 {
-	w.in.now_ms = LC_T0 + 5 * LC_MIN + 1000;
+	w.spec.now_ms = LC_T0 + 5 * LC_MIN + 1000;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     "conditions: [{type: Launched, status: Unknown, reason: LaunchFailed, "
 				     "message: boom, lastTransitionTime: '" T0 "'}]"));
@@ -362,7 +362,7 @@ END_TEST
  * whose messages carry request IDs cannot restart it. */
 START_TEST(launch_error_keeps_transition_time)
 {
-	w.in.now_ms = LC_T0 + 4 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 4 * LC_MIN;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     "conditions: [{type: Launched, status: Unknown, reason: LaunchFailed, "
 				     "message: \"request 1: boom\", lastTransitionTime: '" T0 "'}]"));
@@ -377,7 +377,7 @@ END_TEST
 
 START_TEST(liveness_launch_requeue)
 {
-	w.in.now_ms = LC_T0 + 4 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 4 * LC_MIN;
 	w.cloud->create_rc = KP_EINVAL;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     "conditions: [{type: Launched, status: Unknown, reason: LaunchFailed, "
@@ -391,7 +391,7 @@ END_TEST
 
 START_TEST(liveness_registration_timeout)
 {
-	w.in.now_ms = LC_T0 + 15 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 15 * LC_MIN;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     PID ", conditions: [" LAUNCHED ", {type: Registered, status: Unknown, "
 				     "reason: NodeNotFound, message: Node not registered with cluster, "
@@ -406,7 +406,7 @@ END_TEST
 
 START_TEST(liveness_registration_requeue)
 {
-	w.in.now_ms = LC_T0 + 10 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 10 * LC_MIN;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL,
 				     PID ", conditions: [" LAUNCHED ", {type: Registered, status: Unknown, "
 				     "reason: NodeNotFound, message: Node not registered with cluster, "
@@ -424,7 +424,7 @@ END_TEST
 
 START_TEST(expiration_deletes_after_expire_after)
 {
-	w.in.now_ms = LC_T0 + 61 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 61 * LC_MIN;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", expireAfter: 1h",
 				     REG_STATUS));
 	lc_add(&w, node_yaml("node-1", "fake://nc-1", ", karpenter.sh/initialized: 'true'", NULL,
@@ -446,11 +446,10 @@ END_TEST
 
 START_TEST(expiration_requeues_before)
 {
-	w.in.now_ms = LC_T0 + 30 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 30 * LC_MIN;
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", expireAfter: 1h", NULL));
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_expiration(r, &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_expiration(&r, &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(r), 1);
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(r, 0)->after_ms, 30 * LC_MIN);
@@ -461,11 +460,10 @@ END_TEST
 
 START_TEST(expiration_never)
 {
-	w.in.now_ms = LC_T0 + 1000 * LC_MIN;
+	w.spec.now_ms = LC_T0 + 1000 * LC_MIN;
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", expireAfter: Never", NULL));
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_expiration(r, &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_expiration(&r, &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(r), 0);
 	kp_lifecycle_result_free(r);
@@ -535,25 +533,39 @@ START_TEST(api_errors)
 {
 	kp_lifecycle_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_lifecycle_result_new(NULL, &e), KP_EINVAL);
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, &e), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim(r, &w.in, NULL, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim(NULL, &w.spec, &w.opts, NULL, &e), KP_EINVAL);
+	ck_assert_str_eq(e.message, "NULL argument");
+	ck_assert_int_eq(kp_lifecycle_nodeclaim(&r, &w.spec, &w.opts, NULL, &e), KP_EINVAL);
 	ck_assert_str_eq(e.message, "NodeClaim is NULL");
+	ck_assert_ptr_null(r); /* no result on failure */
 	kp_nodeclaim nc = KP_NODECLAIM_INIT;
 	kp_object_meta m = KP_OBJECT_META_INIT;
 	nc.metadata = &m;
-	ck_assert_int_eq(kp_lifecycle_nodeclaim(r, &w.in, &nc, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim(&r, &w.spec, &w.opts, &nc, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "metadata.name");
+	ck_assert_ptr_null(r);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
 	ck_assert_ptr_null(kp_lifecycle_result_action_at(r, 0));
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
 	ck_assert_str_eq(kp_lifecycle_verb_name(0), "Unknown");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
-	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
-	kp_lifecycle_input small = w.in;
+	/* sizes are checked, the options' and the cluster's */
+	kp_lifecycle_options small = w.opts;
 	small.struct_size = 8;
-	ck_assert_int_eq(kp_lifecycle_reconcile(r, &small, &e), KP_EVERSION);
-	ck_assert_int_eq(kp_lifecycle_node_termination(r, NULL, NULL, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_lifecycle_reconcile(&r, &w.spec, &small, &e), KP_EVERSION);
+	kp_cluster_spec tiny = w.spec;
+	tiny.struct_size = 8;
+	ck_assert_int_eq(kp_lifecycle_reconcile(&r, &tiny, &w.opts, &e), KP_EVERSION);
+	/* unknown gates are refused, as kp_disruption_run refuses them */
+	kp_lifecycle_options gates = w.opts;
+	gates.feature_gates = 1u << 30;
+	ck_assert_int_eq(kp_lifecycle_reconcile(&r, &w.spec, &gates, &e), KP_EINVAL);
+	ck_assert_str_eq(e.field, "feature_gates");
+	ck_assert_int_eq(kp_lifecycle_node_termination(&r, NULL, NULL, NULL, &e), KP_EINVAL);
+	ck_assert_ptr_null(r);
+	/* NULL options: the defaults */
+	ck_assert_int_eq(kp_lifecycle_reconcile(&r, &w.spec, NULL, &e), KP_OK);
+	ck_assert_ptr_nonnull(r);
 	kp_lifecycle_result_free(r);
 }
 END_TEST

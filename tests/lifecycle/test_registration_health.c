@@ -123,8 +123,8 @@ START_TEST(reset_then_registration_in_one_round)
 	cls.kind = "TestNodeClass";
 	cls.name = "default";
 	const kp_nodeclass_status *classes[] = { &cls };
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
 	nodepool("False", ", generation: 2");
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", OWNED, NULL,
 				     "providerID: 'fake://nc-1', conditions: [" LAUNCHED "]"));
@@ -149,8 +149,8 @@ START_TEST(reset_then_registration_in_one_round)
 	ck_assert_str_eq(health_cond(first)->status, "Unknown");
 	ck_assert_str_eq(last->controller, "nodeclaim.lifecycle");
 	ck_assert_str_eq(health_cond(last)->status, "True");
-	w.in.nodeclasses = NULL;
-	w.in.n_nodeclasses = 0;
+	w.spec.nodeclasses = NULL;
+	w.spec.n_nodeclasses = 0;
 }
 END_TEST
 
@@ -223,9 +223,7 @@ START_TEST(healthy_needs_two_failures)
 	ck_assert_str_eq(health_cond(a)->status, "False");
 	ck_assert_str_eq(a->name, "default");
 	/* each call alone sees one outcome: no change */
-	kp_lifecycle_result_free(w.r);
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim(w.r, &w.in, w.in.nodeclaims[1], NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim(lc_fresh(&w), &w.spec, &w.opts, w.spec.nodeclaims[1], NULL), KP_OK);
 	ck_assert_uint_eq(health_updates(&a), 0);
 }
 END_TEST
@@ -304,15 +302,14 @@ START_TEST(nodepool_controller_resets)
 	cls.name = "default";
 	const kp_nodeclass_status *classes[] = { &cls };
 	kp_nodepool *np = nodepool("", NULL);
-	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
-	w.r = r;
 	/* no node classes modelled: nothing */
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(r, &w.in, np, NULL), KP_OK);
-	ck_assert_uint_eq(kp_lifecycle_result_action_count(r), 0);
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts,
+								   np, NULL), KP_OK);
+	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts,
+								   np, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodeRegistrationHealthy\n");
 	const kp_lifecycle_action *a = lc_action(&w, 0);
 	ck_assert_str_eq(a->controller, "nodepool.registrationhealth");
@@ -322,20 +319,18 @@ START_TEST(nodepool_controller_resets)
 	/* a condition at the generation stays */
 	lc_world_free(&w);
 	lc_world_init(&w, LC_T0 + 20 * LC_MIN);
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
 	np = nodepool("True", NULL);
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	/* the NodePool changed (generation 2, the condition observed 0) */
 	lc_world_free(&w);
 	lc_world_init(&w, LC_T0 + 20 * LC_MIN);
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
 	np = nodepool("True", ", generation: 2");
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts, np, NULL), KP_OK);
 	a = lc_action(&w, 0);
 	ck_assert_str_eq(a->message, "NodeRegistrationHealthy=Unknown: the NodePool changed");
 	ck_assert_str_eq(health_cond(a)->status, "Unknown");
@@ -357,8 +352,8 @@ START_TEST(node_class_generation_resets)
 	cls.name = "default";
 	cls.generation = 2;
 	const kp_nodeclass_status *classes[] = { &cls };
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
 	kp_nodepool *np = lc_add(&w,
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default, uid: np-uid, "
 		"generation: 1}\nspec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, "
@@ -366,8 +361,7 @@ START_TEST(node_class_generation_resets)
 		"{nodeClassObservedGeneration: 1, conditions: [{type: NodeRegistrationHealthy, "
 		"status: 'False', reason: unhealthy, message: unhealthy, observedGeneration: 1, "
 		"lastTransitionTime: '" T0 "'}]}\n");
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodeRegistrationHealthy\n");
 	const kp_lifecycle_action *a = lc_action(&w, 0);
 	ck_assert_str_eq(a->message, "NodeRegistrationHealthy=Unknown: the node class changed");
@@ -376,18 +370,15 @@ START_TEST(node_class_generation_resets)
 	ck_assert_int_eq(((const kp_nodepool *)a->object)->status->node_class_observed_generation, 2);
 	/* the generation observed: the False condition stays */
 	cls.generation = 1;
-	kp_lifecycle_result_free(w.r);
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	/* a generation not known (0) is never compared */
 	cls.generation = 0;
-	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(w.r, &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_registration_health(lc_fresh(&w), &w.spec, &w.opts,
+								   np, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	/* in a round: the reset is what the NodePool's status carries */
 	cls.generation = 3;
-	kp_lifecycle_result_free(w.r);
-	w.r = NULL;
 	lc_reconcile(&w);
 	a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, "nodepool.registrationhealth");
 	ck_assert_ptr_nonnull(a);

@@ -55,7 +55,7 @@ static void action(kp_lifecycle_result *r, uint32_t kind, const char *ns, const 
 START_TEST(requeues_earliest_per_object_and_controller)
 {
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	requeue(r, KP_KIND_NODECLAIM, "nodeclaim.lifecycle", NULL, "a", 60000);   /* 0 */
 	requeue(r, KP_KIND_NODECLAIM, "nodeclaim.disruption", NULL, "a", 1000);  /* 1 */
 	requeue(r, KP_KIND_NODE, "node.termination", NULL, "a", 5000);           /* 2 */
@@ -93,7 +93,7 @@ END_TEST
 START_TEST(document_members)
 {
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	static const char *const labels[] = { "nodepool", "default", "reason", "expired", NULL };
 	kp__lc_act a = { KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODECLAIM,
 			 KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION, NULL, "nc \"1\"",
@@ -126,7 +126,7 @@ END_TEST
 START_TEST(document_as_a_member)
 {
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	kp_emitter_options o = KP_EMITTER_OPTIONS_INIT;
 	o.indent = KP_EMITTER_INDENT_COMPACT;
 	kp_emitter *em = NULL;
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(actions_by_object)
 {
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	action(r, KP_KIND_NODECLAIM, NULL, "b", "0");
 	action(r, KP_KIND_NODE, NULL, "b", "1");
 	action(r, KP_KIND_NODECLAIM, "", "a", "2");
@@ -176,7 +176,7 @@ START_TEST(actions_by_object)
 		ck_assert_uint_eq(first[i], want_first[i]);
 	}
 	kp_lifecycle_result_free(r);
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	ck_assert_int_eq(kp__lc_actions_by_object(r, order, NULL), KP_OK); /* none */
 	kp_lifecycle_result_free(r);
 }
@@ -186,7 +186,7 @@ END_TEST
 START_TEST(out_of_memory)
 {
 	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
+	ck_assert_int_eq(kp__lc_result_new(&r), KP_OK);
 	requeue(r, KP_KIND_NODECLAIM, "nodeclaim.lifecycle", NULL, "a", 1000);
 	requeue(r, KP_KIND_NODECLAIM, "nodeclaim.lifecycle", NULL, "a", 10);
 	requeue(r, KP_KIND_NODE, "node.termination", NULL, "a", 10);

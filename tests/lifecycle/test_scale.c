@@ -85,7 +85,7 @@ static int is_deleting(size_t i)
 }
 
 static kp_decode_result *res;
-static kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
+static kp_cluster_spec in = KP_CLUSTER_SPEC_INIT; /* the cluster every controller reads */
 static const void **np, **nc, **nodes, **pods;
 
 static void setup(void)
@@ -190,8 +190,7 @@ START_TEST(round_over_thousands)
 {
 	kp_lifecycle_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
-	ck_assert_msg(kp_lifecycle_reconcile(r, &in, &e) == KP_OK, "%s", e.message);
+	ck_assert_msg(kp_lifecycle_reconcile(&r, &in, NULL, &e) == KP_OK, "%s", e.message);
 	const char *lc = "nodeclaim.lifecycle";
 	/* 600 without a Node, 600 with two; 1800 with one, 20 of them deleting */
 	ck_assert_uint_eq(count(r, lc, KP_LIFECYCLE_VERB_UPDATE_STATUS, KP_KIND_NODECLAIM,
@@ -226,8 +225,7 @@ START_TEST(round_over_thousands)
 	for (size_t i = 0; i < 40; i++) {
 		const kp_nodeclaim *x = in.nodeclaims[i * 73 % in.n_nodeclaims];
 		kp_lifecycle_result *one = NULL;
-		ck_assert_int_eq(kp_lifecycle_result_new(&one, NULL), KP_OK);
-		ck_assert_int_eq(kp_lifecycle_nodeclaim(one, &in, x, NULL), KP_OK);
+		ck_assert_int_eq(kp_lifecycle_nodeclaim(&one, &in, NULL, x, NULL), KP_OK);
 		char *got = summary(one, 0, kp_lifecycle_result_action_count(one));
 		buf want = { 0 };
 		put(&want, "%s", "");
@@ -247,17 +245,20 @@ START_TEST(round_over_thousands)
 		kp_lifecycle_result_free(one);
 	}
 	for (size_t i = 0; i < in.n_nodes; i += 97) {
-		kp_lifecycle_result *one = NULL;
-		ck_assert_int_eq(kp_lifecycle_result_new(&one, NULL), KP_OK);
-		ck_assert_int_eq(kp_lifecycle_node_termination(one, &in, in.nodes[i], NULL), KP_OK);
-		ck_assert_int_eq(kp_lifecycle_node_hydration(one, &in, in.nodes[i], NULL), KP_OK);
-		for (size_t k = 0; k < kp_lifecycle_result_action_count(one); k++) {
-			const kp_lifecycle_action *a = kp_lifecycle_result_action_at(one, k);
-			const kp_lifecycle_action *b = find(r, a->controller, a->kind, a->name);
-			ck_assert_ptr_nonnull(b);
-			ck_assert_str_eq(a->reason, b->reason);
+		kp_lifecycle_result *one[2] = { NULL, NULL };
+		ck_assert_int_eq(kp_lifecycle_node_termination(&one[0], &in, NULL, in.nodes[i], NULL),
+				 KP_OK);
+		ck_assert_int_eq(kp_lifecycle_node_hydration(&one[1], &in, NULL, in.nodes[i], NULL),
+				 KP_OK);
+		for (size_t j = 0; j < 2; j++) {
+			for (size_t k = 0; k < kp_lifecycle_result_action_count(one[j]); k++) {
+				const kp_lifecycle_action *a = kp_lifecycle_result_action_at(one[j], k);
+				const kp_lifecycle_action *b = find(r, a->controller, a->kind, a->name);
+				ck_assert_ptr_nonnull(b);
+				ck_assert_str_eq(a->reason, b->reason);
+			}
+			kp_lifecycle_result_free(one[j]);
 		}
-		kp_lifecycle_result_free(one);
 	}
 	kp_lifecycle_result_free(r);
 }

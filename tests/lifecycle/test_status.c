@@ -49,12 +49,9 @@ static void node(const char *capacity)
 	lc_add(&w, yaml);
 }
 
-static kp_lifecycle_result *fresh(void)
+static kp_lifecycle_result **fresh(void)
 {
-	kp_lifecycle_result_free(w.r);
-	w.r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
-	return w.r;
+	return lc_fresh(&w);
 }
 
 START_TEST(drifted_when_nodepool_hash_differs)
@@ -66,7 +63,7 @@ START_TEST(drifted_when_nodepool_hash_differs)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", annotations: "
 				  "{karpenter.sh/nodepool-hash: '222', karpenter.sh/nodepool-hash-version: v3}",
 				  NULL, STATUS));
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
 	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Drifted");
 	ck_assert_str_eq(c->status, "True");
@@ -93,7 +90,7 @@ START_TEST(drifted_cleared_when_not_drifted)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", ann, NULL,
 				  "providerID: 'fake://nc-1', conditions: [" LAUNCHED ", "
 				  "{type: Drifted, status: 'True', reason: NodePoolDrifted}]"));
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Drifted\n");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "no longer drifted");
 	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)), "Launched=True/Launched");
@@ -111,7 +108,7 @@ START_TEST(drift_reads_the_spec_not_a_stale_annotation)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN ", annotations: "
 				  "{karpenter.sh/nodepool-hash: '111', karpenter.sh/nodepool-hash-version: v3}",
 				  NULL, STATUS));
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Drifted");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_str_eq(c->status, "True");
@@ -138,7 +135,7 @@ START_TEST(consolidatable_after_initialized)
 {
 	/* no pod event: 60 s since Initialized, consolidateAfter 30s */
 	kp_nodeclaim *nc = consolidation_case("30s", STATUS);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Consolidatable\n");
 	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "Consolidatable");
 	ck_assert_str_eq(c->status, "True");
@@ -157,7 +154,7 @@ START_TEST(static_nodepool_never_consolidatable)
 		   "{nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, name: default}, "
 		   "requirements: []}}}\n");
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "");
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
 }
@@ -167,7 +164,7 @@ START_TEST(consolidatable_waits_for_last_pod_event)
 {
 	/* a pod event 20 s ago, consolidateAfter 30s: not yet, look again in 10 s */
 	kp_nodeclaim *nc = consolidation_case("30s", STATUS ", lastPodEventTime: '2024-01-01T00:00:40Z'");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "");
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
 	const kp_lifecycle_requeue *q = kp_lifecycle_result_requeue_at(w.r, 0);
@@ -183,7 +180,7 @@ START_TEST(consolidatable_removed_inside_window)
 		"providerID: 'fake://nc-1', nodeName: node-1, lastPodEventTime: '2024-01-01T00:00:50Z', "
 		"conditions: [" LAUNCHED ", " REGISTERED ", " INITIALIZED ", "
 		"{type: Consolidatable, status: 'True', reason: Consolidatable, lastTransitionTime: '" T0 "'}]");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 Consolidatable\n");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "removing consolidatable status condition");
 	ck_assert_str_eq(lc_nc_conds(lc_action(&w, 0)),
@@ -195,7 +192,7 @@ END_TEST
 START_TEST(consolidatable_never_and_not_initialized)
 {
 	kp_nodeclaim *nc = consolidation_case("Never", STATUS);
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "");
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
 }
@@ -204,7 +201,7 @@ END_TEST
 START_TEST(consolidatable_not_initialized)
 {
 	kp_nodeclaim *nc = consolidation_case("0s", "providerID: 'fake://nc-1', conditions: [" LAUNCHED "]");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_disruption(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "");
 }
 END_TEST
@@ -215,7 +212,7 @@ START_TEST(pod_event_moves_last_pod_event_time)
 	node("cpu: '4'");
 	kp_pod *pod = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n"
 				 "spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
-	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.spec, &w.opts, pod, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 PodEvent\n");
 	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
 	ck_assert_int_eq(nc->status->last_pod_event_time_ms, LC_T0 + 60000);
@@ -229,15 +226,15 @@ START_TEST(pod_event_deduped_within_10s_and_daemonset_ignored)
 	node("cpu: '4'");
 	kp_pod *pod = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n"
 				 "spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
-	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.spec, &w.opts, pod, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
-	w.in.now_ms = LC_T0 + 65000;
-	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, pod, NULL), KP_OK);
+	w.spec.now_ms = LC_T0 + 65000;
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.spec, &w.opts, pod, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 1);
 	kp_pod *ds = lc_add(&w, "apiVersion: v1\nkind: Pod\nmetadata: {name: ds, namespace: default, "
 				"ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: d, uid: x1}]}\n"
 				"spec: {nodeName: node-1, containers: [{name: c, image: x}]}\n");
-	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.in, ds, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_pod_event(fresh(), &w.spec, &w.opts, ds, NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 }
 END_TEST
@@ -247,7 +244,7 @@ START_TEST(consistency_node_shape)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", resources: {requests: "
 				  "{cpu: '1', memory: 1Gi}}", STATUS));
 	node("cpu: '4', memory: 8Gi");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodeClaim/nc-1 ConsistencyCheck\n");
 	const kp_condition *c = lc_nc_cond(lc_action(&w, 0), "ConsistentStateFound");
 	ck_assert_str_eq(c->status, "False");
@@ -266,7 +263,7 @@ START_TEST(consistency_ok)
 	kp_nodeclaim *nc = lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, ", resources: {requests: "
 				  "{cpu: '1'}}", STATUS));
 	node("cpu: 3700m");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_consistency(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 0), "ConsistentStateFound")->status, "True");
 	ck_assert_uint_eq(kp_lifecycle_result_event_count(w.r), 0);
 }
@@ -280,7 +277,7 @@ START_TEST(counter_sums_nodeclaims)
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
 	lc_add(&w, lc_nodeclaim_yaml("nc-2", FIN, NULL, "capacity: {cpu: '2', memory: 4Gi, pods: '10'}"));
 	node("cpu: '8', memory: 32Gi, pods: '110'");
-	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default Counted\n");
 	const kp_nodepool *got = lc_action(&w, 0)->object;
 	ck_assert_int_eq(got->status->nodes, 2);
@@ -336,7 +333,7 @@ START_TEST(counter_leaves_out_deleting_nodeclaims)
 				     "conditions: [{type: InstanceTerminating, status: 'True', reason: "
 				     "InstanceTerminating, lastTransitionTime: '" T0 "'}]"));
 	node("cpu: 100m, memory: 1Gi, pods: '256'");
-	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(counted(), "cpu=500m ephemeral-storage=0 memory=5Gi nodes=1 pods=1k");
 	ck_assert_int_eq(((const kp_nodepool *)lc_action(&w, 0)->object)->status->nodes, 1);
 }
@@ -365,7 +362,7 @@ START_TEST(counter_fills_uninitialized_node_from_nodeclaim)
 				     "pods: '256', ephemeral-storage: 20Gi}"));
 	node_labelled("cpu: '1', memory: '0', pods: '512', ephemeral-storage: '0'",
 		      ", karpenter.sh/registered: 'true'");
-	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(counted(), "cpu=1 ephemeral-storage=20Gi memory=1Gi nodes=1 pods=512");
 	lc_world_free(&w);
 	setup();
@@ -375,7 +372,7 @@ START_TEST(counter_fills_uninitialized_node_from_nodeclaim)
 				     "pods: '256', ephemeral-storage: 20Gi}"));
 	node_labelled("cpu: '1', memory: 2Gi, pods: '512', ephemeral-storage: '0'",
 		      ", karpenter.sh/registered: 'true', karpenter.sh/initialized: 'true'");
-	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_counter(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(counted(), "cpu=1 ephemeral-storage=0 memory=2Gi nodes=1 pods=512");
 }
 END_TEST
@@ -396,8 +393,8 @@ START_TEST(repair_off_by_default)
 {
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
 	sick_node("node-1", "fake://nc-1", T0);
-	w.in.now_ms = LC_T0 + 11 * LC_MIN;
-	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	w.spec.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.spec, &w.opts, w.node[0], NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 0);
 }
@@ -405,11 +402,11 @@ END_TEST
 
 START_TEST(repair_waits_for_toleration)
 {
-	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	w.opts.feature_gates = KP_FEATURE_GATE_NODE_REPAIR;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
 	sick_node("node-1", "fake://nc-1", T0);
-	w.in.now_ms = LC_T0 + 4 * LC_MIN;
-	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	w.spec.now_ms = LC_T0 + 4 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.spec, &w.opts, w.node[0], NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 6 * LC_MIN);
 }
@@ -417,11 +414,11 @@ END_TEST
 
 START_TEST(repair_deletes_unhealthy)
 {
-	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	w.opts.feature_gates = KP_FEATURE_GATE_NODE_REPAIR;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
 	sick_node("node-1", "fake://nc-1", T0);
-	w.in.now_ms = LC_T0 + 11 * LC_MIN;
-	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	w.spec.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.spec, &w.opts, w.node[0], NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 TerminationGracePeriod\n"
 					 "delete NodeClaim/nc-1 Unhealthy\n");
 	const kp_nodeclaim *nc = lc_action(&w, 0)->object;
@@ -436,13 +433,13 @@ END_TEST
 
 START_TEST(repair_blocked_above_20_percent)
 {
-	w.in.feature_gates = KP_LIFECYCLE_FEATURE_NODE_REPAIR;
+	w.opts.feature_gates = KP_FEATURE_GATE_NODE_REPAIR;
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, NULL, STATUS));
 	sick_node("node-1", "fake://nc-1", T0);
 	sick_node("node-2", "fake://nc-2", T0);
 	sick_node("node-3", "fake://nc-3", NULL);
-	w.in.now_ms = LC_T0 + 11 * LC_MIN;
-	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.in, w.node[0], NULL), KP_OK);
+	w.spec.now_ms = LC_T0 + 11 * LC_MIN;
+	ck_assert_int_eq(kp_lifecycle_node_health(fresh(), &w.spec, &w.opts, w.node[0], NULL), KP_OK);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
 	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->reason, "NodeRepairBlocked");
 	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
@@ -464,9 +461,9 @@ START_TEST(nodepool_ready_with_ready_class)
 	cls.kind = "TestNodeClass";
 	cls.name = "default";
 	const kp_nodeclass_status *classes[] = { &cls };
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "updateStatus NodePool/default NodePoolReady\n");
 	/* operatorpkg: the root last, Ready=True once every dependent is */
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
@@ -474,7 +471,7 @@ START_TEST(nodepool_ready_with_ready_class)
 			 "Ready=True/Ready");
 	cls.ready = 0;
 	cls.message = "subnets not found";
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	const kp_nodepool *got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
 			 "NodeClassReady=False/NodeClassNotReady "
@@ -483,7 +480,7 @@ START_TEST(nodepool_ready_with_ready_class)
 	ck_assert_str_eq(got->status->conditions[2]->message, "NodeClassReady=False");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "Ready=False: NodeClassReady=False");
 	cls.name = "other";
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(got->status->conditions[0]->reason, "NodeClassNotFound");
 	ck_assert_str_eq(got->status->conditions[0]->message, "NodeClass not found on cluster");
@@ -505,9 +502,9 @@ START_TEST(nodepool_readiness_from_node_class)
 	cls.reason = "SubnetsNotFound";
 	cls.message = "no subnets found";
 	const kp_nodeclass_status *classes[] = { &cls };
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	w.spec.nodeclasses = classes;
+	w.spec.n_nodeclasses = 1;
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	const kp_nodepool *got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
 			 "NodeClassReady=False/SubnetsNotFound "
@@ -516,7 +513,7 @@ START_TEST(nodepool_readiness_from_node_class)
 	/* no conditions at all: its readiness is unknown, the NodePool not Ready */
 	cls.ready_unknown = 1;
 	cls.reason = cls.message = NULL;
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
 			 "NodeClassReady=False/NodeClassReadinessUnknown "
@@ -526,7 +523,7 @@ START_TEST(nodepool_readiness_from_node_class)
 	cls.ready_unknown = 0;
 	cls.ready = 1;
 	cls.terminating = 1;
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
 			 "NodeClassReady=False/NodeClassTerminating "
@@ -541,7 +538,7 @@ START_TEST(nodepool_readiness_from_node_class)
 	old.name = "default";
 	old.terminating = 1; /* beyond its struct_size: not read */
 	classes[0] = &old;
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
 			 "NodeClassReady=False/NodeClassNotReady "
 			 "ValidationSucceeded=True/ValidationSucceeded Ready=False/UnhealthyDependents");
@@ -591,56 +588,48 @@ START_TEST(nodeclass_status_from_conditions)
 }
 END_TEST
 
-/* The round reads the cluster the scheduler and disruption read
- * (kp_lifecycle_input.cluster, e.g. kp_cluster_builder_spec) exactly as the
- * same objects in its own arrays; both at once is refused. */
-START_TEST(round_reads_a_cluster_spec)
+/* The round reads the cluster the scheduler and disruption read, built by
+ * the builder from manifests (kp_cluster_builder_spec), as it reads the
+ * same objects set in a kp_cluster_spec by hand: one cluster input. */
+START_TEST(round_reads_the_builders_cluster)
 {
-	lc_add(&w, NODEPOOL);
+	/* the NodePool as the API server stores it, so the builder's CRD
+	 * defaults add nothing the hand-made spec lacks */
+	static const char stored[] =
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\n"
+		"spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: TestNodeClass, "
+		"name: default}, requirements: [], expireAfter: 720h}}, disruption: {consolidateAfter: 0s, "
+		"consolidationPolicy: WhenEmptyOrUnderutilized, budgets: [{nodes: '10%'}]}}\n";
+	lc_add(&w, stored);
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", FIN, "", STATUS));
 	node("cpu: '4', memory: 16Gi, pods: '110'");
 	lc_instance(&w, "fake://nc-1");
-	kp_nodeclass_status cls = KP_NODECLASS_STATUS_INIT;
-	cls.group = "karpenter.test.sh";
-	cls.kind = "TestNodeClass";
-	cls.name = "default";
-	cls.ready = 1;
-	const kp_nodeclass_status *classes[] = { &cls };
-	w.in.nodeclasses = classes;
-	w.in.n_nodeclasses = 1;
 	lc_reconcile(&w);
 	const char *summary = lc_summary(&w);
-	char *arrays = malloc(strlen(summary) + 1);
-	ck_assert_ptr_nonnull(arrays);
-	memcpy(arrays, summary, strlen(summary) + 1);
+	char *by_hand = malloc(strlen(summary) + 1);
+	ck_assert_ptr_nonnull(by_hand);
+	memcpy(by_hand, summary, strlen(summary) + 1);
 	ck_assert_uint_gt(kp_lifecycle_result_action_count(w.r), 0);
 
-	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
-	spec.nodepools = w.in.nodepools;
-	spec.n_nodepools = w.in.n_nodepools;
-	spec.nodeclaims = w.in.nodeclaims;
-	spec.n_nodeclaims = w.in.n_nodeclaims;
-	spec.nodes = w.in.nodes;
-	spec.n_nodes = w.in.n_nodes;
-	spec.pods = w.in.pods;
-	spec.n_pods = w.in.n_pods;
-	spec.nodeclasses = classes;
-	spec.n_nodeclasses = 1;
-	kp_lifecycle_input in = KP_LIFECYCLE_INPUT_INIT;
-	in.now_ms = w.in.now_ms;
-	in.provider = w.in.provider;
-	in.cluster = &spec;
+	kp_cluster_builder *b = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_lifecycle_reconcile(fresh(), &in, &e), KP_OK);
-	ck_assert_str_eq(lc_summary(&w), arrays);
-	free(arrays);
-
-	in.nodes = spec.nodes; /* and the arrays too */
-	in.n_nodes = spec.n_nodes;
-	ck_assert_int_eq(kp_lifecycle_reconcile(fresh(), &in, &e), KP_EINVAL);
-	ck_assert_str_eq(e.field, "cluster");
-	ck_assert_str_eq(e.message, "cluster is set: the NodePools, NodeClaims, Nodes, Pods, PDBs, "
-				    "PVCs and node classes come from it");
+	ck_assert_int_eq(kp_cluster_builder_new(&b, &e), KP_OK);
+	char manifests[4096];
+	snprintf(manifests, sizeof(manifests),
+		 "%s---\n%s---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: "
+		 "{karpenter.test.sh/testnodeclass: default}}\nspec: {providerID: 'fake://nc-1'}\n"
+		 "status: {capacity: {cpu: '4', memory: 16Gi, pods: '110'}, conditions: [{type: "
+		 "Ready, status: 'True'}]}\n",
+		 stored, lc_nodeclaim_yaml("nc-1", FIN, "", STATUS));
+	ck_assert_msg(kp_cluster_builder_add_manifests(b, manifests, strlen(manifests), NULL, &e) ==
+			      KP_OK, "%s", e.message);
+	kp_cluster_builder_set_now(b, w.spec.now_ms);
+	kp_cluster_spec spec;
+	ck_assert_msg(kp_cluster_builder_spec(&spec, b, &e) == KP_OK, "%s", e.message);
+	ck_assert_int_eq(kp_lifecycle_reconcile(fresh(), &spec, &w.opts, &e), KP_OK);
+	ck_assert_str_eq(lc_summary(&w), by_hand);
+	free(by_hand);
+	kp_cluster_builder_free(b);
 }
 END_TEST
 
@@ -650,7 +639,7 @@ START_TEST(nodepool_validation_failed)
 				 "spec: {template: {spec: {nodeClassRef: {group: karpenter.test.sh, kind: "
 				 "TestNodeClass, name: default}, requirements: [{key: karpenter.sh/nodepool, "
 				 "operator: In, values: [x]}]}}}\n");
-	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_readiness(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	const kp_nodepool *got = lc_action(&w, 0)->object;
 	/* no node class modelled: NodeClassReady stays as For() made it */
 	ck_assert_str_eq(lc_np_conds(lc_action(&w, 0)),
@@ -676,11 +665,11 @@ START_TEST(hydration_labels_nodeclaim_and_node)
 				      "status: {providerID: 'fake://nc-1'}\n");
 	kp_node *n = lc_add(&w, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n"
 				"spec: {providerID: 'fake://nc-1'}\n");
-	ck_assert_int_eq(kp_lifecycle_nodeclaim_hydration(fresh(), &w.in, nc, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodeclaim_hydration(fresh(), &w.spec, &w.opts, nc, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hydrated\n");
 	ck_assert_str_eq(lc_action(&w, 0)->message, "labelled karpenter.test.sh/testnodeclass=blue");
 	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.hydration");
-	ck_assert_int_eq(kp_lifecycle_node_hydration(fresh(), &w.in, n, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_node_hydration(fresh(), &w.spec, &w.opts, n, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "patch Node/node-1 Hydrated\n");
 	const kp_node *got = lc_action(&w, 0)->object;
 	ck_assert_str_eq(kp_labels_get(&got->metadata->labels, "karpenter.test.sh/testnodeclass"),
@@ -696,7 +685,7 @@ START_TEST(hash_annotates_nodepool_and_upgrades_nodeclaims)
 				 "TestNodeClass, name: default}, requirements: []}}}\n");
 	lc_add(&w, lc_nodeclaim_yaml("nc-1", ", annotations: {karpenter.sh/nodepool-hash-version: v2, "
 				     "karpenter.sh/nodepool-hash: '1'}", NULL, NULL));
-	ck_assert_int_eq(kp_lifecycle_nodepool_hash(fresh(), &w.in, np, NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_nodepool_hash(fresh(), &w.spec, &w.opts, np, NULL), KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "patch NodeClaim/nc-1 Hashed\n"
 					 "patch NodePool/default Hashed\n");
 	char hash[KP_HASH_STRING_MAX];
@@ -738,7 +727,7 @@ static Suite *status_suite(void)
 	tcase_add_test(tc, nodepool_validation_failed);
 	tcase_add_test(tc, nodepool_readiness_from_node_class);
 	tcase_add_test(tc, nodeclass_status_from_conditions);
-	tcase_add_test(tc, round_reads_a_cluster_spec);
+	tcase_add_test(tc, round_reads_the_builders_cluster);
 	tcase_add_test(tc, repair_waits_for_toleration);
 	tcase_add_test(tc, repair_deletes_unhealthy);
 	tcase_add_test(tc, repair_blocked_above_20_percent);

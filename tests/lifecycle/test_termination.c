@@ -139,10 +139,8 @@ START_TEST(node_deletes_nodeclaim_taints_and_drains_in_tiers)
 	kp_pod *done = w.objs[w.n - 1];
 	done->status->phase_code = KP_POD_PHASE_SUCCEEDED;
 	lc_instance(&w, "fake://nc-1");
-	kp_lifecycle_result *r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&r, NULL), KP_OK);
-	w.r = r;
-	ck_assert_int_eq(kp_lifecycle_node_termination(r, &w.in, w.node[0], NULL), KP_OK);
+	ck_assert_int_eq(kp_lifecycle_node_termination(lc_fresh(&w), &w.spec, &w.opts, w.node[0], NULL),
+			 KP_OK);
 	ck_assert_str_eq(lc_summary(&w), "delete NodeClaim/nc-1 NodeDelete\n"
 					 "patch Node/node-1 Draining\n"
 					 "evict Pod/app-1 Evict\n"
@@ -161,8 +159,9 @@ START_TEST(node_deletes_nodeclaim_taints_and_drains_in_tiers)
 	ck_assert_str_eq(ev->event_message, "Evicted pod: Forceful Termination");
 	ck_assert_str_eq(ev->metric, "karpenter_pods_drained_total");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 4), "Drained")->reason, "Draining");
-	ck_assert_int_eq(kp_lifecycle_result_requeue_at(r, 0)->after_ms, 1000);
-	const kp_lifecycle_event *fe = kp_lifecycle_result_event_at(r, kp_lifecycle_result_event_count(r) - 1);
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
+	const kp_lifecycle_event *fe =
+		kp_lifecycle_result_event_at(w.r, kp_lifecycle_result_event_count(w.r) - 1);
 	ck_assert_str_eq(fe->reason, "FailedDraining");
 	ck_assert_str_eq(fe->message, "Failed to drain node, 5 pods are waiting to be evicted");
 }
@@ -170,12 +169,9 @@ END_TEST
 
 static void run_node(void)
 {
-	kp_lifecycle_result_free(w.r);
-	w.r = NULL;
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_msg(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e) == KP_OK, "%s",
-		      e.message);
+	ck_assert_msg(kp_lifecycle_node_termination(lc_fresh(&w), &w.spec, &w.opts, w.node[0], &e) ==
+			      KP_OK, "%s", e.message);
 }
 
 /* web-1 and web-2 under a PDB that allows one disruption */
@@ -340,8 +336,8 @@ static void attach(size_t i, const char *name, const char *node, const char *pv)
 	v.spec = &va_specs[i];
 	vas[i] = v;
 	va_ptrs[i] = &vas[i];
-	w.in.volume_attachments = va_ptrs;
-	w.in.n_volume_attachments = i + 1;
+	w.spec.volume_attachments = va_ptrs;
+	w.spec.n_volume_attachments = i + 1;
 }
 
 static void drained_node(const char *nc_meta)
@@ -376,7 +372,7 @@ START_TEST(node_waits_for_volume_attachments)
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	ck_assert_int_eq(w.cloud->delete_calls, 0);
 	/* detached: the instance is terminated */
-	w.in.n_volume_attachments = 0;
+	w.spec.n_volume_attachments = 0;
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");
@@ -474,12 +470,17 @@ START_TEST(node_volumes_message_lists_five)
 			 "and 2 other(s))");
 	/* an attachment struct of an older, smaller layout is refused */
 	vas[3].struct_size = 8;
-	kp_lifecycle_result_free(w.r);
-	ck_assert_int_eq(kp_lifecycle_result_new(&w.r, NULL), KP_OK);
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(kp_lifecycle_node_termination(w.r, &w.in, w.node[0], &e), KP_EVERSION);
+	ck_assert_int_eq(kp_lifecycle_node_termination(lc_fresh(&w), &w.spec, &w.opts, w.node[0], &e),
+			 KP_EVERSION);
 	ck_assert_str_eq(e.message, "volume_attachments[3]: kp_volume_attachment.struct_size is 8, smaller than any published size (40)");
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 0);
+	/* through the round, the location starts at the object in the cluster,
+	 * as the scheduler's and disruption's do */
+	e = (kp_error)KP_ERROR_INIT;
+	ck_assert_int_eq(kp_lifecycle_reconcile(lc_fresh(&w), &w.spec, &w.opts, &e), KP_EVERSION);
+	ck_assert_ptr_null(w.r);
+	ck_assert_str_eq(e.field, "volume_attachments[3]");
 }
 END_TEST
 
@@ -494,14 +495,14 @@ START_TEST(node_volumes_message_many)
 	ck_assert_ptr_nonnull(many);
 	for (size_t i = 0; i < n; i++)
 		many[i] = &vas[0];
-	w.in.volume_attachments = many;
-	w.in.n_volume_attachments = n;
+	w.spec.volume_attachments = many;
+	w.spec.n_volume_attachments = n;
 	run_node();
 	ck_assert_str_eq(kp_lifecycle_result_event_at(w.r, 0)->message,
 			 "Awaiting deletion of bound volumeattachments (a, a, a, a, a and 100005 "
 			 "other(s))");
-	w.in.volume_attachments = NULL;
-	w.in.n_volume_attachments = 0;
+	w.spec.volume_attachments = NULL;
+	w.spec.n_volume_attachments = 0;
 	free(many);
 }
 END_TEST
@@ -545,7 +546,7 @@ START_TEST(node_min_drain_time_then_instance_then_finalizer)
 	run_node(); /* 2 s after Drained=Unknown: wait for the minimum drain time */
 	ck_assert_str_eq(lc_summary(&w), "");
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
-	w.in.now_ms = LC_T0 + 14000;
+	w.spec.now_ms = LC_T0 + 14000;
 	run_node();
 	ck_assert_str_eq(lc_summary(&w), "providerDelete NodeClaim/nc-1 InstanceTerminating\n"
 					 "updateStatus NodeClaim/nc-1 InstanceTerminating\n");

@@ -432,9 +432,11 @@ static const cli_gate *gate_entry(const char *p, size_t len, const cli_gate *gat
 		*on = 0;
 	else
 		return NULL;
-	for (size_t g = 0; g < n_gates; g++)
-		if (strlen(gates[g].name) == nlen && !strncmp(gates[g].name, p, nlen))
+	for (size_t g = 0; g < n_gates; g++) {
+		const char *name = kp_feature_gate_name(gates[g].bit);
+		if (strlen(name) == nlen && !strncmp(name, p, nlen))
 			return &gates[g];
+	}
 	return NULL;
 }
 
@@ -451,8 +453,9 @@ int cli_parse_feature_gates(const char *val, const cli_gate *gates, size_t n_gat
 		if (!g) {
 			fprintf(err, "%s: --feature-gates: unknown gate \"%.*s\" (", prog, (int)len, p);
 			for (size_t k = 0; k < n_gates; k++)
-				fprintf(err, "%s%s=true or %s=false", k ? ", " : "", gates[k].name,
-					gates[k].name);
+				fprintf(err, "%s%s=true or %s=false", k ? ", " : "",
+					kp_feature_gate_name(gates[k].bit),
+					kp_feature_gate_name(gates[k].bit));
 			fputs(")\n", err);
 			return -1;
 		}

@@ -139,9 +139,9 @@ int cli_parse_now(const char *val, int64_t *now_ms, const char *prog, FILE *err)
  * system has none). */
 int64_t cli_clock_now_ms(void);
 
-/* One feature gate a command accepts, and its flag bit. */
+/* One feature gate a command accepts: its kp_feature_gate bit (the name is
+ * the library's, kp_feature_gate_name). */
 typedef struct cli_gate {
-	const char *name;  /* e.g. "NodeRepair" */
 	uint32_t bit;
 } cli_gate;
 

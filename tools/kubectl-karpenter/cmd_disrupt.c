@@ -228,7 +228,7 @@ typedef struct args {
 } args;
 
 static const cli_gate disrupt_gates[] = {
-	{ "SpotToSpotConsolidation", KP_DISRUPTION_F_SPOT_TO_SPOT },
+	{ KP_FEATURE_GATE_SPOT_TO_SPOT_CONSOLIDATION },
 };
 
 static int parse_passes(const char *val, kp_disruption_options *o)
@@ -295,7 +295,7 @@ static int parse_args(int argc, char **argv, args *a, FILE *err)
 		case OPT_GATES:
 			if (cli_parse_feature_gates(val, disrupt_gates,
 						    sizeof(disrupt_gates) / sizeof(disrupt_gates[0]),
-						    &a->opts.flags, PROG, err))
+						    &a->opts.feature_gates, PROG, err))
 				return CLI_USAGE;
 			break;
 		default: /* --provider aws and its options */

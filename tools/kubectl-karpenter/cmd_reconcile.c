@@ -447,7 +447,7 @@ typedef struct args {
 } args;
 
 static const cli_gate reconcile_gates[] = {
-	{ "NodeRepair", KP_LIFECYCLE_FEATURE_NODE_REPAIR },
+	{ KP_FEATURE_GATE_NODE_REPAIR },
 };
 
 static int parse_args(int argc, char **argv, args *a, FILE *err)
@@ -541,18 +541,14 @@ static int run(args *a, FILE *out, FILE *err)
 	spec.now_ms = a->now_ms;
 	if (cli_cluster_input_spec(&in, &spec, PROG, err))
 		goto done;
-	kp_lifecycle_input li = KP_LIFECYCLE_INPUT_INIT;
-	li.now_ms = a->now_ms;
-	li.feature_gates = a->gates;
-	li.cluster = &spec;
-	/* VolumeAttachments (the PVCs that map pods' volumes to their PVs come
-	 * with the cluster; attachments of pods that are not drained do not
-	 * hold the Node); none given: none pending */
-	li.volume_attachments = (const kp_volume_attachment *const *)in.objs.volume_attachments.items;
-	li.n_volume_attachments = in.objs.volume_attachments.count;
-	li.provider = cp;
+	/* the spec holds the VolumeAttachments too (the PVCs that map pods'
+	 * volumes to their PVs come with it; attachments of pods that are not
+	 * drained do not hold the Node); none given: none pending */
+	kp_lifecycle_options lo = KP_LIFECYCLE_OPTIONS_INIT;
+	lo.feature_gates = a->gates;
+	lo.cloudprovider = cp;
 	kp_error e = KP_ERROR_INIT;
-	if (kp_lifecycle_result_new(&r, &e) || kp_lifecycle_reconcile(r, &li, &e)) {
+	if (kp_lifecycle_reconcile(&r, &spec, &lo, &e)) {
 		fprintf(err, "%s: %s%s%s\n", PROG, e.field, *e.field ? ": " : "", e.message);
 		goto done;
 	}
