@@ -14,7 +14,7 @@
  * cloud provider the caller passes in (kp_lifecycle_options::cloudprovider), and
  * those are listed as actions too. The caller applies the actions.
  *
- * Every action carries a stable reason code (KP_LIFECYCLE_REASON_*),
+ * Every action carries a stable reason code (kp_lifecycle_reason),
  * upstream's message, the event upstream records with it (if any) and the
  * upstream v1 metric it would move, with its labels.
  *
@@ -64,45 +64,59 @@ KP_BEGIN_DECLS
 #define KP_LIFECYCLE_CONTROLLER_NODEPOOL_REGISTRATION_HEALTH "nodepool.registrationhealth"
 /** @} */
 
-/** @name Stable reason codes of actions (kp_lifecycle_action::reason) @{ */
-#define KP_LIFECYCLE_REASON_FINALIZER "Finalizer"                       /**< finalizer added @since 0.1 */
-#define KP_LIFECYCLE_REASON_LAUNCHED "Launched"                         /**< instance launched @since 0.1 */
-#define KP_LIFECYCLE_REASON_LAUNCH_FAILED "LaunchFailed"                /**< provider create failed @since 0.1 */
-#define KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY "InsufficientCapacity" /**< deleted: no capacity @since 0.1 */
-#define KP_LIFECYCLE_REASON_NODECLASS_NOT_READY "NodeClassNotReady"     /**< deleted: class not ready @since 0.1 */
-#define KP_LIFECYCLE_REASON_NOT_REGISTERED "NotRegistered"              /**< waiting for the Node @since 0.1 */
-#define KP_LIFECYCLE_REASON_REGISTERED "Registered"                     /**< Node registered @since 0.1 */
-#define KP_LIFECYCLE_REASON_NOT_INITIALIZED "NotInitialized"            /**< waiting for initialization @since 0.1 */
-#define KP_LIFECYCLE_REASON_INITIALIZED "Initialized"                   /**< Node initialized @since 0.1 */
-#define KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT "LaunchTimeout"              /**< deleted after 5 m @since 0.1 */
-#define KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT "RegistrationTimeout"  /**< deleted after 15 m @since 0.1 */
-#define KP_LIFECYCLE_REASON_EXPIRED "Expired"                           /**< past expireAfter @since 0.1 */
-#define KP_LIFECYCLE_REASON_DRIFTED "Drifted"                           /**< Drifted condition @since 0.1 */
-#define KP_LIFECYCLE_REASON_CONSOLIDATABLE "Consolidatable"             /**< Consolidatable condition @since 0.1 */
-#define KP_LIFECYCLE_REASON_TERMINATION_GRACE "TerminationGracePeriod"  /**< termination-timestamp annotation @since 0.1 */
-#define KP_LIFECYCLE_REASON_NODE_DELETE "NodeDelete"                    /**< Nodes deleted first @since 0.1 */
-#define KP_LIFECYCLE_REASON_INSTANCE_TERMINATING "InstanceTerminating"  /**< provider delete @since 0.1 */
-#define KP_LIFECYCLE_REASON_FINALIZER_REMOVED "FinalizerRemoved"        /**< finalizer removed @since 0.1 */
-#define KP_LIFECYCLE_REASON_TAINTED "Tainted"                           /**< disrupted taint added @since 0.1 */
-#define KP_LIFECYCLE_REASON_DRAINING "Draining"                         /**< drain in progress @since 0.1 */
-#define KP_LIFECYCLE_REASON_EVICT "Evict"                               /**< a pod evicted @since 0.1 */
-#define KP_LIFECYCLE_REASON_FORCE_DELETE "ForceDelete"                  /**< a pod force-deleted @since 0.1 */
-#define KP_LIFECYCLE_REASON_DRAINED "Drained"                           /**< Drained condition True @since 0.1 */
-#define KP_LIFECYCLE_REASON_VOLUMES_DETACHED "VolumesDetached"          /**< VolumesDetached True @since 0.1 */
-#define KP_LIFECYCLE_REASON_GARBAGE_COLLECTED "GarbageCollected"        /**< instance gone @since 0.1 */
-#define KP_LIFECYCLE_REASON_UNHEALTHY "Unhealthy"                       /**< node repair @since 0.1 */
-#define KP_LIFECYCLE_REASON_POD_EVENT "PodEvent"                        /**< lastPodEventTime moved @since 0.1 */
-#define KP_LIFECYCLE_REASON_CONSISTENCY "ConsistencyCheck"              /**< ConsistentStateFound set @since 0.1 */
-#define KP_LIFECYCLE_REASON_NODEPOOL_READY "NodePoolReady"             /**< NodePool conditions @since 0.1 */
-#define KP_LIFECYCLE_REASON_HYDRATED "Hydrated"                         /**< node class label @since 0.1 */
-#define KP_LIFECYCLE_REASON_HASHED "Hashed"                             /**< hash annotations @since 0.1 */
-#define KP_LIFECYCLE_REASON_COUNTED "Counted"                           /**< NodePool counters @since 0.1 */
-/** status conditions brought up to date, no step changed them otherwise (the
- *  root Ready following its dependents, observedGeneration) @since 0.1 */
-#define KP_LIFECYCLE_REASON_CONDITIONS "ConditionsUpdated"
-/** NodePool NodeRegistrationHealthy set @since 0.1 */
-#define KP_LIFECYCLE_REASON_REGISTRATION_HEALTH "NodeRegistrationHealthy"
-/** @} */
+/**
+ * Stable reason codes of actions (kp_lifecycle_action::code; its `reason`
+ * is the code's name, kp_lifecycle_reason_name). Values are never
+ * renumbered; new ones are appended.
+ * @since 0.1
+ */
+enum kp_lifecycle_reason {
+	KP_LIFECYCLE_REASON_FINALIZER = 1, /**< "Finalizer": finalizer added */
+	KP_LIFECYCLE_REASON_LAUNCHED = 2, /**< "Launched": instance launched */
+	KP_LIFECYCLE_REASON_LAUNCH_FAILED = 3, /**< "LaunchFailed": provider create failed */
+	KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY = 4, /**< "InsufficientCapacity": deleted: no capacity */
+	KP_LIFECYCLE_REASON_NODECLASS_NOT_READY = 5, /**< "NodeClassNotReady": deleted: class not ready */
+	KP_LIFECYCLE_REASON_NOT_REGISTERED = 6, /**< "NotRegistered": waiting for the Node */
+	KP_LIFECYCLE_REASON_REGISTERED = 7, /**< "Registered": Node registered */
+	KP_LIFECYCLE_REASON_NOT_INITIALIZED = 8, /**< "NotInitialized": waiting for initialization */
+	KP_LIFECYCLE_REASON_INITIALIZED = 9, /**< "Initialized": Node initialized */
+	KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT = 10, /**< "LaunchTimeout": deleted after 5 m */
+	KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT = 11, /**< "RegistrationTimeout": deleted after 15 m */
+	KP_LIFECYCLE_REASON_EXPIRED = 12, /**< "Expired": past expireAfter */
+	KP_LIFECYCLE_REASON_DRIFTED = 13, /**< "Drifted": Drifted condition */
+	KP_LIFECYCLE_REASON_CONSOLIDATABLE = 14, /**< "Consolidatable": Consolidatable condition */
+	KP_LIFECYCLE_REASON_TERMINATION_GRACE = 15, /**< "TerminationGracePeriod": termination-timestamp annotation */
+	KP_LIFECYCLE_REASON_NODE_DELETE = 16, /**< "NodeDelete": Nodes deleted first */
+	KP_LIFECYCLE_REASON_INSTANCE_TERMINATING = 17, /**< "InstanceTerminating": provider delete */
+	KP_LIFECYCLE_REASON_FINALIZER_REMOVED = 18, /**< "FinalizerRemoved": finalizer removed */
+	KP_LIFECYCLE_REASON_TAINTED = 19, /**< "Tainted": disrupted taint added */
+	KP_LIFECYCLE_REASON_DRAINING = 20, /**< "Draining": drain in progress */
+	KP_LIFECYCLE_REASON_EVICT = 21, /**< "Evict": a pod evicted */
+	KP_LIFECYCLE_REASON_FORCE_DELETE = 22, /**< "ForceDelete": a pod force-deleted */
+	KP_LIFECYCLE_REASON_DRAINED = 23, /**< "Drained": Drained condition True */
+	KP_LIFECYCLE_REASON_VOLUMES_DETACHED = 24, /**< "VolumesDetached": VolumesDetached True */
+	KP_LIFECYCLE_REASON_GARBAGE_COLLECTED = 25, /**< "GarbageCollected": instance gone */
+	KP_LIFECYCLE_REASON_UNHEALTHY = 26, /**< "Unhealthy": node repair */
+	KP_LIFECYCLE_REASON_POD_EVENT = 27, /**< "PodEvent": lastPodEventTime moved */
+	KP_LIFECYCLE_REASON_CONSISTENCY = 28, /**< "ConsistencyCheck": ConsistentStateFound set */
+	KP_LIFECYCLE_REASON_NODEPOOL_READY = 29, /**< "NodePoolReady": NodePool conditions */
+	KP_LIFECYCLE_REASON_HYDRATED = 30, /**< "Hydrated": node class label */
+	KP_LIFECYCLE_REASON_HASHED = 31, /**< "Hashed": hash annotations */
+	KP_LIFECYCLE_REASON_COUNTED = 32, /**< "Counted": NodePool counters */
+	KP_LIFECYCLE_REASON_CONDITIONS = 33, /**< "ConditionsUpdated": status conditions brought up to date, no step changed them otherwise (the root Ready following its dependents, observedGeneration) */
+	KP_LIFECYCLE_REASON_REGISTRATION_HEALTH = 34 /**< "NodeRegistrationHealthy": NodePool NodeRegistrationHealthy set */
+};
+
+/**
+ * @brief Upstream-style name of a reason code ("Finalizer", "Launched",
+ *        ..., "NodeRegistrationHealthy"), as `reconcile`'s document writes
+ *        it in `actions[].reason`.
+ * @param[in] code a kp_lifecycle_reason
+ * @return static text; "Unknown" for any other value
+ * @since 0.1
+ * Thread-safety: safe.
+ */
+const char *kp_lifecycle_reason_name(uint32_t code);
 
 /** kp_lifecycle_action::verb. Values are never renumbered. @since 0.1 */
 enum kp_lifecycle_verb {
@@ -169,7 +183,7 @@ typedef struct kp_lifecycle_action {
 	const char *controller;           /**< KP_LIFECYCLE_CONTROLLER_* */
 	const char *namespace_;           /**< the object's namespace, or NULL */
 	const char *name;                 /**< the object's name */
-	const char *reason;               /**< a stable KP_LIFECYCLE_REASON_* code */
+	const char *reason;               /**< the code's name (kp_lifecycle_reason_name(code)) */
 	const char *message;              /**< why, in upstream's words where upstream has them */
 	/** The whole object after a patch, status update or create (the kind's
 	 *  struct, e.g. kp_nodeclaim for KP_KIND_NODECLAIM); NULL otherwise. */
@@ -179,6 +193,8 @@ typedef struct kp_lifecycle_action {
 	const char *event_message;        /**< upstream's event message, or NULL */
 	const char *metric;               /**< upstream metric moved (e.g. "karpenter_nodeclaims_disrupted_total"), or NULL */
 	kp_labels metric_labels;          /**< its labels (sorted), empty when no metric */
+	uint32_t code;                    /**< a kp_lifecycle_reason: why */
+	uint32_t reserved;                /**< zero */
 } kp_lifecycle_action;
 
 /**

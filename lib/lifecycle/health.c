@@ -107,7 +107,7 @@ static int annotate_now(kp_lifecycle_result *r, const kp__lc_in *in,
 	x.controller = CTRL;
 	x.namespace_ = nc->metadata->namespace_;
 	x.name = nc->metadata->name;
-	x.reason = KP_LIFECYCLE_REASON_TERMINATION_GRACE;
+	x.reason = KP__LCR_TERMINATION_GRACE;
 	x.message = msg;
 	x.object = &view.nc;
 	int rc = kp__lc_action(r, &x, err);
@@ -136,7 +136,7 @@ static int repair(kp_lifecycle_result *r, const kp__lc_in *in, const kp_node *no
 	x.controller = CTRL;
 	x.namespace_ = nc->metadata->namespace_;
 	x.name = nc->metadata->name;
-	x.reason = KP_LIFECYCLE_REASON_UNHEALTHY;
+	x.reason = KP__LCR_UNHEALTHY;
 	x.message = msg;
 	x.metric = "karpenter_nodeclaims_disrupted_total";
 	x.metric_labels = labels;

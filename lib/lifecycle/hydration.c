@@ -43,7 +43,7 @@ static int label_object(kp_lifecycle_result *r, kp__arena *a, const kp_nodeclaim
 	x.controller = controller;
 	x.namespace_ = kind == KP_KIND_NODECLAIM ? meta->namespace_ : NULL;
 	x.name = meta->name;
-	x.reason = KP_LIFECYCLE_REASON_HYDRATED;
+	x.reason = KP__LCR_HYDRATED;
 	x.message = msg;
 	x.object = object;
 	int rc = kp__lc_action(r, &x, err);

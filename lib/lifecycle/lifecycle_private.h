@@ -25,6 +25,43 @@
 char *kp__lc_strdup(kp__arena *a, const char *s);
 
 /* ---- appending to a result ---- */
+/* The reason codes' names (kp_lifecycle_reason_name; result.c binds each
+ * to its code), as string constants for the controllers' tables. */
+#define KP__LCR_FINALIZER "Finalizer"
+#define KP__LCR_LAUNCHED "Launched"
+#define KP__LCR_LAUNCH_FAILED "LaunchFailed"
+#define KP__LCR_INSUFFICIENT_CAPACITY "InsufficientCapacity"
+#define KP__LCR_NODECLASS_NOT_READY "NodeClassNotReady"
+#define KP__LCR_NOT_REGISTERED "NotRegistered"
+#define KP__LCR_REGISTERED "Registered"
+#define KP__LCR_NOT_INITIALIZED "NotInitialized"
+#define KP__LCR_INITIALIZED "Initialized"
+#define KP__LCR_LAUNCH_TIMEOUT "LaunchTimeout"
+#define KP__LCR_REGISTRATION_TIMEOUT "RegistrationTimeout"
+#define KP__LCR_EXPIRED "Expired"
+#define KP__LCR_DRIFTED "Drifted"
+#define KP__LCR_CONSOLIDATABLE "Consolidatable"
+#define KP__LCR_TERMINATION_GRACE "TerminationGracePeriod"
+#define KP__LCR_NODE_DELETE "NodeDelete"
+#define KP__LCR_INSTANCE_TERMINATING "InstanceTerminating"
+#define KP__LCR_FINALIZER_REMOVED "FinalizerRemoved"
+#define KP__LCR_TAINTED "Tainted"
+#define KP__LCR_DRAINING "Draining"
+#define KP__LCR_EVICT "Evict"
+#define KP__LCR_FORCE_DELETE "ForceDelete"
+#define KP__LCR_DRAINED "Drained"
+#define KP__LCR_VOLUMES_DETACHED "VolumesDetached"
+#define KP__LCR_GARBAGE_COLLECTED "GarbageCollected"
+#define KP__LCR_UNHEALTHY "Unhealthy"
+#define KP__LCR_POD_EVENT "PodEvent"
+#define KP__LCR_CONSISTENCY "ConsistencyCheck"
+#define KP__LCR_NODEPOOL_READY "NodePoolReady"
+#define KP__LCR_HYDRATED "Hydrated"
+#define KP__LCR_HASHED "Hashed"
+#define KP__LCR_COUNTED "Counted"
+#define KP__LCR_CONDITIONS "ConditionsUpdated"
+#define KP__LCR_REGISTRATION_HEALTH "NodeRegistrationHealthy"
+
 typedef struct kp__lc_act {
 	uint32_t verb, kind;
 	const char *controller, *namespace_, *name, *reason, *message;

@@ -247,8 +247,8 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 			return oom(err);
 		w->deleted = 1;
 		return nc_delete(w->r, CTRL, nc,
-				 ice ? KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY
-				     : KP_LIFECYCLE_REASON_NODECLASS_NOT_READY,
+				 ice ? KP__LCR_INSUFFICIENT_CAPACITY
+				     : KP__LCR_NODECLASS_NOT_READY,
 				 msg, ice ? "insufficient_capacity" : "nodeclass_not_ready",
 				 ice ? "Warning" : NULL, ice ? "InsufficientCapacityError" : NULL,
 				 ice ? ev : NULL, err);
@@ -259,7 +259,7 @@ static int launch_failed(nc_work *w, int rc, const kp_error *perr, kp_error *err
 	char *m = kp__lc_strdup(&w->arena, msg);
 	if (!r || !m || set_dep(w, "Launched", KP__COND_UNKNOWN, r, m) < 0)
 		return oom(err);
-	status_why(w, KP_LIFECYCLE_REASON_LAUNCH_FAILED, "", m);
+	status_why(w, KP__LCR_LAUNCH_FAILED, "", m);
 	return kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name, 0, err);
 }
 
@@ -280,12 +280,12 @@ static int launch_record(nc_work *w, const kp_nodeclaim *created, kp_error *err)
 	a.controller = CTRL;
 	a.namespace_ = nc_ns(w);
 	a.name = w->meta.name;
-	a.reason = KP_LIFECYCLE_REASON_LAUNCHED;
+	a.reason = KP__LCR_LAUNCHED;
 	a.message = msg;
 	int rc = kp__lc_action(w->r, &a, err);
 	if (rc)
 		return rc;
-	status_why(w, KP_LIFECYCLE_REASON_LAUNCHED, "", msg);
+	status_why(w, KP__LCR_LAUNCHED, "", msg);
 	return KP_OK;
 }
 
@@ -462,7 +462,7 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 		return oom(err);
 	const char *labels[] = { "nodepool", kp__nc_label(&w->nc, KP_LABEL_NODEPOOL), "zone",
 				 kp__nc_label(&w->nc, KP_LABEL_TOPOLOGY_ZONE), NULL };
-	int rc = node_patch(w, KP_LIFECYCLE_REASON_REGISTERED, msg, "karpenter_nodes_created_total",
+	int rc = node_patch(w, KP__LCR_REGISTERED, msg, "karpenter_nodes_created_total",
 			    labels, err);
 	if (rc)
 		return rc;
@@ -471,7 +471,7 @@ static int register_node(nc_work *w, const kp_node *node, kp_error *err)
 	w->status.node_name = w->node_meta.name;
 	if ((rc = kp__reg_health_outcome(w->r, w->in, &w->nc, 1, NULL, err)) != KP_OK)
 		return rc;
-	status_why(w, KP_LIFECYCLE_REASON_REGISTERED, "registered nodeclaim with Node ",
+	status_why(w, KP__LCR_REGISTERED, "registered nodeclaim with Node ",
 		   w->node_meta.name);
 	return KP_OK;
 }
@@ -487,7 +487,7 @@ static int step_registration(nc_work *w, kp_error *err)
 		if (set_dep(w, "Registered", KP__COND_UNKNOWN, "NodeNotFound",
 			    "Node not registered with cluster") < 0)
 			return oom(err);
-		status_why(w, KP_LIFECYCLE_REASON_NOT_REGISTERED, "",
+		status_why(w, KP__LCR_NOT_REGISTERED, "",
 			   "Node not registered with cluster");
 		return KP_OK;
 	}
@@ -495,7 +495,7 @@ static int step_registration(nc_work *w, kp_error *err)
 		if (set_dep(w, "Registered", KP__COND_FALSE, "MultipleNodesFound",
 			    "Invariant violated, matched multiple nodes") < 0)
 			return oom(err);
-		status_why(w, KP_LIFECYCLE_REASON_NOT_REGISTERED, "",
+		status_why(w, KP__LCR_NOT_REGISTERED, "",
 			   "Invariant violated, matched multiple nodes");
 		return KP_OK;
 	}
@@ -593,7 +593,7 @@ static int step_initialization(nc_work *w, kp_error *err)
 	if (reason) {
 		if (!m || set_dep(w, "Initialized", KP__COND_UNKNOWN, reason, m) < 0)
 			return oom(err);
-		status_why(w, KP_LIFECYCLE_REASON_NOT_INITIALIZED, "", m);
+		status_why(w, KP__LCR_NOT_INITIALIZED, "", m);
 		return KP_OK;
 	}
 	if (!w->have_node_view)
@@ -606,13 +606,13 @@ static int step_initialization(nc_work *w, kp_error *err)
 						"karpenter.sh/initialized=true", w->node_meta.name);
 		if (!msg)
 			return oom(err);
-		int rc = node_patch(w, KP_LIFECYCLE_REASON_INITIALIZED, msg, NULL, NULL, err);
+		int rc = node_patch(w, KP__LCR_INITIALIZED, msg, NULL, NULL, err);
 		if (rc)
 			return rc;
 	}
 	if (set_dep(w, "Initialized", KP__COND_TRUE, NULL, "") < 0)
 		return oom(err);
-	status_why(w, KP_LIFECYCLE_REASON_INITIALIZED, "initialized nodeclaim with Node ",
+	status_why(w, KP__LCR_INITIALIZED, "initialized nodeclaim with Node ",
 		   w->node_meta.name);
 	return KP_OK;
 }
@@ -652,7 +652,7 @@ static int step_liveness(nc_work *w, int64_t *requeue_ms, kp_error *err)
 			*requeue_ms = left;
 			return KP_OK;
 		}
-		return timeout_delete(w, LAUNCH_TIMEOUT_MS, KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT,
+		return timeout_delete(w, LAUNCH_TIMEOUT_MS, KP__LCR_LAUNCH_TIMEOUT,
 				      "launch_timeout", launched->message && *launched->message
 								? launched->message
 								: "not launched",
@@ -668,7 +668,7 @@ static int step_liveness(nc_work *w, int64_t *requeue_ms, kp_error *err)
 		*requeue_ms = left;
 		return KP_OK;
 	}
-	return timeout_delete(w, REGISTRATION_TIMEOUT_MS, KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT,
+	return timeout_delete(w, REGISTRATION_TIMEOUT_MS, KP__LCR_REGISTRATION_TIMEOUT,
 			      "registration_timeout",
 			      registered->message && *registered->message ? registered->message
 									  : "not registered",
@@ -707,7 +707,7 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	int fin = kp__add_finalizer(&w->arena, &w->meta, KP_FINALIZER_TERMINATION);
 	if (fin < 0)
 		return oom(err);
-	if (fin && (rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_FINALIZER,
+	if (fin && (rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP__LCR_FINALIZER,
 				  "added finalizer karpenter.sh/termination", err)) != KP_OK)
 		return rc;
 	if (ensure_conditions(w) < 0)
@@ -716,7 +716,7 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 	int64_t requeue_ms = -1;
 	rc = run_steps(w, &created, &requeue_ms, err);
 	if (rc == KP_OK && !w->deleted && w->meta_changed)
-		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP_LIFECYCLE_REASON_LAUNCHED,
+		rc = nc_patch(w, KP_LIFECYCLE_VERB_PATCH, KP__LCR_LAUNCHED,
 			      "labels and annotations resolved by the cloud provider", err);
 	const char *sm = NULL;
 	if (rc == KP_OK && !w->deleted && w->status_changed &&
@@ -724,7 +724,7 @@ static int lifecycle_live(nc_work *w, kp_error *err)
 		rc = oom(err);
 	if (rc == KP_OK && !w->deleted && w->status_changed)
 		rc = nc_patch(w, KP_LIFECYCLE_VERB_UPDATE_STATUS,
-			      w->status_reason ? w->status_reason : KP_LIFECYCLE_REASON_CONDITIONS,
+			      w->status_reason ? w->status_reason : KP__LCR_CONDITIONS,
 			      sm, err);
 	if (rc == KP_OK && !w->deleted && requeue_ms >= 0)
 		rc = kp__lc_requeue(w->r, KP_KIND_NODECLAIM, CTRL, nc_ns(w), w->meta.name,
@@ -788,7 +788,7 @@ int kp__lc_nodeclaim_expiration(kp_lifecycle_result *r, const kp__lc_in *in, con
 		 "creation", d);
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	rc = nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_EXPIRATION, nc,
-		       KP_LIFECYCLE_REASON_EXPIRED, msg, "expired", NULL, NULL, NULL, err);
+		       KP__LCR_EXPIRED, msg, "expired", NULL, NULL, NULL, err);
 	if (rc)
 		kp__lc_rollback(r, mark);
 	return rc;
@@ -819,13 +819,13 @@ static int drifted_condition(nc_work *w, const kp_nodepool *np, kp_error *err)
 		char *msg = kp__lc_strdup(&w->arena, dmsg);
 		ch = reason && msg ? set_cond(w, "Drifted", KP__COND_TRUE, reason, msg) : -1;
 		if (ch > 0)
-			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", msg);
+			status_why(w, KP__LCR_DRIFTED, "", msg);
 	} else {
 		ch = kp__cond_clear(&w->arena, &w->status.conditions, &w->status.n_conditions,
 				    "Drifted");
 		if (ch > 0) {
 			w->status_changed = 1;
-			status_why(w, KP_LIFECYCLE_REASON_DRIFTED, "", "no longer drifted");
+			status_why(w, KP__LCR_DRIFTED, "", "no longer drifted");
 		}
 	}
 	kp__free(dreason);
@@ -857,13 +857,13 @@ static int consolidatable_condition(nc_work *w, const kp_nodepool *np, kp_error 
 	if (state == KP_CONSOLIDATABLE_TRUE) {
 		ch = set_cond(w, "Consolidatable", KP__COND_TRUE, "Consolidatable", "");
 		if (ch > 0)
-			status_why(w, KP_LIFECYCLE_REASON_CONSOLIDATABLE, "", "marking consolidatable");
+			status_why(w, KP__LCR_CONSOLIDATABLE, "", "marking consolidatable");
 	} else {
 		ch = kp__cond_clear(&w->arena, &w->status.conditions, &w->status.n_conditions,
 				    "Consolidatable");
 		if (ch > 0) {
 			w->status_changed = 1;
-			status_why(w, KP_LIFECYCLE_REASON_CONSOLIDATABLE, "",
+			status_why(w, KP__LCR_CONSOLIDATABLE, "",
 				   "removing consolidatable status condition");
 		}
 	}
@@ -950,7 +950,7 @@ static int gc_one(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodeclai
 	if (!msg)
 		return oom(err);
 	int rc = nc_delete(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_GC, nc,
-			   KP_LIFECYCLE_REASON_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
+			   KP__LCR_GARBAGE_COLLECTED, msg, "garbage_collected", NULL, NULL,
 			   NULL, err);
 	kp__free(msg);
 	return rc;

@@ -131,7 +131,7 @@ static int check(kp_lifecycle_result *r, const kp__lc_in *in, const kp_nodepool 
 						ready->message && *ready->message ? ": " : "",
 						ready->message ? ready->message : "");
 		rc = msg ? emit(r, &v, KP_LIFECYCLE_CONTROLLER_NODEPOOL_READINESS,
-				KP_LIFECYCLE_REASON_NODEPOOL_READY, msg, err)
+				KP__LCR_NODEPOOL_READY, msg, err)
 			 : kp__error(err, KP_ENOMEM, NULL, "out of memory");
 	}
 	kp__arena_free(&v.arena);
@@ -186,7 +186,7 @@ static int patch_annotations(kp_lifecycle_result *r, uint32_t kind, const void *
 		x.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_HASH;
 		x.namespace_ = meta->namespace_;
 		x.name = meta->name;
-		x.reason = KP_LIFECYCLE_REASON_HASHED;
+		x.reason = KP__LCR_HASHED;
 		x.message = msg;
 		x.object = &v;
 		rc = kp__lc_action(r, &x, err);

@@ -154,7 +154,7 @@ static int emit(kp_lifecycle_result *r, tracker *t, const char *msg, kp_error *e
 	a.kind = KP_KIND_NODEPOOL;
 	a.controller = KP_LIFECYCLE_CONTROLLER_NODECLAIM_LIFECYCLE;
 	a.name = t->np.metadata->name;
-	a.reason = KP_LIFECYCLE_REASON_REGISTRATION_HEALTH;
+	a.reason = KP__LCR_REGISTRATION_HEALTH;
 	a.message = msg;
 	a.object = &t->np;
 	return kp__lc_action(r, &a, err);
@@ -278,7 +278,7 @@ int kp__lc_nodepool_registration_health(kp_lifecycle_result *r, const kp__lc_in 
 		a.kind = KP_KIND_NODEPOOL;
 		a.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_REGISTRATION_HEALTH;
 		a.name = np->metadata->name;
-		a.reason = KP_LIFECYCLE_REASON_REGISTRATION_HEALTH;
+		a.reason = KP__LCR_REGISTRATION_HEALTH;
 		a.message = !c		? "NodeRegistrationHealthy=Unknown: not yet tracked"
 			    : class_changed ? "NodeRegistrationHealthy=Unknown: the node class changed"
 					    : "NodeRegistrationHealthy=Unknown: the NodePool changed";

@@ -62,6 +62,60 @@ KP_EXPORT const char *kp_lifecycle_verb_name(uint32_t verb)
 	return verb < sizeof(names) / sizeof(names[0]) ? names[verb] : "Unknown";
 }
 
+/* Each reason code with its name: the one place they are bound. */
+static const char *const reason_names[] = {
+	[0] = "Unknown",
+	[KP_LIFECYCLE_REASON_FINALIZER] = KP__LCR_FINALIZER,
+	[KP_LIFECYCLE_REASON_LAUNCHED] = KP__LCR_LAUNCHED,
+	[KP_LIFECYCLE_REASON_LAUNCH_FAILED] = KP__LCR_LAUNCH_FAILED,
+	[KP_LIFECYCLE_REASON_INSUFFICIENT_CAPACITY] = KP__LCR_INSUFFICIENT_CAPACITY,
+	[KP_LIFECYCLE_REASON_NODECLASS_NOT_READY] = KP__LCR_NODECLASS_NOT_READY,
+	[KP_LIFECYCLE_REASON_NOT_REGISTERED] = KP__LCR_NOT_REGISTERED,
+	[KP_LIFECYCLE_REASON_REGISTERED] = KP__LCR_REGISTERED,
+	[KP_LIFECYCLE_REASON_NOT_INITIALIZED] = KP__LCR_NOT_INITIALIZED,
+	[KP_LIFECYCLE_REASON_INITIALIZED] = KP__LCR_INITIALIZED,
+	[KP_LIFECYCLE_REASON_LAUNCH_TIMEOUT] = KP__LCR_LAUNCH_TIMEOUT,
+	[KP_LIFECYCLE_REASON_REGISTRATION_TIMEOUT] = KP__LCR_REGISTRATION_TIMEOUT,
+	[KP_LIFECYCLE_REASON_EXPIRED] = KP__LCR_EXPIRED,
+	[KP_LIFECYCLE_REASON_DRIFTED] = KP__LCR_DRIFTED,
+	[KP_LIFECYCLE_REASON_CONSOLIDATABLE] = KP__LCR_CONSOLIDATABLE,
+	[KP_LIFECYCLE_REASON_TERMINATION_GRACE] = KP__LCR_TERMINATION_GRACE,
+	[KP_LIFECYCLE_REASON_NODE_DELETE] = KP__LCR_NODE_DELETE,
+	[KP_LIFECYCLE_REASON_INSTANCE_TERMINATING] = KP__LCR_INSTANCE_TERMINATING,
+	[KP_LIFECYCLE_REASON_FINALIZER_REMOVED] = KP__LCR_FINALIZER_REMOVED,
+	[KP_LIFECYCLE_REASON_TAINTED] = KP__LCR_TAINTED,
+	[KP_LIFECYCLE_REASON_DRAINING] = KP__LCR_DRAINING,
+	[KP_LIFECYCLE_REASON_EVICT] = KP__LCR_EVICT,
+	[KP_LIFECYCLE_REASON_FORCE_DELETE] = KP__LCR_FORCE_DELETE,
+	[KP_LIFECYCLE_REASON_DRAINED] = KP__LCR_DRAINED,
+	[KP_LIFECYCLE_REASON_VOLUMES_DETACHED] = KP__LCR_VOLUMES_DETACHED,
+	[KP_LIFECYCLE_REASON_GARBAGE_COLLECTED] = KP__LCR_GARBAGE_COLLECTED,
+	[KP_LIFECYCLE_REASON_UNHEALTHY] = KP__LCR_UNHEALTHY,
+	[KP_LIFECYCLE_REASON_POD_EVENT] = KP__LCR_POD_EVENT,
+	[KP_LIFECYCLE_REASON_CONSISTENCY] = KP__LCR_CONSISTENCY,
+	[KP_LIFECYCLE_REASON_NODEPOOL_READY] = KP__LCR_NODEPOOL_READY,
+	[KP_LIFECYCLE_REASON_HYDRATED] = KP__LCR_HYDRATED,
+	[KP_LIFECYCLE_REASON_HASHED] = KP__LCR_HASHED,
+	[KP_LIFECYCLE_REASON_COUNTED] = KP__LCR_COUNTED,
+	[KP_LIFECYCLE_REASON_CONDITIONS] = KP__LCR_CONDITIONS,
+	[KP_LIFECYCLE_REASON_REGISTRATION_HEALTH] = KP__LCR_REGISTRATION_HEALTH,
+};
+#define N_REASONS (sizeof(reason_names) / sizeof(reason_names[0]))
+
+KP_EXPORT const char *kp_lifecycle_reason_name(uint32_t code)
+{
+	return code < N_REASONS && reason_names[code] ? reason_names[code] : "Unknown";
+}
+
+/* The code of an action's reason (0 for a name that is not a code). */
+static uint32_t reason_code(const char *name)
+{
+	for (uint32_t c = 1; name && c < N_REASONS; c++)
+		if (reason_names[c] && !strcmp(reason_names[c], name))
+			return c;
+	return 0;
+}
+
 KP_EXPORT void kp_lifecycle_options_init(kp_lifecycle_options *opts)
 {
 	if (opts) {
@@ -204,6 +258,7 @@ static int fill_action(kp_lifecycle_action *x, const kp__lc_act *a, kp_error *er
 	x->kind = a->kind;
 	x->has_grace_period_seconds = a->has_grace ? 1 : 0;
 	x->grace_period_seconds = a->grace;
+	x->code = reason_code(a->reason);
 	if (dup_opt(&x->controller, a->controller) || dup_opt(&x->namespace_, a->namespace_) ||
 	    dup_opt(&x->name, a->name) || dup_opt(&x->reason, a->reason) ||
 	    dup_opt(&x->message, a->message ? a->message : "") ||

@@ -65,7 +65,7 @@ int kp__lc_pod_event(kp_lifecycle_result *r, const kp__lc_in *in, const kp_pod *
 	if (!msg)
 		return oom(err);
 	rc = status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_PODEVENTS, &v,
-			   KP_LIFECYCLE_REASON_POD_EVENT, msg, err);
+			   KP__LCR_POD_EVENT, msg, err);
 	kp__free(msg);
 	return rc;
 }
@@ -135,7 +135,7 @@ static int consistency(kp_lifecycle_result *r, const kp__lc_in *in,
 		rc = oom(err);
 	else if (ch)
 		rc = status_update(r, KP_LIFECYCLE_CONTROLLER_NODECLAIM_CONSISTENCY, &v,
-				   KP_LIFECYCLE_REASON_CONSISTENCY,
+				   KP__LCR_CONSISTENCY,
 				   issues ? "Consistency Check Failed" : "ConsistentStateFound=True", err);
 	kp__arena_free(&a);
 	return rc;
@@ -255,7 +255,7 @@ int kp__lc_nodepool_counter(kp_lifecycle_result *r, const kp__lc_in *in, const k
 		a.kind = KP_KIND_NODEPOOL;
 		a.controller = KP_LIFECYCLE_CONTROLLER_NODEPOOL_COUNTER;
 		a.name = np->metadata->name;
-		a.reason = KP_LIFECYCLE_REASON_COUNTED;
+		a.reason = KP__LCR_COUNTED;
 		a.message = msg;
 		a.object = &v;
 		rc = kp__lc_action(r, &a, err);

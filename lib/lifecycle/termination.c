@@ -88,7 +88,7 @@ static int annotate_termination_time(kp_lifecycle_result *r, kp__arena *a, kp__n
 	x.controller = NC_CTRL;
 	x.namespace_ = v->meta.namespace_;
 	x.name = v->meta.name;
-	x.reason = KP_LIFECYCLE_REASON_TERMINATION_GRACE;
+	x.reason = KP__LCR_TERMINATION_GRACE;
 	x.message = msg;
 	x.object = &v->nc;
 	x.ev_type = "Warning";
@@ -117,7 +117,7 @@ static int delete_nodes_first(kp_lifecycle_result *r, const kp__lc_in *in,
 		char *msg = kp__strdup_printf("deleting Node %s before the instance of NodeClaim %s",
 					      kp__meta_name(n->metadata), nc->metadata->name);
 		int rc = msg ? act_simple(r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODE, NC_CTRL, NULL,
-					  n->metadata->name, KP_LIFECYCLE_REASON_NODE_DELETE, msg,
+					  n->metadata->name, KP__LCR_NODE_DELETE, msg,
 					  NULL, err)
 			     : oom(err);
 		kp__free(msg);
@@ -147,7 +147,7 @@ static int provider_delete(kp_lifecycle_result *r, const kp__lc_in *in,
 		return oom(err);
 	rc = act_simple(r, KP_LIFECYCLE_VERB_PROVIDER_DELETE, KP_KIND_NODECLAIM, ctrl,
 			nc->metadata->namespace_, nc->metadata->name,
-			KP_LIFECYCLE_REASON_INSTANCE_TERMINATING, msg, NULL, err);
+			KP__LCR_INSTANCE_TERMINATING, msg, NULL, err);
 	kp__free(msg);
 	return rc;
 }
@@ -165,7 +165,7 @@ static int remove_nc_finalizer(kp_lifecycle_result *r, kp__arena *a, kp__ncv *v,
 	x.controller = NC_CTRL;
 	x.namespace_ = v->meta.namespace_;
 	x.name = v->meta.name;
-	x.reason = KP_LIFECYCLE_REASON_FINALIZER_REMOVED;
+	x.reason = KP__LCR_FINALIZER_REMOVED;
 	x.message = "deleted nodeclaim: finalizer karpenter.sh/termination removed";
 	x.object = &v->nc;
 	x.metric = "karpenter_nodeclaims_terminated_total";
@@ -191,7 +191,7 @@ static int finalize_instance(kp_lifecycle_result *r, const kp__lc_in *in, kp__ar
 		return oom(err);
 	if (v->status_changed &&
 	    (rc = act_simple(r, KP_LIFECYCLE_VERB_UPDATE_STATUS, KP_KIND_NODECLAIM, NC_CTRL,
-			     v->meta.namespace_, v->meta.name, KP_LIFECYCLE_REASON_INSTANCE_TERMINATING,
+			     v->meta.namespace_, v->meta.name, KP__LCR_INSTANCE_TERMINATING,
 			     "InstanceTerminating=True", &v->nc, err)) != KP_OK)
 		return rc;
 	if (!gone)
@@ -370,7 +370,7 @@ static int force_delete(node_work *w, const kp_pod *p, kp_error *err)
 		 "The pod was granted %lld seconds of grace-period of its %lld "
 		 "terminationGracePeriodSeconds. This bypasses the PDB of the pod and the "
 		 "do-not-disrupt annotation.", when, (long long)grace, tgps);
-	return pod_action(w, p, KP_LIFECYCLE_VERB_DELETE, KP_LIFECYCLE_REASON_FORCE_DELETE, msg,
+	return pod_action(w, p, KP_LIFECYCLE_VERB_DELETE, KP__LCR_FORCE_DELETE, msg,
 			  grace, "Disrupted", ev, err);
 }
 
@@ -430,7 +430,7 @@ static int try_evict(node_work *w, const kp_pod *p, char **blocked, kp_error *er
 	const char *ev = kp__arena_printf(&w->arena, "Evicted pod: %s", eviction_reason(w));
 	if (!msg || !ev)
 		return oom(err);
-	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP_LIFECYCLE_REASON_EVICT, msg, 0,
+	return pod_action(w, p, KP_LIFECYCLE_VERB_EVICT, KP__LCR_EVICT, msg, 0,
 			  "Evicted", ev, err);
 }
 
@@ -577,7 +577,7 @@ static int await_drain(node_work *w, int tainted, int *wait, kp_error *err)
 		if (!msg)
 			return oom(err);
 		kp__lc_mark m2 = kp__lc_mark_get(w->r);
-		rc = node_patch(w, draining ? KP_LIFECYCLE_REASON_DRAINING : KP_LIFECYCLE_REASON_TAINTED,
+		rc = node_patch(w, draining ? KP__LCR_DRAINING : KP__LCR_TAINTED,
 				msg, NULL, NULL, err);
 		kp__free(msg);
 		if (rc)
@@ -636,7 +636,7 @@ static int remove_node_finalizer(node_work *w, kp_error *err)
 		"zone", kp_labels_get(&w->meta.labels, KP_LABEL_TOPOLOGY_ZONE)
 				? kp_labels_get(&w->meta.labels, KP_LABEL_TOPOLOGY_ZONE) : "",
 		NULL };
-	return node_patch(w, KP_LIFECYCLE_REASON_FINALIZER_REMOVED,
+	return node_patch(w, KP__LCR_FINALIZER_REMOVED,
 			  "deleted node: finalizer karpenter.sh/termination removed",
 			  "karpenter_nodes_terminated_total", labels, err);
 }
@@ -685,15 +685,15 @@ static int termination_time(node_work *w, kp_error *err)
 /* wait: 0 done, 1 draining, 2 instance terminating, 3 volumes attached */
 static int finish(node_work *w, int wait, kp_error *err)
 {
-	static const char *const reasons[] = { NULL, KP_LIFECYCLE_REASON_DRAINING,
-					       KP_LIFECYCLE_REASON_INSTANCE_TERMINATING,
-					       KP_LIFECYCLE_REASON_VOLUMES_DETACHED };
+	static const char *const reasons[] = { NULL, KP__LCR_DRAINING,
+					       KP__LCR_INSTANCE_TERMINATING,
+					       KP__LCR_VOLUMES_DETACHED };
 	static const char *const msgs[] = {
 		"Drained=True, VolumesDetached=True", "Drained=Unknown (Draining)",
 		"Drained=True, VolumesDetached=True, InstanceTerminating=True",
 		"Drained=True, VolumesDetached=Unknown (AwaitingVolumeDetachment)"
 	};
-	const char *reason = reasons[wait] ? reasons[wait] : KP_LIFECYCLE_REASON_VOLUMES_DETACHED;
+	const char *reason = reasons[wait] ? reasons[wait] : KP__LCR_VOLUMES_DETACHED;
 	const char *msg = msgs[wait];
 	const kp_condition *vd = w->have_nc ? kp_condition_find(w->nc.status.conditions,
 							   w->nc.status.n_conditions,
@@ -884,7 +884,7 @@ static int terminate(node_work *w, kp_error *err)
 			return oom(err);
 		if ((rc = act_simple(w->r, KP_LIFECYCLE_VERB_DELETE, KP_KIND_NODECLAIM, NODE_CTRL,
 				     w->nc.meta.namespace_, w->nc.meta.name,
-				     KP_LIFECYCLE_REASON_NODE_DELETE, msg, NULL, err)) != KP_OK)
+				     KP__LCR_NODE_DELETE, msg, NULL, err)) != KP_OK)
 			return rc;
 	}
 	if (strcmp(kp__node_condition_status(node, "Ready"), KP__COND_TRUE) != 0 && w->in->provider &&

@@ -214,7 +214,8 @@ START_TEST(registered_nodeclaim_conditions_at_generation)
 	lc_reconcile(&w);
 	const kp_lifecycle_action *a = lc_last(&w, KP_LIFECYCLE_VERB_UPDATE_STATUS, "nodeclaim.lifecycle");
 	ck_assert_ptr_nonnull(a);
-	ck_assert_str_eq(a->reason, KP_LIFECYCLE_REASON_CONDITIONS);
+	ck_assert_uint_eq(a->code, KP_LIFECYCLE_REASON_CONDITIONS);
+	ck_assert_str_eq(a->reason, "ConditionsUpdated");
 	ck_assert_str_eq(a->message, "status conditions updated: Launched=True (observedGeneration 3), "
 				     "Registered=True (observedGeneration 3), Initialized=True "
 				     "(observedGeneration 3), Ready=True (observedGeneration 3)");
@@ -222,7 +223,7 @@ START_TEST(registered_nodeclaim_conditions_at_generation)
 	ck_assert_int_eq(lc_nc_cond(a, "Registered")->observed_generation, 3);
 	for (size_t i = 0; i < kp_lifecycle_result_action_count(w.r); i++) {
 		const kp_lifecycle_action *x = kp_lifecycle_result_action_at(w.r, i);
-		ck_assert_str_ne(x->reason, KP_LIFECYCLE_REASON_NOT_REGISTERED);
+		ck_assert_uint_ne(x->code, KP_LIFECYCLE_REASON_NOT_REGISTERED);
 		ck_assert_str_ne(x->message, "");
 	}
 }
@@ -549,6 +550,12 @@ START_TEST(api_errors)
 	ck_assert_str_eq(kp_lifecycle_verb_name(KP_LIFECYCLE_VERB_PROVIDER_DELETE), "providerDelete");
 	ck_assert_str_eq(kp_lifecycle_verb_name(0), "Unknown");
 	ck_assert_str_eq(kp_lifecycle_verb_name(99), "Unknown");
+	ck_assert_str_eq(kp_lifecycle_reason_name(KP_LIFECYCLE_REASON_FINALIZER), "Finalizer");
+	ck_assert_str_eq(kp_lifecycle_reason_name(KP_LIFECYCLE_REASON_REGISTRATION_HEALTH),
+			 "NodeRegistrationHealthy");
+	ck_assert_str_eq(kp_lifecycle_reason_name(0), "Unknown");
+	ck_assert_str_eq(kp_lifecycle_reason_name(KP_LIFECYCLE_REASON_REGISTRATION_HEALTH + 1),
+			 "Unknown");
 	/* sizes are checked, the options' and the cluster's */
 	kp_lifecycle_options small = w.opts;
 	small.struct_size = 8;

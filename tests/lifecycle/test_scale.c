@@ -191,6 +191,12 @@ START_TEST(round_over_thousands)
 	kp_lifecycle_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_msg(kp_lifecycle_reconcile(&r, &in, NULL, &e) == KP_OK, "%s", e.message);
+	/* every action carries its code, and its reason is the code's name */
+	for (size_t k = 0; k < kp_lifecycle_result_action_count(r); k++) {
+		const kp_lifecycle_action *a = kp_lifecycle_result_action_at(r, k);
+		ck_assert_uint_ne(a->code, 0);
+		ck_assert_str_eq(kp_lifecycle_reason_name(a->code), a->reason);
+	}
 	const char *lc = "nodeclaim.lifecycle";
 	/* 600 without a Node, 600 with two; 1800 with one, 20 of them deleting */
 	ck_assert_uint_eq(count(r, lc, KP_LIFECYCLE_VERB_UPDATE_STATUS, KP_KIND_NODECLAIM,
