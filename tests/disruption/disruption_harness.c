@@ -17,13 +17,10 @@
 struct dh {
 	char *text;
 	size_t len;
-	kp_decode_result *dec;
+	kp_cluster_builder *b; /* the cluster, built as kubectl-karpenter builds it */
 	kp_instance_types *its;
 	kp_wellknown *wk;
-	const void **objs[12];
-	size_t n[12];
-	kp_instance_types **pool_its;
-	kp_cluster_spec spec;
+	kp_cluster_spec spec;  /* the builder's view */
 	kp_disruption_result *res;
 };
 
@@ -40,7 +37,7 @@ dh *dh_new(void)
 
 void dh_set_catalog(dh *h, kp_instance_types *its, const char *label)
 {
-	ck_assert_ptr_null(h->dec);
+	ck_assert_ptr_null(h->b);
 	kp_instance_types_free(h->its);
 	h->its = its;
 	ck_assert_int_eq(kp_wellknown_add_label(h->wk, label, NULL), KP_OK);
@@ -51,10 +48,7 @@ void dh_free(dh *h)
 	if (!h)
 		return;
 	kp_disruption_result_free(h->res);
-	for (int k = 0; k < 12; k++)
-		free((void *)h->objs[k]);
-	free(h->pool_its);
-	kp_decode_result_free(h->dec);
+	kp_cluster_builder_free(h->b);
 	kp_wellknown_free(h->wk);
 	kp_instance_types_free(h->its);
 	free(h->text);
@@ -159,58 +153,31 @@ void dh_pod(dh *h, const char *ns, const char *name, const char *node, const cha
 	       name, ns, meta_extra, node, cpu);
 }
 
-static int slot(uint32_t kind)
-{
-	switch (kind) {
-	case KP_KIND_NODEPOOL: return 0;
-	case KP_KIND_NODECLAIM: return 1;
-	case KP_KIND_NODE: return 2;
-	case KP_KIND_POD: return 3;
-	case KP_KIND_PDB: return 4;
-	case KP_KIND_DAEMONSET: return 5;
-	default: return -1;
-	}
-}
-
+/* The manifests through the builder, once (the kinds it reads, the CRD
+ * defaults of NodePools and NodeClaims, every NodePool with the catalogue,
+ * the catalogue's well-known labels); each run has its own clock. */
 static void prepare(dh *h, const char *now)
 {
 	kp_error e = KP_ERROR_INIT;
-	if (h->dec) {
-		/* decoded once; each run has its own clock */
-		ck_assert_int_eq(kp_time_parse_rfc3339(&h->spec.now_ms, now, &e), KP_OK);
-		return;
+	int64_t now_ms = 0;
+	ck_assert_int_eq(kp_time_parse_rfc3339(&now_ms, now, &e), KP_OK);
+	if (!h->b) {
+		kp_decode_result *dec = NULL;
+		if (kp_decode(&dec, h->text, h->len, NULL, &e))
+			ck_abort_msg("decode: %s", e.message);
+		ck_assert_int_eq(kp_cluster_builder_new(&h->b, &e), KP_OK);
+		ck_assert_msg(kp_cluster_builder_add_decoded(h->b, dec, "test", 0, &e) == KP_OK,
+			      "builder: %s: %s", e.field, e.message);
+		for (size_t i = 0; i < kp_decode_result_count(dec); i++)
+			ck_assert_msg(kp_decode_result_at(dec, i)->object == NULL,
+				      "the builder does not read document %zu", i);
+		kp_decode_result_free(dec);
+		ck_assert_int_eq(kp_cluster_builder_set_instance_types(h->b, NULL, h->its, &e), KP_OK);
+		kp_cluster_builder_set_wellknown(h->b, h->wk);
 	}
-	if (kp_decode(&h->dec, h->text, h->len, NULL, &e))
-		ck_abort_msg("decode: %s", e.message);
-	for (size_t i = 0; i < kp_decode_result_count(h->dec); i++) {
-		const kp_decoded_object *d = kp_decode_result_at(h->dec, i);
-		int k = slot(d->kind);
-		ck_assert_int_ge(k, 0);
-		if (d->kind == KP_KIND_NODEPOOL || d->kind == KP_KIND_NODECLAIM)
-			ck_assert_int_eq(kp_object_default(d->kind, d->object, &e), KP_OK);
-		h->objs[k] = realloc((void *)h->objs[k], (h->n[k] + 1) * sizeof(void *));
-		h->objs[k][h->n[k]++] = d->object;
-	}
-	h->pool_its = calloc(h->n[0] + 1, sizeof(*h->pool_its));
-	for (size_t i = 0; i < h->n[0]; i++)
-		h->pool_its[i] = h->its;
-	kp_cluster_spec spec = KP_CLUSTER_SPEC_INIT;
-	spec.nodepools = (const kp_nodepool *const *)h->objs[0];
-	spec.n_nodepools = h->n[0];
-	spec.instance_types = h->pool_its;
-	spec.nodeclaims = (const kp_nodeclaim *const *)h->objs[1];
-	spec.n_nodeclaims = h->n[1];
-	spec.nodes = (const kp_node *const *)h->objs[2];
-	spec.n_nodes = h->n[2];
-	spec.pods = (const kp_pod *const *)h->objs[3];
-	spec.n_pods = h->n[3];
-	spec.pdbs = (const kp_pdb *const *)h->objs[4];
-	spec.n_pdbs = h->n[4];
-	spec.daemonsets = (const kp_daemonset *const *)h->objs[5];
-	spec.n_daemonsets = h->n[5];
-	spec.wellknown = h->wk;
-	ck_assert_int_eq(kp_time_parse_rfc3339(&spec.now_ms, now, &e), KP_OK);
-	h->spec = spec;
+	kp_cluster_builder_set_now(h->b, now_ms);
+	ck_assert_msg(kp_cluster_builder_spec(&h->spec, h->b, &e) == KP_OK, "builder: %s",
+		      e.message);
 }
 
 const kp_cluster_spec *dh_spec(dh *h, const char *now)

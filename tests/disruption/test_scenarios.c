@@ -855,25 +855,34 @@ END_TEST
 /* A Node or NodeClaim without a name (none the API server would store) is
  * refused, naming the object, rather than crashing the pairing (audit
  * finding 1: a Node document without metadata). */
+/* kp_disruption_run refuses what the API server never stores, in a spec
+ * filled by hand (the builder refuses it earlier, as a problem). */
 START_TEST(nameless_objects_are_refused)
 {
 	dh *h = dh_new();
 	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
 	dh_node(h, "a", "default", "c-4x-amd64-linux", "test-zone-a", "on-demand", INIT, "", "");
-	dh_add(h, "---\napiVersion: v1\nkind: Node\nspec:\n  providerID: kwok://nameless\n");
+	kp_cluster_spec spec = *dh_spec(h, NOW);
+	kp_object_meta meta = KP_OBJECT_META_INIT; /* no name */
+	kp_node node = KP_NODE_INIT;
+	node.metadata = &meta;
+	const kp_node *nodes[] = { spec.nodes[0], &node };
+	spec.nodes = nodes;
+	spec.n_nodes = 2;
+	kp_disruption_result *r = NULL;
 	kp_error e = KP_ERROR_INIT;
-	ck_assert_int_eq(dh_run_rc(h, NOW, 0, 1, &e), KP_EINVAL);
+	ck_assert_int_eq(kp_disruption_run(&r, &spec, NULL, &e), KP_EINVAL);
+	ck_assert_ptr_null(r);
 	ck_assert_str_eq(e.field, "nodes[1].metadata.name");
 	ck_assert_str_eq(e.message, "Node has no name");
-	dh_free(h);
 
-	h = dh_new();
-	dh_nodepool(h, "default", "on-demand", WEOU, "0s", "100%");
-	dh_add(h, "---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n"
-		  "  labels: {karpenter.sh/nodepool: default}\n"
-		  "spec:\n  nodeClassRef: {group: karpenter.kwok.sh, kind: KWOKNodeClass, name: default}\n"
-		  "  requirements: []\n");
-	ck_assert_int_eq(dh_run_rc(h, NOW, 0, 1, &e), KP_EINVAL);
+	kp_nodeclaim nc = KP_NODECLAIM_INIT;
+	nc.metadata = &meta;
+	const kp_nodeclaim *ncs[] = { &nc };
+	spec = *dh_spec(h, NOW);
+	spec.nodeclaims = ncs;
+	spec.n_nodeclaims = 1;
+	ck_assert_int_eq(kp_disruption_run(&r, &spec, NULL, &e), KP_EINVAL);
 	ck_assert_str_eq(e.field, "nodeclaims[0].metadata.name");
 	ck_assert_str_eq(e.message, "NodeClaim has no name");
 	dh_free(h);
