@@ -447,15 +447,27 @@ static int resv_count(work *w, const kp__dstate *st, const kp__cmd *cmd)
 		if ((rc = resv_slot(w, c, r, &slot)) == KP_OK && w->resv_left[slot] > 0)
 			w->resv_left[slot]--;
 	}
-	/* a candidate's reservation: the value of a reservation's label key on
-	 * it that names that reservation */
+	/* a candidate's reservation: the value, on it, of a reservation label
+	 * key (a provider uses one: the distinct keys, once) that names one */
+	kp__map keys = { 0 };
+	const char **key_list = rc == KP_OK ? kp__calloc(n, sizeof(*key_list)) : NULL;
+	size_t n_keys = 0;
+	if (rc == KP_OK && !key_list)
+		rc = KP_ENOMEM;
+	for (size_t k = 0; rc == KP_OK && k < n; k++) {
+		const char *key = kp__cluster_reservation_key(c, k);
+		int inserted = 0;
+		if (key && kp__map_put(&keys, key, strlen(key), 0, NULL, &inserted))
+			rc = KP_ENOMEM;
+		else if (key && inserted)
+			key_list[n_keys++] = key;
+	}
 	for (size_t i = 0; rc == KP_OK && i < cmd->n_dn; i++) {
 		const kp__dnode *d = cmd->dn[i];
 		if (!d->labels || !d->ct || strcmp(d->ct, KP_CAPACITY_TYPE_RESERVED))
 			continue;
-		for (size_t k = 0; rc == KP_OK && k < n; k++) {
-			const char *key = kp__cluster_reservation_key(c, k);
-			const char *v = key ? kp_labels_get(d->labels, key) : NULL;
+		for (size_t k = 0; rc == KP_OK && k < n_keys; k++) {
+			const char *v = kp_labels_get(d->labels, key_list[k]);
 			if (!v || !kp__map_gets(&ids, v, &r))
 				continue;
 			if ((rc = resv_slot(w, c, r, &slot)) == KP_OK)
@@ -463,6 +475,8 @@ static int resv_count(work *w, const kp__dstate *st, const kp__cmd *cmd)
 			break;
 		}
 	}
+	kp__free(KP__DMUT(key_list));
+	kp__map_free(&keys);
 	kp__map_free(&ids);
 	return rc;
 }
