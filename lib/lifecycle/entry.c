@@ -18,8 +18,9 @@ typedef struct call {
 	kp_lifecycle_result *result;
 } call;
 
+/* @p vas: the call reads the VolumeAttachments (Node termination). */
 static int begin(call *c, kp_lifecycle_result **out, const kp_cluster_spec *cluster,
-		 const kp_lifecycle_options *opts, kp_error *err)
+		 const kp_lifecycle_options *opts, int vas, kp_error *err)
 {
 	c->result = NULL;
 	if (out)
@@ -58,8 +59,9 @@ static int begin(call *c, kp_lifecycle_result **out, const kp_cluster_spec *clus
 	in->volume_attachments = spec.volume_attachments;
 	in->n_volume_attachments = spec.n_volume_attachments;
 	/* the VolumeAttachments are read in place: their sizes are checked
-	 * once, here, and an error names the one in the cluster */
-	for (size_t i = 0; in->volume_attachments && i < in->n_volume_attachments; i++) {
+	 * once per call that reads them, here, and an error names the one in
+	 * the cluster */
+	for (size_t i = 0; vas && in->volume_attachments && i < in->n_volume_attachments; i++) {
 		const kp_volume_attachment *x = in->volume_attachments[i];
 		kp_error se = KP_ERROR_INIT;
 		if (x && ((rc = KP__CHECK_SIZED(x, kp_volume_attachment, &se)) != KP_OK ||
@@ -93,7 +95,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodeclaim(c.result, &c.in, nodeclaim, err);
 	return end(&c, out, rc);
@@ -104,7 +106,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_expiration(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodeclaim_expiration(c.result, &c.in, nodeclaim, err);
 	return end(&c, out, rc);
@@ -115,7 +117,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_disruption(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodeclaim_disruption(c.result, &c.in, nodeclaim, err);
 	return end(&c, out, rc);
@@ -126,7 +128,7 @@ KP_EXPORT int kp_lifecycle_garbage_collection(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_garbage_collection(c.result, &c.in, err);
 	return end(&c, out, rc);
@@ -137,7 +139,7 @@ KP_EXPORT int kp_lifecycle_node_termination(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 1, err);
 	if (rc == KP_OK)
 		rc = kp__lc_node_termination(c.result, &c.in, node, err);
 	return end(&c, out, rc);
@@ -148,7 +150,7 @@ KP_EXPORT int kp_lifecycle_pod_event(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_pod_event(c.result, &c.in, pod, err);
 	return end(&c, out, rc);
@@ -159,7 +161,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_consistency(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodeclaim_consistency(c.result, &c.in, nodeclaim, err);
 	return end(&c, out, rc);
@@ -170,7 +172,7 @@ KP_EXPORT int kp_lifecycle_nodepool_counter(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodepool_counter(c.result, &c.in, nodepool, err);
 	return end(&c, out, rc);
@@ -181,7 +183,7 @@ KP_EXPORT int kp_lifecycle_node_health(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_node_health(c.result, &c.in, node, err);
 	return end(&c, out, rc);
@@ -192,7 +194,7 @@ KP_EXPORT int kp_lifecycle_nodepool_readiness(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodepool_readiness(c.result, &c.in, nodepool, err);
 	return end(&c, out, rc);
@@ -203,7 +205,7 @@ KP_EXPORT int kp_lifecycle_nodepool_registration_health(kp_lifecycle_result **ou
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodepool_registration_health(c.result, &c.in, nodepool, err);
 	return end(&c, out, rc);
@@ -214,7 +216,7 @@ KP_EXPORT int kp_lifecycle_nodeclaim_hydration(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodeclaim_hydration(c.result, &c.in, nodeclaim, err);
 	return end(&c, out, rc);
@@ -225,7 +227,7 @@ KP_EXPORT int kp_lifecycle_node_hydration(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_node_hydration(c.result, &c.in, node, err);
 	return end(&c, out, rc);
@@ -236,7 +238,7 @@ KP_EXPORT int kp_lifecycle_nodepool_hash(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 0, err);
 	if (rc == KP_OK)
 		rc = kp__lc_nodepool_hash(c.result, &c.in, nodepool, err);
 	return end(&c, out, rc);
@@ -247,7 +249,7 @@ KP_EXPORT int kp_lifecycle_reconcile(kp_lifecycle_result **out,
 		kp_error *err)
 {
 	call c;
-	int rc = begin(&c, out, cluster, opts, err);
+	int rc = begin(&c, out, cluster, opts, 1, err);
 	if (rc == KP_OK)
 		rc = kp__lc_reconcile(c.result, &c.in, err);
 	return end(&c, out, rc);
