@@ -84,9 +84,8 @@ static int is_deleting(size_t i)
 	return i < N_DRAIN * 5 && i % 5 == 2;
 }
 
-static kp_decode_result *res;
-static kp_cluster_spec in = KP_CLUSTER_SPEC_INIT; /* the cluster every controller reads */
-static const void **np, **nc, **nodes, **pods;
+static kp_cluster_builder *builder;
+static kp_cluster_spec in; /* the builder's cluster, which every controller reads */
 
 static void setup(void)
 {
@@ -112,41 +111,25 @@ static void setup(void)
 			    i, k, i);
 	}
 	kp_error e = KP_ERROR_INIT;
+	kp_decode_result *res = NULL;
 	ck_assert_msg(kp_decode(&res, b.s, b.len, NULL, &e) == KP_OK, "%s", e.message);
 	free(b.s);
-	size_t n = kp_decode_result_count(res), a = 0, c = 0, d = 0, f = 0;
-	np = calloc(n, sizeof(void *));
-	nc = calloc(n, sizeof(void *));
-	nodes = calloc(n, sizeof(void *));
-	pods = calloc(n, sizeof(void *));
-	for (size_t i = 0; i < n; i++) {
-		const kp_decoded_object *o = kp_decode_result_at(res, i);
-		switch (o->kind) {
-		case KP_KIND_NODEPOOL: np[a++] = o->object; break;
-		case KP_KIND_NODECLAIM: nc[c++] = o->object; break;
-		case KP_KIND_NODE: nodes[d++] = o->object; break;
-		case KP_KIND_POD: pods[f++] = o->object; break;
-		default: ck_abort_msg("kind %u", (unsigned)o->kind);
-		}
-	}
-	in.now_ms = NOW_MS;
-	in.nodepools = (const kp_nodepool *const *)np;
-	in.n_nodepools = a;
-	in.nodeclaims = (const kp_nodeclaim *const *)nc;
-	in.n_nodeclaims = c;
-	in.nodes = (const kp_node *const *)nodes;
-	in.n_nodes = d;
-	in.pods = (const kp_pod *const *)pods;
-	in.n_pods = f;
+	/* as kubectl-karpenter builds it: the builder takes the objects and
+	 * gives the one cluster input (the duplicate Nodes are distinct names) */
+	ck_assert_int_eq(kp_cluster_builder_new(&builder, &e), KP_OK);
+	ck_assert_msg(kp_cluster_builder_add_decoded(builder, res, "scale", 0, &e) == KP_OK, "%s",
+		      e.message);
+	kp_decode_result_free(res);
+	kp_cluster_builder_set_now(builder, NOW_MS);
+	ck_assert_msg(kp_cluster_builder_spec(&in, builder, &e) == KP_OK, "%s", e.message);
+	ck_assert_uint_eq(in.n_nodepools, N_POOLS);
+	ck_assert_uint_eq(in.n_nodeclaims, N_NC);
 }
 
 static void teardown(void)
 {
-	kp_decode_result_free(res);
-	free(np);
-	free(nc);
-	free(nodes);
-	free(pods);
+	kp_cluster_builder_free(builder);
+	builder = NULL;
 }
 
 /* "controller verb kind/name reason" per action, one a line. */
