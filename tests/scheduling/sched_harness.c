@@ -188,58 +188,46 @@ kp_instance_types *h_catalog_default(void)
 	return h_catalog(types);
 }
 
+/* Copy a builder view's array into a scenario's fixed one. */
+#define H_TAKE(dst, n_dst, src, n_src)                                                      \
+	do {                                                                               \
+		ck_assert_uint_le((n_src), sizeof(dst) / sizeof((dst)[0]));                \
+		for (size_t i_ = 0; i_ < (n_src); i_++)                                    \
+			(dst)[i_] = (src)[i_];                                             \
+		(n_dst) = (n_src);                                                         \
+	} while (0)
+
 void h_load(h_scenario *sc, const char *yaml, kp_instance_types *its)
 {
 	memset(sc, 0, sizeof(*sc));
 	kp_error err = KP_ERROR_INIT;
-	ck_assert_msg(kp_decode(&sc->decoded, yaml, strlen(yaml), NULL, &err) == KP_OK,
+	kp_decode_result *decoded = NULL;
+	ck_assert_msg(kp_decode(&decoded, yaml, strlen(yaml), NULL, &err) == KP_OK,
 		      "decode: %s: %s", err.field, err.message);
-	size_t n = kp_decode_result_count(sc->decoded);
-	for (size_t i = 0; i < n; i++) {
-		const kp_decoded_object *o = kp_decode_result_at(sc->decoded, i);
-		switch (o->kind) {
-		case KP_KIND_NODEPOOL:
-			sc->nodepools[sc->n_nodepools++] = o->object;
-			break;
-		case KP_KIND_NODE:
-			ck_assert_uint_lt(sc->n_nodes, sizeof(sc->nodes) / sizeof(sc->nodes[0]));
-			sc->nodes[sc->n_nodes++] = o->object;
-			break;
-		case KP_KIND_NODECLAIM:
-			ck_assert_uint_lt(sc->n_nodeclaims,
-					  sizeof(sc->nodeclaims) / sizeof(sc->nodeclaims[0]));
-			sc->nodeclaims[sc->n_nodeclaims++] = o->object;
-			break;
-		case KP_KIND_POD:
-			if (sc->n_pods == sc->cap_pods) {
-				sc->cap_pods = sc->cap_pods ? sc->cap_pods * 2 : 64;
-				sc->pods = realloc(sc->pods, sc->cap_pods * sizeof(*sc->pods));
-				ck_assert_ptr_nonnull(sc->pods);
-			}
-			sc->pods[sc->n_pods++] = o->object;
-			break;
-		case KP_KIND_DAEMONSET:
-			sc->daemonsets[sc->n_daemonsets++] = o->object;
-			break;
-		case KP_KIND_PVC:
-			sc->pvcs[sc->n_pvcs++] = o->object;
-			break;
-		case KP_KIND_PV:
-			sc->pvs[sc->n_pvs++] = o->object;
-			break;
-		case KP_KIND_STORAGE_CLASS:
-			sc->scs[sc->n_scs++] = o->object;
-			break;
-		case KP_KIND_CSI_NODE:
-			sc->csi_nodes[sc->n_csi_nodes++] = o->object;
-			break;
-		case KP_KIND_NAMESPACE:
-			sc->namespaces[sc->n_namespaces++] = o->object;
-			break;
-		default:
-			break;
-		}
-	}
+	/* the builder takes the objects of the kinds the snapshot reads (no
+	 * routing by kind here), with the CRD defaults the API server applies */
+	ck_assert_int_eq(kp_cluster_builder_new(&sc->builder, &err), KP_OK);
+	ck_assert_msg(kp_cluster_builder_add_decoded(sc->builder, decoded, "scenario", 0, &err) ==
+			      KP_OK, "builder: %s: %s", err.field, err.message);
+	kp_decode_result_free(decoded);
+	kp_cluster_spec spec;
+	ck_assert_msg(kp_cluster_builder_spec(&spec, sc->builder, &err) == KP_OK, "builder: %s",
+		      err.message);
+	H_TAKE(sc->nodepools, sc->n_nodepools, spec.nodepools, spec.n_nodepools);
+	H_TAKE(sc->nodes, sc->n_nodes, spec.nodes, spec.n_nodes);
+	H_TAKE(sc->nodeclaims, sc->n_nodeclaims, spec.nodeclaims, spec.n_nodeclaims);
+	H_TAKE(sc->daemonsets, sc->n_daemonsets, spec.daemonsets, spec.n_daemonsets);
+	H_TAKE(sc->pvcs, sc->n_pvcs, spec.pvcs, spec.n_pvcs);
+	H_TAKE(sc->pvs, sc->n_pvs, spec.pvs, spec.n_pvs);
+	H_TAKE(sc->scs, sc->n_scs, spec.storage_classes, spec.n_storage_classes);
+	H_TAKE(sc->csi_nodes, sc->n_csi_nodes, spec.csi_nodes, spec.n_csi_nodes);
+	H_TAKE(sc->namespaces, sc->n_namespaces, spec.namespaces, spec.n_namespaces);
+	sc->cap_pods = spec.n_pods + 64; /* room for a test that appends pods */
+	sc->pods = malloc(sc->cap_pods * sizeof(*sc->pods));
+	ck_assert_ptr_nonnull(sc->pods);
+	for (size_t i = 0; i < spec.n_pods; i++)
+		sc->pods[i] = spec.pods[i];
+	sc->n_pods = spec.n_pods;
 	sc->its = its ? its : h_catalog_default();
 	for (size_t i = 0; i < sc->n_nodepools; i++)
 		sc->per_pool[i] = sc->its;
@@ -304,7 +292,7 @@ void h_free(h_scenario *sc)
 	kp_sched_result_free(sc->result);
 	kp_cluster_free(sc->cluster);
 	kp_instance_types_free(sc->its);
-	kp_decode_result_free(sc->decoded);
+	kp_cluster_builder_free(sc->builder);
 	free(sc->pods);
 	memset(sc, 0, sizeof(*sc));
 }

@@ -46,7 +46,7 @@ void h_add_type(kp_instance_types *its, const char *name, const char *cpu, const
 		double price, const char *rid_key, const h_resv *rs, size_t n_rs);
 
 typedef struct h_scenario {
-	kp_decode_result *decoded;
+	kp_cluster_builder *builder; /* holds the objects, as kubectl-karpenter's builder */
 	const kp_nodepool *nodepools[16];
 	size_t n_nodepools;
 	const kp_node *nodes[256];

@@ -530,8 +530,8 @@ START_TEST(snapshot_keeps_nothing_of_the_inputs)
 		       BOUND("web", "node-a", "3") POD("p", "2") POD("huge", "100"), NULL);
 	kp_error err = KP_ERROR_INIT;
 	ck_assert_int_eq(h_build(&sc, &err), KP_OK);
-	kp_decode_result_free(sc.decoded);
-	sc.decoded = NULL;
+	kp_cluster_builder_free(sc.builder);
+	sc.builder = NULL;
 	free(sc.pods);
 	sc.pods = NULL;
 	sc.n_pods = 0;
