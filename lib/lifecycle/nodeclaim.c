@@ -891,11 +891,28 @@ int kp__lc_nodeclaim_disruption(kp_lifecycle_result *r, const kp__lc_in *in, con
 	nc_work_init(&w, r, in, nc);
 	kp__lc_mark mark = kp__lc_mark_get(r);
 	rc = drifted_condition(&w, np, err);
+	/* when both conditions change, the update is named for the drift (the
+	 * one that disrupts the node) and its message says both */
+	const char *drift_reason = NULL, *drift_msg = NULL;
+	if (rc == KP_OK && w.status_changed && w.status_reason &&
+	    !(drift_msg = status_message(&w)))
+		rc = oom(err);
+	if (drift_msg) {
+		drift_reason = w.status_reason;
+		status_why(&w, NULL, NULL, NULL);
+	}
 	if (rc == KP_OK)
 		rc = consolidatable_condition(&w, np, err);
 	const char *sm = NULL;
 	if (rc == KP_OK && w.status_changed && !(sm = status_message(&w)))
 		rc = oom(err);
+	if (rc == KP_OK && drift_reason) {
+		if (!w.status_reason)
+			sm = drift_msg;
+		else if (!(sm = kp__arena_printf(&w.arena, "%s; %s", drift_msg, sm)))
+			rc = oom(err);
+		w.status_reason = drift_reason;
+	}
 	if (rc == KP_OK && w.status_changed) {
 		kp__lc_act a = { 0 };
 		a.verb = KP_LIFECYCLE_VERB_UPDATE_STATUS;

@@ -153,6 +153,7 @@ void lc_world_init(lc_world *w, int64_t now_ms)
 	ops.destroy = fc_destroy;
 	kp_error e = KP_ERROR_INIT;
 	ck_assert_msg(kp_cloudprovider_new(&w->cp, &ops, w->cloud, &e) == KP_OK, "%s", e.message);
+	ck_assert_int_eq(kp_cluster_builder_new(&w->builder, &e), KP_OK);
 	kp_cluster_spec_init(&w->spec);
 	w->spec.now_ms = now_ms;
 	kp_lifecycle_options_init(&w->opts);
@@ -162,8 +163,7 @@ void lc_world_init(lc_world *w, int64_t now_ms)
 void lc_world_free(lc_world *w)
 {
 	kp_lifecycle_result_free(w->r);
-	for (size_t i = 0; i < w->n; i++)
-		kp_object_free(w->kinds[i], w->objs[i]);
+	kp_cluster_builder_free(w->builder);
 	kp_cloudprovider_free(w->cp);
 }
 
@@ -174,32 +174,26 @@ void *lc_add(lc_world *w, const char *yaml)
 	ck_assert_msg(kp_decode(&res, yaml, strlen(yaml), NULL, &e) == KP_OK, "decode: %s",
 		      e.message);
 	ck_assert_uint_eq(kp_decode_result_count(res), 1);
-	uint32_t kind = kp_decode_result_at(res, 0)->kind;
-	void *obj = NULL;
-	ck_assert_int_eq(kp_decode_result_take(res, 0, &obj, &e), KP_OK);
+	void *obj = kp_decode_result_at(res, 0)->object;
+	/* the builder takes it (no copy: the test may still change it), with
+	 * the CRD defaults the API server applies, as kubectl-karpenter reads */
+	ck_assert_msg(kp_cluster_builder_add_decoded(w->builder, res, "test",
+						     KP_BUILDER_ADD_VOLUME_ATTACHMENTS, &e) == KP_OK,
+		      "builder: %s", e.message);
+	ck_assert_msg(kp_decode_result_at(res, 0)->object == NULL, "the builder does not read it");
 	kp_decode_result_free(res);
-	w->objs[w->n] = obj;
-	w->kinds[w->n++] = kind;
-	kp_cluster_spec *in = &w->spec;
-	switch (kind) {
-	case KP_KIND_NODEPOOL: w->np[in->n_nodepools++] = obj; break;
-	case KP_KIND_NODECLAIM: w->nc[in->n_nodeclaims++] = obj; break;
-	case KP_KIND_NODE: w->node[in->n_nodes++] = obj; break;
-	case KP_KIND_POD: w->pod[in->n_pods++] = obj; break;
-	case KP_KIND_PDB: w->pdb[in->n_pdbs++] = obj; break;
-	case KP_KIND_PVC: w->pvc[in->n_pvcs++] = obj; break;
-	case KP_KIND_VOLUME_ATTACHMENT:
-		w->va[in->n_volume_attachments++] = obj;
-		in->volume_attachments = (const kp_volume_attachment *const *)w->va;
-		break;
-	default: ck_abort_msg("unexpected kind %u", (unsigned)kind);
-	}
-	in->nodepools = (const kp_nodepool *const *)w->np;
-	in->nodeclaims = (const kp_nodeclaim *const *)w->nc;
-	in->nodes = (const kp_node *const *)w->node;
-	in->pods = (const kp_pod *const *)w->pod;
-	in->pdbs = (const kp_pdb *const *)w->pdb;
-	in->pvcs = (const kp_pvc *const *)w->pvc;
+	/* the cluster is the builder's, with the test's clock and node classes */
+	kp_cluster_spec view;
+	ck_assert_msg(kp_cluster_builder_spec(&view, w->builder, &e) == KP_OK, "builder: %s",
+		      e.message);
+	view.now_ms = w->spec.now_ms;
+	view.nodeclasses = w->spec.nodeclasses;
+	view.n_nodeclasses = w->spec.n_nodeclasses;
+	w->spec = view;
+	w->np = (const void *const *)view.nodepools;
+	w->nc = (const void *const *)view.nodeclaims;
+	w->node = (const void *const *)view.nodes;
+	w->pod = (const void *const *)view.pods;
 	return obj;
 }
 

@@ -27,12 +27,12 @@ typedef struct lc_cloud {
 typedef struct lc_world {
 	kp_cloudprovider *cp;
 	lc_cloud *cloud;
-	void *objs[64];
-	uint32_t kinds[64];
-	size_t n;
-	kp_cluster_spec spec;          /* the cluster every decision reads */
+	kp_cluster_builder *builder;    /* holds the objects, as kubectl-karpenter's builder */
+	kp_cluster_spec spec;          /* the cluster every decision reads: the builder's,
+					  with the test's clock and node classes */
 	kp_lifecycle_options opts;
-	const void *np[16], *nc[16], *node[16], *pod[32], *pdb[8], *pvc[8], *va[8];
+	/* the builder's view per kind, for tests that index them */
+	const void *const *np, *const *nc, *const *node, *const *pod;
 	kp_lifecycle_result *r;
 } lc_world;
 

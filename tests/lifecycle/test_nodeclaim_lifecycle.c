@@ -84,9 +84,12 @@ START_TEST(launch_adds_finalizer_then_launches)
 	ck_assert_int_eq(lc_nc_cond(st, "Registered")->last_transition_time_ms, LC_T0);
 	ck_assert_int_eq(lc_nc_cond(st, "Ready")->last_transition_time_ms, LC_T0);
 	/* liveness: the registration timeout from the Registered transition
-	 * (the creationTimestamp) */
-	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
+	 * (the creationTimestamp); then expiration at the stored NodeClaim's
+	 * expireAfter (the CRD's default, 720h, from creation) */
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 2);
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 14 * LC_MIN);
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 1)->controller, "nodeclaim.expiration");
+	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 1)->after_ms, 720 * 60 * LC_MIN - LC_MIN);
 	ck_assert_int_eq(w.cloud->create_calls, 1);
 }
 END_TEST
@@ -332,9 +335,11 @@ START_TEST(init_done)
 	const kp_node *n = lc_action(&w, 0)->object;
 	ck_assert_str_eq(kp_labels_get(&n->metadata->labels, "karpenter.sh/initialized"), "true");
 	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 1), "Ready")->status, "True");
-	/* registered: liveness has nothing to wait for; consistency rescans */
-	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
-	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 0)->controller, "nodeclaim.consistency");
+	/* registered: liveness has nothing to wait for; expiration waits for
+	 * the default expireAfter; consistency rescans */
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 2);
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 0)->controller, "nodeclaim.expiration");
+	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 1)->controller, "nodeclaim.consistency");
 }
 END_TEST
 
@@ -384,8 +389,9 @@ START_TEST(liveness_launch_requeue)
 				     "conditions: [{type: Launched, status: Unknown, reason: LaunchFailed, "
 				     "lastTransitionTime: '" T0 "'}]"));
 	lc_reconcile(&w);
-	/* the launch error requeues at once; liveness at the timeout */
-	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 2);
+	/* the launch error requeues at once; liveness at the timeout;
+	 * expiration at the default expireAfter */
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 3);
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 0);
 }
 END_TEST
@@ -414,8 +420,9 @@ START_TEST(liveness_registration_requeue)
 				     "lastTransitionTime: '" T0 "'}]"));
 	lc_reconcile(&w);
 	ck_assert_uint_eq(kp_lifecycle_result_action_count(w.r), 1); /* Initialized/Ready appear */
-	/* no Node: consistency has nothing to scan */
-	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 1);
+	/* no Node: consistency has nothing to scan; expiration waits for the
+	 * default expireAfter */
+	ck_assert_uint_eq(kp_lifecycle_result_requeue_count(w.r), 2);
 	ck_assert_str_eq(kp_lifecycle_result_requeue_at(w.r, 0)->controller, "nodeclaim.lifecycle");
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 5 * LC_MIN);
 }

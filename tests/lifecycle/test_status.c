@@ -69,6 +69,12 @@ START_TEST(drifted_when_nodepool_hash_differs)
 	ck_assert_str_eq(c->status, "True");
 	ck_assert_str_eq(c->reason, "NodePoolDrifted");
 	ck_assert_str_eq(lc_action(&w, 0)->controller, "nodeclaim.disruption");
+	/* the stored NodePool's consolidateAfter (0s) makes it Consolidatable
+	 * in the same update, which is named for the drift and says both */
+	ck_assert_str_eq(lc_nc_cond(lc_action(&w, 0), "Consolidatable")->status, "True");
+	ck_assert_str_eq(lc_action(&w, 0)->message,
+			 "NodePool hash 15987417032968393143 differs from the NodeClaim's 222 (hash "
+			 "version v3): a static field of spec.template changed; marking consolidatable");
 }
 END_TEST
 

@@ -135,8 +135,7 @@ START_TEST(node_deletes_nodeclaim_taints_and_drains_in_tiers)
 			    ", tolerations: [{key: karpenter.sh/disrupted, operator: Exists}]"));
 	lc_add(&w, pod_yaml("mirror", ", ownerReferences: [{apiVersion: v1, kind: Node, name: node-1, "
 			    "uid: node-uid}]", NULL));
-	lc_add(&w, pod_yaml("done", NULL, NULL));
-	kp_pod *done = w.objs[w.n - 1];
+	kp_pod *done = lc_add(&w, pod_yaml("done", NULL, NULL));
 	done->status->phase_code = KP_POD_PHASE_SUCCEEDED;
 	lc_instance(&w, "fake://nc-1");
 	ck_assert_int_eq(kp_lifecycle_node_termination(lc_fresh(&w), &w.spec, &w.opts, w.node[0], NULL),
@@ -403,7 +402,7 @@ START_TEST(node_waits_for_decoded_volume_attachments)
 			 "Awaiting deletion of bound volumeattachments (csi-1)");
 	ck_assert_int_eq(kp_lifecycle_result_requeue_at(w.r, 0)->after_ms, 1000);
 	/* one without a nodeName holds nothing */
-	kp_volume_attachment_spec *sp = ((const kp_volume_attachment *)w.va[0])->spec;
+	kp_volume_attachment_spec *sp = w.spec.volume_attachments[0]->spec;
 	const char *node = sp->node_name;
 	sp->node_name = NULL;
 	run_node();
