@@ -34,5 +34,9 @@ void kp__cp_prefix_list_error(kp_error *err, const char *name);
 typedef int (*kp__offering_usable)(const kp_offering *of, void *ctx);
 double kp__worst_launch_price(const kp_instance_type *it, kp_requirements *reqs, kp_wellknown *wk,
 			      kp__offering_usable usable, void *ctx);
+/* kp_instance_type_cheapest_offering over the available offerings that
+ * @p usable also accepts (NULL: every available one). */
+const kp_offering *kp__cheapest_offering(const kp_instance_type *it, kp_requirements *reqs,
+					 kp_wellknown *wk, kp__offering_usable usable, void *ctx);
 
 #endif /* KP_CLOUDPROVIDER_PRIVATE_H */

@@ -513,11 +513,17 @@ KP_EXPORT const kp_offering *kp_instance_type_cheapest_offering(const kp_instanc
 								kp_requirements *reqs,
 								kp_wellknown *wk)
 {
+	return kp__cheapest_offering(it, reqs, wk, NULL, NULL);
+}
+
+const kp_offering *kp__cheapest_offering(const kp_instance_type *it, kp_requirements *reqs,
+					 kp_wellknown *wk, kp__offering_usable usable, void *ctx)
+{
 	const kp_offering *best = NULL;
 	for (size_t i = 0; it && i < it->n_offerings; i++) {
 		const kp_offering *of = it->offerings[i];
 		if (of->available && (!best || of->price < best->price) &&
-		    compatible_with(of, reqs, wk))
+		    (!usable || usable(of, ctx)) && compatible_with(of, reqs, wk))
 			best = of;
 	}
 	return best;

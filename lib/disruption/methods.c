@@ -588,27 +588,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The replacement's launch offering of @p it: the cheapest available
- * compatible offering the pass may use, a reserved one only when the
+/* Whether the replacement may launch as @p of: an offering the pass may
+ * use (kp__dstate_offering_usable), and a reserved one only when the
  * replacement holds reservations (its capacity type is reserved only), as
  * the scheduler's launch choice never takes a reservation a NodeClaim does
  * not hold. */
-static const kp_offering *launch_offering(const repl *r, const kp_instance_type *it)
+static int launchable(const kp_offering *of, void *ctx)
 {
+	const repl *r = ctx;
+	if (!kp__dstate_offering_usable(of, r->st))
+		return 0;
+	if (!of->capacity_type || strcmp(of->capacity_type, KP_CAPACITY_TYPE_RESERVED))
+		return 1;
 	kp_requirement *ct = kp_requirements_get(r->reqs, KP_LABEL_CAPACITY_TYPE);
-	int holds = ct && kp_requirement_operator(ct) == KP_SELECTOR_OP_IN &&
-		    kp_requirement_value_count(ct) == 1 &&
-		    !strcmp(kp_requirement_value_at(ct, 0), KP_CAPACITY_TYPE_RESERVED);
-	const kp_offering *best = NULL;
-	for (size_t i = 0; i < it->n_offerings; i++) {
-		const kp_offering *of = it->offerings[i];
-		int reserved = of->capacity_type &&
-			       !strcmp(of->capacity_type, KP_CAPACITY_TYPE_RESERVED);
-		if (of->available && (!best || of->price < best->price) && (holds || !reserved) &&
-		    kp__dstate_offering_usable(of, r->st) && kp_offering_compatible(of, r->reqs, r->wk))
-			best = of;
-	}
-	return best;
+	return ct && kp_requirement_operator(ct) == KP_SELECTOR_OP_IN &&
+	       kp_requirement_value_count(ct) == 1 &&
+	       !strcmp(kp_requirement_value_at(ct, 0), KP_CAPACITY_TYPE_RESERVED);
 }
 
 /* The replacement as launched: the options kept, the cheapest offering. */
@@ -631,7 +626,8 @@ static int cmd_add_replacement(kp__cmd *c, repl *r, int filtered, int spot, kp_e
 	if (filtered) {
 		double best = DBL_MAX;
 		for (size_t i = 0; i < r->n_its; i++) {
-			const kp_offering *o = launch_offering(r, r->its[i]);
+			const kp_offering *o = kp__cheapest_offering(r->its[i], r->reqs, r->wk,
+								     launchable, r);
 			if (o && o->price < best) {
 				best = o->price;
 				x->instance_type = r->its[i]->name;
